@@ -1,0 +1,9 @@
+"""The kit's autograder.
+
+Data flow, one module per step:
+``extract`` (submission -> code chunks) -> ``sandbox`` + ``worker`` (isolated execution) ->
+``harness`` (the trusted side: scripted model and dispatcher, transcripts) -> ``cases/`` judged by
+``expectations`` (pytest tests, collected by ``plugin``) -> ``scoring`` (result model) ->
+``report`` (text report, Gradescope results.json). ``run.grade`` ties them together; ``cli`` is
+``python -m grader``.
+"""

@@ -1,0 +1,51 @@
+"""Command line: ``python -m grader SUBMISSION [--results PATH]``."""
+
+import argparse
+import os
+import sys
+
+from grader.report import gradescope_results, text_report, write_json_atomically
+from grader.run import grade
+from grader.sandbox import Limits
+
+
+def build_parser():
+    """The argument parser (also documents the options in ``--help``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m grader",
+        description="Grade a tool-call validation submission (.py file or .ipynb notebook) with the kit's hidden cases.",
+    )
+    parser.add_argument("submission", help="path of the .py file or .ipynb notebook to grade")
+    parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
+    parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
+                        help="wall-clock limit for one case (default: %(default)s)")
+    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="wall-clock limit for all cases of the submission (default: %(default)s)")
+    parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
+                        help="address-space limit of the process running the submission (default: %(default)s)")
+    return parser
+
+
+def main(argv=None):
+    """Grade, print the report, optionally write results.json.
+
+    Returns:
+        int exit status: 0 when grading completed (whatever the score); 2 when the submission could
+        not be graded (missing, unreadable, not a notebook) or results.json could not be written.
+    """
+    args = build_parser().parse_args(argv)
+    os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the cases need no third-party plugins
+    limits = Limits(case_seconds=args.case_timeout, memory_mb=args.memory_mb)
+    result = grade(args.submission, limits=limits, total_seconds=args.total_timeout)
+    print(text_report(result))
+    status = 0
+    if args.results:
+        try:
+            write_json_atomically(args.results, gradescope_results(result))
+        except OSError as exc:
+            print(f"error: could not write {args.results} ({exc.strerror or exc}).", file=sys.stderr)
+            status = 2
+    if result.error:
+        print(f"error: {result.error}", file=sys.stderr)
+        status = 2
+    return status

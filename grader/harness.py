@@ -1,0 +1,205 @@
+"""The trusted side of a case: play the model and the dispatcher, record everything, judge nothing.
+
+A case asks ``Harness.run(raw, model=..., tools=...)`` and gets a ``Transcript``: what the
+submission returned, every observation it sent to ``ask_model``, every call it dispatched, and
+any problem (timeout, crash). The counting happens here, in the grader's process, so a
+submission cannot rewrite the record. Judging is ``grader.expectations``' job.
+"""
+
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from grader.models import NeverCorrects
+from grader.registries import SEED_TOOLS, encode_registry, fresh
+
+ASK_MODEL = {"__kit__": "ask_model"}
+DISPATCH = {"__kit__": "dispatch"}
+
+
+class Unplain:
+    """Stands for a value the submission passed or returned that is not plain JSON data.
+
+    Attributes:
+        what: e.g. ``"an object of type Weird"`` (str). Compares unequal to everything.
+    """
+
+    def __init__(self, what):
+        self.what = what
+
+    def __eq__(self, other):
+        return False
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"<{self.what}>"
+
+
+def from_description(description):
+    """Turn the worker's ``{"plain": v}`` / ``{"unplain": what}`` into ``v`` or an ``Unplain``."""
+    if isinstance(description, dict) and "plain" in description:
+        return description["plain"]
+    what = description.get("unplain") if isinstance(description, dict) else None
+    return Unplain(what if isinstance(what, str) else "an unreadable value")
+
+
+@dataclass
+class Transcript:
+    """Everything one case observed.
+
+    Attributes:
+        returns: one entry per call that finished: ``("returned", value)`` or ``("raised", "Type: msg")``.
+        observations: what was passed to ask_model, in order (str, or ``Unplain``).
+        dispatches: ``(name, arguments)`` pairs passed to dispatch, in order.
+        dispatch_replies: what dispatch returned to the submission, in order.
+        problem: a sentence if the case did not finish (timeout, crash, missing function), else None.
+        output: what the submission printed during the case (str, capped).
+        notes: sentences about the submission that explain failures (e.g. TOOLS bound as a default).
+        tools_replaced: True when the case used a registry other than the seed's.
+    """
+
+    returns: list = field(default_factory=list)
+    observations: list = field(default_factory=list)
+    dispatches: list = field(default_factory=list)
+    dispatch_replies: list = field(default_factory=list)
+    problem: str | None = None
+    output: str = ""
+    notes: list = field(default_factory=list)
+    tools_replaced: bool = False
+
+    @property
+    def result(self):
+        """The value the (only or last) call returned, or None if it raised or never finished."""
+        if self.returns and self.returns[-1][0] == "returned":
+            return self.returns[-1][1]
+        return None
+
+    @property
+    def raised(self):
+        """``"Type: message"`` if the (only or last) call raised, else None."""
+        if self.returns and self.returns[-1][0] == "raised":
+            return self.returns[-1][1]
+        return None
+
+
+class Responder:
+    """Answers the worker's ``ask_model`` and ``dispatch`` requests and records them in a Transcript."""
+
+    def __init__(self, transcript, model, dispatch_reply):
+        self.transcript = transcript
+        self.model = model
+        self.dispatch_reply = dispatch_reply
+
+    def answer(self, op, message):
+        """Return the reply message for one request from the worker (see ``Sandbox.run``)."""
+        if op == "ask_model":
+            observation = from_description(message.get("observation"))
+            self.transcript.observations.append(observation)
+            try:
+                reply = self.model(observation if isinstance(observation, str) else None)
+            except (ConnectionError, TimeoutError, RuntimeError) as exc:
+                return {"op": "raise", "type": type(exc).__name__, "message": str(exc)}
+            return {"op": "reply", "value": reply}
+        if op == "dispatch":
+            name = from_description(message.get("name"))
+            arguments = from_description(message.get("args"))
+            self.transcript.dispatches.append((name, arguments))
+            reply = self.dispatch_reply(name, arguments)
+            self.transcript.dispatch_replies.append(reply)
+            return {"op": "reply", "value": reply}
+        return {"op": "raise", "type": "RuntimeError", "message": f"unknown request {op!r}"}
+
+
+def receipt_dispatch(name, arguments):
+    """The grader's dispatcher: returns a fresh receipt with a random token nobody can guess.
+
+    Returns:
+        ``{"status": "ok", "tool": name, "receipt": "<8 hex digits>"}`` (or a receipt without the
+        tool name when the name is not a string). A submission that returns this exact object
+        must have called dispatch and passed its result through unchanged.
+    """
+    return {"status": "ok", "tool": name if isinstance(name, str) else None, "receipt": secrets.token_hex(4)}
+
+
+class Harness:
+    """Runs cases against one loaded submission.
+
+    Args:
+        sandbox: a ``grader.sandbox.Sandbox`` for the submission.
+        entry: the function the cases call (str), e.g. ``"handle_tool_call"``.
+        total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
+            it is spent fail at once with a sentence saying so.
+    """
+
+    def __init__(self, sandbox, entry="handle_tool_call", total_seconds=120.0):
+        self.sandbox = sandbox
+        self.entry = entry
+        self.deadline = time.monotonic() + total_seconds
+        self.total_seconds = total_seconds
+        self.report = sandbox.load()
+        self.printed = ""
+
+    def take_output(self):
+        """Return and forget what the submission printed since the last call (str, capped per case)."""
+        printed, self.printed = self.printed, ""
+        return printed
+
+    def entry_problem(self):
+        """A sentence when the entry function cannot be called at all, else None."""
+        if self.report.fatal:
+            return self.report.fatal
+        state = self.report.entries.get(self.entry, {}).get("state", "missing")
+        if state == "ok":
+            return None
+        first = f" (first problem while loading: {self.report.problems[0]})" if self.report.problems else ""
+        if state == "missing":
+            return f"No function named {self.entry} was found; keep the name and signature from the stub{first}."
+        return f"{self.entry} is not a function, so it cannot be called{first}."
+
+    def notes(self):
+        """Sentences about how the submission binds the grader's globals (see the contract)."""
+        bound = self.report.entries.get(self.entry, {}).get("bound", [])
+        notes = []
+        if "TOOLS" in bound:
+            notes.append(f"{self.entry} binds TOOLS as a default argument when it is defined, so it never sees "
+                         "the registry the grader installs; read the global TOOLS inside the function.")
+        if "dispatch" in bound:
+            notes.append(f"{self.entry} binds dispatch as a default argument when it is defined, so the grader's "
+                         "dispatch is never called; call the global dispatch inside the function.")
+        return notes
+
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+        """Run ``handle_tool_call`` on one raw call (or several in a row) and record what happens.
+
+        Args:
+            raw: the first raw call (str), or a list of them to run one after another in the same
+                loaded submission (each with its own retry).
+            model: a ``grader.models.ScriptedModel``; default: one that repeats ``raw``.
+            tools: the registry to install as ``TOOLS``; default: the seed's.
+            dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
+        Returns:
+            ``Transcript``.
+        """
+        raws = raw if isinstance(raw, list) else [raw]
+        transcript = Transcript(notes=self.notes(), tools_replaced=tools is not None and tools != SEED_TOOLS)
+        problem = self.entry_problem()
+        if problem is None and time.monotonic() > self.deadline:
+            problem = f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
+        if problem:
+            transcript.problem = problem
+            return transcript
+        model = model if model is not None else NeverCorrects(raws[0])
+        responder = Responder(transcript, model, dispatch_reply)
+        globals_ = {"TOOLS": encode_registry(fresh(tools if tools is not None else SEED_TOOLS)), "dispatch": DISPATCH}
+        outcome = self.sandbox.run(self.entry, [[r, ASK_MODEL] for r in raws], globals_, responder)
+        for entry in outcome.results:
+            if "raised" in entry:
+                where = f" (at {entry['where']})" if entry.get("where") else ""
+                transcript.returns.append(("raised", f"{entry['raised']}{where}"))
+            else:
+                transcript.returns.append(("returned", from_description(entry.get("result"))))
+        transcript.problem = outcome.problem
+        transcript.output = outcome.output
+        self.printed += outcome.output
+        return transcript

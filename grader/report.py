@@ -1,0 +1,127 @@
+"""Reports: the learner's text report and Gradescope's results.json, both from one GradeResult."""
+
+import json
+import os
+import tempfile
+
+MAX_PRINTED_CHARS = 1000
+
+
+def _points(value):
+    return f"{value:g}"
+
+
+def text_report(result):
+    """A readable report: score, loading notes, then each case group with points and feedback.
+
+    Hidden cases show their rule and what went wrong, never their input. The closing lines keep
+    "all visible checks passed" and "all graded cases passed" apart: they are different claims.
+
+    Args:
+        result: ``grader.scoring.GradeResult``.
+    Returns:
+        str (several lines, no trailing newline).
+    """
+    name = os.path.basename(result.submission)
+    lines = [f"Grading {name}", f"Score: {_points(result.score)} / {_points(result.max_score)}"]
+    if result.error:
+        lines += ["", f"Could not grade: {result.error}"]
+    if result.notes:
+        lines += ["", "Before the cases:"] + [f"  ! {note}" for note in result.notes]
+    for group, cases in result.groups():
+        earned = sum(c.points for c in cases)
+        available = sum(c.max_points for c in cases)
+        lines += ["", f"{group} — {_points(earned)}/{_points(available)}"]
+        for case in cases:
+            mark = "✓" if case.passed else "✗"
+            lines.append(f"  {mark} {case.title} ({_points(case.points)}/{_points(case.max_points)})")
+            if not case.passed:
+                if case.rule:
+                    lines.append(f"      Rule: {case.rule}")
+                lines.append(f"      What happened: {case.feedback}")
+                if case.output.strip():
+                    printed = case.output.strip()[:MAX_PRINTED_CHARS]
+                    lines.append("      Your code printed: " + printed.replace("\n", "\n        "))
+    visible = [c for c in result.cases if c.visibility == "visible"]
+    graded = result.cases
+    lines.append("")
+    if visible:
+        passed = sum(c.passed for c in visible)
+        lines.append(f"Visible self-checks: {passed} of {len(visible)} passed.")
+    passed = sum(c.passed for c in graded)
+    verdict = "all graded cases passed." if graded and passed == len(graded) else f"{passed} of {len(graded)} passed."
+    lines.append(f"Graded cases (visible and hidden): {verdict}")
+    return "\n".join(lines)
+
+
+def case_output(case):
+    """The ``output`` text of one case in results.json: rule and feedback, plus printed output."""
+    if case.passed:
+        return f"Passed. Rule: {case.rule}" if case.rule else "Passed."
+    parts = [f"Rule: {case.rule}"] if case.rule else []
+    parts.append(f"What happened: {case.feedback}")
+    if case.output.strip():
+        parts.append("Your code printed:\n" + case.output.strip()[:MAX_PRINTED_CHARS])
+    return "\n".join(parts)
+
+
+def gradescope_results(result):
+    """Build Gradescope's results.json (gradescope/autograder_samples docs/specs.md) as a dict.
+
+    Top level: ``score`` (earned points), ``execution_time`` (s), ``output`` (summary),
+    ``visibility``, ``stdout_visibility``, ``tests``. Each test: ``name``, ``number``, ``score``,
+    ``max_score``, ``status`` (``passed``/``failed``), ``output``, ``visibility``, ``tags``.
+    Every test is shown to the student (``visible``): hidden cases are safe to show because their
+    feedback never contains their input.
+    """
+    tests = []
+    for group_number, (group, cases) in enumerate(result.groups(), start=1):
+        for case_number, case in enumerate(cases, start=1):
+            tests.append({
+                "name": f"{group}: {case.title}",
+                "number": f"{group_number}.{case_number}",
+                "score": case.points,
+                "max_score": case.max_points,
+                "status": "passed" if case.passed else "failed",
+                "output": case_output(case),
+                "visibility": "visible",
+                "tags": [group, case.visibility],
+            })
+    summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
+    if result.error:
+        summary.append(f"Could not grade: {result.error}")
+    summary += [f"Note: {note}" for note in result.notes]
+    return {
+        "score": result.score,
+        "execution_time": round(result.execution_time, 3),
+        "output": "\n".join(summary),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def write_json_atomically(path, data):
+    """Write ``data`` as JSON to ``path`` via a temporary file and rename, so no reader sees half a file.
+
+    Args:
+        path: destination (str or path-like); its folder is created if missing.
+        data: JSON-serialisable data.
+    Raises:
+        OSError: the folder cannot be created or written.
+    """
+    path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".results-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise

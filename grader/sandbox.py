@@ -1,0 +1,332 @@
+"""Isolated execution: run a submission in a worker process with limits, and talk to it safely.
+
+The grader's own process never imports or executes submission code. ``Sandbox`` starts
+``grader/worker.py`` in a new process group with resource limits (CPU seconds, address space,
+output file size, open files, no core dumps), in a scratch directory, with stdin closed. A case
+that hangs, floods or kills the worker costs that case: the worker is killed and restarted for
+the next one. This follows Gradescope's published best practice (run student code in a
+subprocess); what it does not guarantee is documented in the README's threat model section.
+"""
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+WORKER_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+
+
+@dataclass
+class Limits:
+    """Bounds for one submission's worker process.
+
+    Attributes:
+        case_seconds: wall-clock limit for one case, including the model/dispatch exchanges (float, s).
+        load_seconds: wall-clock limit for loading the submission (float, s).
+        memory_mb: address-space limit of the worker (int, MiB).
+        cpu_seconds: CPU-time limit of one worker process over its life (int, s).
+        output_bytes: how much the submission may print before writes fail (int, bytes).
+        max_requests: ask_model/dispatch requests allowed in one case before it is stopped as
+            unbounded (int); the contract allows one of each.
+    """
+
+    case_seconds: float = 5.0
+    load_seconds: float = 10.0
+    memory_mb: int = 1024
+    cpu_seconds: int = 120
+    output_bytes: int = 8 * 1024 * 1024
+    max_requests: int = 20
+
+
+@dataclass
+class LoadReport:
+    """What loading the submission told us.
+
+    Attributes:
+        problems: one sentence per chunk that failed to compile or raised while loading (list of str).
+        entries: per requested function name, ``{"state": "ok"|"missing"|"not callable", "bound": [...]}``.
+        fatal: a sentence when the worker could not load at all (exited, timed out), else None.
+    """
+
+    problems: list = field(default_factory=list)
+    entries: dict = field(default_factory=dict)
+    fatal: str | None = None
+
+
+@dataclass
+class CaseOutcome:
+    """The raw outcome of one case, before any judging.
+
+    Attributes:
+        results: one dict per invocation that finished: ``{"result": {"plain": v}|{"unplain": what}}``
+            or ``{"raised": "ValueError: ...", "where": "cell 3, line 4"}``.
+        problem: a sentence when the case did not finish (timeout, crash, flood), else None.
+        output: what the submission printed during the case, capped (str).
+    """
+
+    results: list = field(default_factory=list)
+    problem: str | None = None
+    output: str = ""
+
+
+class _Stop(Exception):
+    """The case cannot go on; ``args[0]`` is the sentence for the learner."""
+
+
+def _limit_resources(limits):
+    """Return a preexec function that applies ``limits`` inside the child before exec."""
+
+    def apply():
+        import resource
+
+        memory = limits.memory_mb * 1024 * 1024
+        for which, value in (
+            (resource.RLIMIT_AS, memory),
+            (resource.RLIMIT_CPU, limits.cpu_seconds),
+            (resource.RLIMIT_FSIZE, limits.output_bytes),
+            (resource.RLIMIT_NOFILE, 64),
+            (resource.RLIMIT_CORE, 0),
+        ):
+            try:
+                resource.setrlimit(which, (value, value))
+            except (ValueError, OSError):
+                pass  # a limit the platform refuses is skipped, not fatal
+
+    return apply
+
+
+def describe_exit(returncode, limits):
+    """One sentence for how a worker process ended.
+
+    Args:
+        returncode: ``Popen.returncode`` (negative: killed by that signal).
+        limits: the ``Limits`` in force, to name the bound that was hit.
+    Returns:
+        str, e.g. ``"crashed with a segmentation fault"``.
+    """
+    if returncode is None:
+        return "stopped responding"
+    if returncode >= 0:
+        return f"exited with status {returncode}"
+    number = -returncode
+    if number == signal.SIGSEGV:
+        return "crashed with a segmentation fault"
+    if number == signal.SIGXCPU:
+        return f"used more than {limits.cpu_seconds} s of CPU time and was stopped"
+    if number == signal.SIGKILL:
+        return "was killed (it may have run out of memory)"
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    return f"was ended by {name}"
+
+
+class Sandbox:
+    """One submission's worker process, restarted as needed, and the protocol to talk to it.
+
+    Args:
+        chunks: learner code as ``[{"label": "cell 4", "kind": "cell", "code": "..."}]``.
+        entries: names of the functions the cases will call (list of str).
+        limits: a ``Limits``.
+
+    Use ``load()`` once, then ``run(...)`` per case, then ``close()``. Never raises for anything
+    the submission does; problems come back as sentences.
+    """
+
+    def __init__(self, chunks, entries, limits=None):
+        self.chunks = chunks
+        self.entries = list(entries)
+        self.limits = limits or Limits()
+        self.scratch = tempfile.mkdtemp(prefix="kit-grade-")
+        self.output_path = os.path.join(self.scratch, ".output")
+        self.process = None
+        self.reply_fd = None
+        self.request_file = None
+        self.buffer = b""
+        self.output_offset = 0
+        self.load_report = None
+
+    # -- process management -------------------------------------------------------------------
+
+    def _spawn(self):
+        request_r, request_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        output = open(self.output_path, "ab")
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "HOME": self.scratch}
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-B", WORKER_PATH, str(request_r), str(reply_w)],
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                cwd=self.scratch,
+                env=env,
+                pass_fds=(request_r, reply_w),
+                start_new_session=True,
+                preexec_fn=_limit_resources(self.limits),
+            )
+        finally:
+            output.close()
+            os.close(request_r)
+            os.close(reply_w)
+        self.reply_fd = reply_r
+        self.request_file = os.fdopen(request_w, "wb", buffering=0)
+        self.buffer = b""
+
+    def _kill(self):
+        if self.process is None:
+            return None
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL should not be ignored
+            pass
+        code = self.process.returncode
+        for closer in (lambda: os.close(self.reply_fd), self.request_file.close):
+            try:
+                closer()
+            except OSError:
+                pass
+        self.process = None
+        return code
+
+    def close(self):
+        """Stop the worker (and its process group) and remove the scratch directory."""
+        self._kill()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def _send(self, message):
+        try:
+            self.request_file.write((json.dumps(message) + "\n").encode("utf-8", "surrogatepass"))
+        except (BrokenPipeError, OSError):
+            raise _Stop(self._ended())
+
+    def _ended(self):
+        """Reap a worker that stopped talking and describe how it ended."""
+        try:
+            self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            pass
+        code = self.process.returncode
+        self._kill()
+        return describe_exit(code, self.limits)
+
+    def _receive(self, deadline, what):
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._kill()
+                raise _Stop(f"timed out after {what}")
+            ready, _, _ = select.select([self.reply_fd], [], [], remaining)
+            if not ready:
+                continue
+            data = os.read(self.reply_fd, 1 << 16)
+            if not data:
+                raise _Stop(self._ended())
+            self.buffer += data
+            if len(self.buffer) > MAX_MESSAGE_BYTES:
+                self._kill()
+                raise _Stop(f"sent a value larger than {MAX_MESSAGE_BYTES // (1024 * 1024)} MB back to the grader")
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            message = json.loads(line.decode("utf-8", "surrogatepass"))
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("op"), str):
+            # Only learner code writing into the grader's pipe can produce this.
+            self._kill()
+            raise _Stop("wrote garbage into the grader's channel")
+        return message
+
+    def _read_output(self, limit=4000):
+        try:
+            with open(self.output_path, "rb") as handle:
+                handle.seek(self.output_offset)
+                data = handle.read(limit + 1)
+                size = os.fstat(handle.fileno()).st_size
+        except OSError:
+            return ""
+        self.output_offset = size
+        text = data[:limit].decode("utf-8", "replace")
+        if len(data) > limit:
+            text += f"\n… (output truncated: only the first {limit} bytes are kept)"
+        if size >= self.limits.output_bytes:
+            text += f"\n… (the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB; further output was refused)"
+        return text
+
+    # -- public API ----------------------------------------------------------------------------
+
+    def load(self):
+        """Start the worker and load the submission.
+
+        Returns:
+            ``LoadReport``; ``fatal`` is set when the code cannot be loaded at all (then every case
+            fails with that sentence, and the worker is not restarted again).
+        """
+        if self.load_report is not None and self.load_report.fatal:
+            return self.load_report
+        self._spawn()
+        deadline = time.monotonic() + self.limits.load_seconds
+        try:
+            self._send({"op": "load", "chunks": self.chunks, "entries": self.entries})
+            message = self._receive(deadline, f"{self.limits.load_seconds:g} s while loading (an endless loop at the top level?)")
+            if message.get("op") != "loaded":
+                self._kill()
+                raise _Stop("sent an unexpected message while loading")
+            self.load_report = LoadReport(problems=list(message.get("problems", [])), entries=dict(message.get("entries", {})))
+        except _Stop as stop:
+            self.load_report = LoadReport(fatal=f"The submission {stop.args[0]} during loading.")
+        self._read_output()
+        return self.load_report
+
+    def run(self, entry, invocations, globals_, responder):
+        """Run one case: call ``entry(*args)`` for each invocation, answering its requests.
+
+        Args:
+            entry: the function name to call (str).
+            invocations: a list of argument lists; ``{"__kit__": "ask_model"}`` in an argument
+                list stands for the ask_model proxy.
+            globals_: module globals to set first, e.g. ``{"TOOLS": {"__kit__": "registry", ...},
+                "dispatch": {"__kit__": "dispatch"}}``.
+            responder: an object with ``answer(op, message) -> dict`` returning
+                ``{"op": "reply", "value": v}`` or ``{"op": "raise", "type": ..., "message": ...}``.
+        Returns:
+            ``CaseOutcome``. A timed-out or crashed worker is killed; the next ``run`` restarts it.
+        """
+        outcome = CaseOutcome()
+        if self.process is None:
+            report = self.load()
+            if report.fatal:
+                outcome.problem = report.fatal
+                return outcome
+        deadline = time.monotonic() + self.limits.case_seconds
+        requests = 0
+        try:
+            self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_})
+            while len(outcome.results) < len(invocations):
+                message = self._receive(deadline, f"{self.limits.case_seconds:g} s")
+                if message["op"] == "done":
+                    outcome.results.append(message)
+                    continue
+                requests += 1
+                if requests > self.limits.max_requests:
+                    self._kill()
+                    raise _Stop(f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded")
+                self._send(responder.answer(message["op"], message))
+        except _Stop as stop:
+            outcome.problem = f"The submission {stop.args[0]}."
+        outcome.output = self._read_output()
+        return outcome

@@ -1,0 +1,214 @@
+"""The untrusted side: runs a learner's code in its own process and answers the grader over pipes.
+
+Started by ``grader.sandbox`` as ``python -I -S worker.py REQUEST_FD REPLY_FD``: ``-I`` keeps the
+repository (and so ``solutions``) off ``sys.path``, ``-S`` skips site-packages (the exercise is
+standard library only). This file imports nothing from the grader, on purpose: nothing trusted
+lives in this process. Every value sent back is converted to plain JSON data first; the grader
+re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__`` cannot cross.
+
+Protocol: one JSON object per line. The grader sends ``load`` once, then ``case`` messages; the
+worker answers ``loaded`` and, per case, zero or more ``ask_model``/``dispatch`` requests (each
+answered by a ``reply`` or ``raise``) and one ``done`` per invocation.
+"""
+
+import json
+import os
+import sys
+import types
+
+MAX_DEPTH = 200
+PROXY_ERRORS = {"ConnectionError": ConnectionError, "TimeoutError": TimeoutError, "RuntimeError": RuntimeError}
+TYPES = {"str": str, "int": int, "float": float, "bool": bool, "list": list, "dict": dict}
+
+
+class NotPlain(Exception):
+    """A value that is not plain JSON data (kept here: the worker imports nothing of the grader)."""
+
+
+def to_plain(value, depth=0):
+    """Copy ``value`` as plain JSON data, or raise NotPlain naming the first offending type.
+
+    Exact types only (``type(x) is dict``), so a subclass with a lying ``__eq__`` is refused.
+    """
+    if depth > MAX_DEPTH:
+        raise NotPlain("a value nested more than 200 levels deep")
+    kind = type(value)
+    if value is None or kind in (str, bool, int, float):
+        return value
+    if kind is list or kind is tuple:
+        return [to_plain(item, depth + 1) for item in value]
+    if kind is dict:
+        out = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise NotPlain(f"a dict key of type {type(key).__name__}")
+            out[key] = to_plain(item, depth + 1)
+        return out
+    raise NotPlain(f"an object of type {kind.__name__}")
+
+
+def describe(value):
+    """Return ``{"plain": value}`` or ``{"unplain": "what it was"}`` for the grader."""
+    try:
+        return {"plain": to_plain(value)}
+    except NotPlain as exc:
+        return {"unplain": str(exc)}
+    except RecursionError:
+        return {"unplain": "a value nested too deeply"}
+
+
+class Channel:
+    """Newline-delimited JSON over two inherited pipe file descriptors."""
+
+    def __init__(self, request_fd, reply_fd):
+        self.reader = os.fdopen(request_fd, "rb")
+        self.reply_fd = reply_fd
+
+    def send(self, message):
+        data = (json.dumps(message) + "\n").encode("utf-8", "surrogatepass")
+        view = memoryview(data)
+        while view:
+            written = os.write(self.reply_fd, view)
+            view = view[written:]
+
+    def receive(self):
+        line = self.reader.readline()
+        if not line:
+            raise SystemExit(0)  # the grader closed the pipe: nothing more to do
+        return json.loads(line.decode("utf-8", "surrogatepass"))
+
+
+def exception_text(exc):
+    """One line naming an exception, without a traceback: ``ValueError: bad value``."""
+    try:
+        message = str(exc)
+    except BaseException:  # a learner's exception whose __str__ raises
+        message = ""
+    message = message.splitlines()[0][:300] if message else ""
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def where_raised(exc, label_prefix):
+    """The submission's line that raised, e.g. ``cell 3, line 7``, or an empty string."""
+    tb = exc.__traceback__
+    found = ""
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith(label_prefix):
+            found = f"{filename[len(label_prefix):]}, line {tb.tb_lineno}"
+        tb = tb.tb_next
+    return found
+
+
+LABEL_PREFIX = "<submission> "
+
+
+def load(namespace, chunks):
+    """Compile and run each chunk of learner code; a broken chunk is reported and skipped."""
+    problems = []
+    for chunk in chunks:
+        label = chunk["label"]
+        try:
+            code = compile(chunk["code"], LABEL_PREFIX + label, "exec")
+        except (SyntaxError, ValueError) as exc:
+            line = getattr(exc, "lineno", None)
+            at = f" on line {line}" if line else ""
+            reason = getattr(exc, "msg", None) or str(exc)
+            problems.append(f"{label} has a syntax error{at} ({reason}); that {chunk['kind']} was skipped")
+            continue
+        try:
+            exec(code, namespace)
+        except SystemExit as exc:
+            problems.append(f"{label} called sys.exit({exc.code!r}) while loading; the rest of it was skipped")
+        except BaseException as exc:  # the learner's code may raise anything, KeyboardInterrupt included
+            where = where_raised(exc, LABEL_PREFIX) or label
+            problems.append(f"{where} raised {exception_text(exc)} while loading; the rest of that {chunk['kind']} was skipped")
+    return problems
+
+
+def bound_defaults(function, namespace):
+    """Names of module globals (TOOLS, dispatch) that a function captured as default arguments."""
+    defaults = list(getattr(function, "__defaults__", None) or ())
+    defaults += list((getattr(function, "__kwdefaults__", None) or {}).values())
+    captured = []
+    for name in ("TOOLS", "dispatch"):
+        if name in namespace and any(value is namespace[name] for value in defaults):
+            captured.append(name)
+    return captured
+
+
+def decode(value, proxies):
+    """Turn the grader's markers back into live objects: registries get real classes, proxies callables."""
+    if isinstance(value, dict) and "__kit__" in value:
+        kind = value["__kit__"]
+        if kind == "registry":
+            return {
+                tool: {part: {field: TYPES[t] for field, t in spec.get(part, {}).items()} for part in ("required", "optional")}
+                for tool, spec in value["value"].items()
+            }
+        return proxies[kind]
+    return value
+
+
+def make_proxies(channel):
+    """The ``ask_model`` and ``dispatch`` the learner's code calls; the grader answers both."""
+
+    def ask(op, payload):
+        channel.send(dict(op=op, **payload))
+        reply = channel.receive()
+        if reply["op"] == "raise":
+            raise PROXY_ERRORS.get(reply["type"], RuntimeError)(reply["message"])
+        return reply["value"]
+
+    def ask_model(error_text):
+        return ask("ask_model", {"observation": describe(error_text)})
+
+    def dispatch(name, arguments):
+        return ask("dispatch", {"name": describe(name), "args": describe(arguments)})
+
+    return {"ask_model": ask_model, "dispatch": dispatch}
+
+
+def run_case(channel, namespace, proxies, message):
+    """Run every invocation of one case and report each result with ``done``."""
+    for name, value in message.get("globals", {}).items():
+        namespace[name] = decode(value, proxies)
+    function = namespace.get(message["entry"])
+    for invocation in message["invocations"]:
+        args = [decode(arg, proxies) for arg in invocation]
+        try:
+            result = function(*args)
+        except SystemExit as exc:
+            channel.send({"op": "done", "raised": f"called sys.exit({exc.code!r})"})
+        except BaseException as exc:
+            where = where_raised(exc, LABEL_PREFIX)
+            channel.send({"op": "done", "raised": exception_text(exc), "where": where})
+        else:
+            channel.send({"op": "done", "result": describe(result)})
+
+
+def main(argv):
+    channel = Channel(int(argv[1]), int(argv[2]))
+    module = types.ModuleType("submission")
+    sys.modules["submission"] = module
+    namespace = module.__dict__
+    proxies = make_proxies(channel)
+    first = channel.receive()
+    problems = load(namespace, first["chunks"])
+    entries = {}
+    for entry in first["entries"]:
+        function = namespace.get(entry)
+        if function is None:
+            entries[entry] = {"state": "missing"}
+        elif not callable(function):
+            entries[entry] = {"state": "not callable", "type": type(function).__name__}
+        else:
+            entries[entry] = {"state": "ok", "bound": bound_defaults(function, namespace)}
+    channel.send({"op": "loaded", "problems": problems, "entries": entries})
+    while True:
+        message = channel.receive()
+        run_case(channel, namespace, proxies, message)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,31 @@
+"""Reference solution for the kit's capstone: validate a raw tool call, then dispatch or reject.
+
+The steps are separate modules so the notebooks can teach (and the grader can test) each one:
+
+    raw string --parse_call--> call dict --validate_call--> violations
+        --build_observation--> text for the model --handle_tool_call--> dispatch result or rejection
+
+Standard library only, as the seed (``../shared/seeds/000_bcc9a878f177eb86.txt``) requires.
+"""
+
+from solutions.registry import TOOLS, TYPE_NAMES, describe_schema
+from solutions.violations import Violation
+from solutions.parse import parse_call
+from solutions.schema import validate_call, check_call
+from solutions.observation import build_observation, MAX_OBSERVATION_CHARS
+from solutions.retry import handle_tool_call, echo_dispatch, rejection
+
+__all__ = [
+    "TOOLS",
+    "TYPE_NAMES",
+    "describe_schema",
+    "Violation",
+    "parse_call",
+    "validate_call",
+    "check_call",
+    "build_observation",
+    "MAX_OBSERVATION_CHARS",
+    "handle_tool_call",
+    "echo_dispatch",
+    "rejection",
+]

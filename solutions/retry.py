@@ -1,0 +1,68 @@
+"""Step 4: the bounded retry loop that ties parsing, validation and observations together."""
+
+from solutions.observation import MAX_OBSERVATION_CHARS, build_observation
+from solutions.registry import TOOLS
+from solutions.schema import check_call
+
+# One retry, as the seed asks: enough for a model to fix what the observation names, and a bound
+# that keeps one bad call from burning the agent's whole step budget (the seed's second question).
+RETRY_BUDGET = 1
+
+
+def echo_dispatch(name, arguments):
+    """A stand-in dispatcher for notebooks: executes nothing, reports what would have run.
+
+    Args:
+        name: the validated tool name (str).
+        arguments: the validated arguments (dict), passed through unchanged.
+    Returns:
+        ``{"status": "dispatched", "name": name, "arguments": arguments}``.
+    """
+    return {"status": "dispatched", "name": name, "arguments": arguments}
+
+
+def rejection(error):
+    """Build the graceful-failure result the contract specifies.
+
+    Args:
+        error: non-empty text describing the last attempt (str).
+    Returns:
+        ``{"status": "rejected", "error": error}``.
+    """
+    return {"status": "rejected", "error": error}
+
+
+def handle_tool_call(raw, ask_model, *, tools=TOOLS, dispatch=echo_dispatch, retry_budget=RETRY_BUDGET):
+    """Validate a raw tool call, give the model at most ``retry_budget`` retries, then dispatch or reject.
+
+    Contract (the kit's capstone issue, from the seed): nothing is dispatched before every check
+    passes; what is dispatched is exactly what the model sent (no coercion, no dropped fields);
+    ``ask_model`` is called only after an invalid call and at most ``retry_budget`` times;
+    ``dispatch`` at most once. Never raises for any ``raw`` or any behaviour of ``ask_model``
+    (an ``Exception`` from it ends in a rejection that says the retry failed).
+
+    Args:
+        raw: the model's first raw call (normally str; anything else is rejected, not raised on).
+        ask_model: ``callable(observation: str) -> str``, the model's next raw call.
+        tools: the registry, ``{name: {"required": {...}, "optional": {...}}}``.
+        dispatch: ``callable(name: str, arguments: dict) -> any``, run only for a valid call.
+        retry_budget: how many times the model may be asked again (int, default 1).
+    Returns:
+        whatever ``dispatch`` returned, unchanged, or ``{"status": "rejected", "error": text}``
+        where ``text`` (at most 2,000 characters) describes the last attempt.
+    """
+    attempt = raw
+    for attempt_number in range(retry_budget + 1):
+        call, violations = check_call(attempt, tools)
+        if not violations:
+            return dispatch(call["name"], call["arguments"])
+        observation = build_observation(violations, tools, call)
+        if attempt_number == retry_budget:
+            return rejection(observation)
+        try:
+            attempt = ask_model(observation)
+        except Exception as exc:  # the model client failing is a rejection, not a crash of the runtime
+            reason = f"{type(exc).__name__}: {exc}"[:200]
+            note = f"\nThe retry failed: asking the model again raised {reason}."
+            return rejection((observation[: MAX_OBSERVATION_CHARS - len(note)] + note))
+    raise AssertionError("unreachable: the loop always returns")  # pragma: no cover

@@ -131,3 +131,9 @@ def expect_mentions(text, words, what, fix):
         options = word if isinstance(word, tuple) else (word,)
         if not any(option.lower() in lowered for option in options):
             fail(f"{what} does not say everything the model needs: {fix}")
+
+
+def expect_rejected_after_one_retry(transcript):
+    """The common verdict for an invalid call and a model that never fixes it: one retry, then rejection."""
+    expect_rejected(transcript)
+    expect_one_retry(transcript)

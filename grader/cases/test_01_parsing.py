@@ -1,0 +1,103 @@
+"""Parsing: the raw text must be exactly one JSON object; nothing is repaired."""
+
+import json
+
+import pytest
+
+from grader.expectations import expect_rejected_after_one_retry
+from grader.models import make_call
+
+GROUP = "Parsing the raw call"
+ORDER = 1
+
+VALID = make_call("get_weather", {"city": "Paris"})
+NOT_JSON_RULE = "The raw call must be exactly one JSON object; text that is not JSON is rejected with error text, never repaired."
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(NOT_JSON_RULE)
+def test_truncated_json(harness):
+    """A call cut off in the middle is rejected.
+
+    Why: models hit max_tokens mid-call; json.loads raises JSONDecodeError and the runtime must turn
+    it into an observation, not a crash.
+    """
+    expect_rejected_after_one_retry(harness.run(VALID[:-7]))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(NOT_JSON_RULE)
+def test_trailing_prose(harness):
+    """A call followed by chatty prose is rejected.
+
+    Why: models append "Let me know if..." after the JSON. JSONDecoder.raw_decode would silently
+    accept the prefix; the contract says nothing is repaired, so this must be rejected.
+    """
+    expect_rejected_after_one_retry(harness.run(VALID + " Let me know if you need anything else!"))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(NOT_JSON_RULE)
+def test_markdown_fence(harness):
+    """A valid call wrapped in a markdown code fence is rejected.
+
+    Why: a very common model output (see shared/real_calls, js-genai #607). Stripping the fence is
+    a repair; the kit's rule is that the model is told and re-sends, the runtime does not guess.
+    """
+    expect_rejected_after_one_retry(harness.run("```json\n" + VALID + "\n```"))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(NOT_JSON_RULE)
+def test_single_quotes(harness):
+    """A Python dict literal with single quotes is rejected.
+
+    Why: models trained on Python emit repr() output (qwen-code #237). ast.literal_eval would
+    accept it; that is a repair, and it also accepts non-JSON values such as tuples.
+    """
+    expect_rejected_after_one_retry(harness.run("{'name': 'get_weather', 'arguments': {'city': 'Paris'}}"))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(NOT_JSON_RULE)
+def test_empty_text(harness):
+    """An empty reply is rejected.
+
+    Why: a model that returns nothing (content filtered, stop sequence hit) must get an
+    observation, and json.loads("") raises.
+    """
+    expect_rejected_after_one_retry(harness.run(""))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(NOT_JSON_RULE)
+def test_two_concatenated_calls(harness):
+    """Two JSON objects back to back are rejected.
+
+    Why: models attempting parallel calls emit {..}{..}; taking the first silently drops the
+    second call the model thinks it made.
+    """
+    expect_rejected_after_one_retry(harness.run(VALID + make_call("get_weather", {"city": "Rome"})))
+
+
+NON_OBJECTS = {
+    "empty-array": "[]",
+    "null": "null",
+    "number": "42",
+    "string": '"get_weather"',
+    "boolean": "true",
+    "call-encoded-as-string": json.dumps(VALID),
+    "array-of-calls": json.dumps([json.loads(VALID)]),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule("A call is a JSON object; valid JSON of another kind (array, null, number, string) is rejected, not crashed on.")
+@pytest.mark.parametrize("raw", list(NON_OBJECTS.values()), ids=list(NON_OBJECTS))
+def test_json_that_is_not_an_object(harness, raw):
+    """JSON that is not an object is rejected.
+
+    Why: the seed's sample solution calls call.get(...) on whatever json.loads returned and crashes
+    with AttributeError on [], null or 42. An array of calls (crewAI #1344) is also not one call.
+    """
+    expect_rejected_after_one_retry(harness.run(raw))

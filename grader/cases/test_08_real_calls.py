@@ -1,0 +1,53 @@
+"""Real malformed calls that models emitted, from public bug reports (shared/real_calls)."""
+
+import json
+import os
+
+import pytest
+
+from grader.expectations import expect_dispatched, expect_mentions, expect_one_retry
+from grader.models import Answers, make_call
+from grader.registries import REAL_CALL_TOOLS
+
+GROUP = "Real malformed calls"
+ORDER = 8
+
+with open(os.path.join(os.path.dirname(__file__), "data", "real_calls.json"), encoding="utf-8") as _handle:
+    REAL_CALLS = json.load(_handle)
+
+# What the observation must mention for each category, so the model can act on it.
+MUST_MENTION = {
+    "hallucinated tool name": (["get_weather", "read_file", "web_search"], "list the registered tools."),
+    "junk-prefixed name + trailing whitespace": (["get_weather", "read_file"], "list the registered tools."),
+    "arguments double-encoded as string": ([("json",)], "say that the text is not valid JSON."),
+    "arguments not an object": (["arguments"], "say that arguments must be an object."),
+    "missing required field": (["search_depth"], "name the missing required field."),
+    "null arguments": (["city"], "name the missing required field."),
+    "Python literal (single quotes)": (["arguments"], "say that arguments must be an object."),
+    "markdown fence + args as string": ([("json",)], "say that the text is not valid JSON."),
+    "arguments flattened to top level": (["args.city", "args"], "name the undeclared fields and the missing one."),
+    "malformed JSON": (["arguments"], "say that arguments must be an object."),
+    "parallel calls as a list": ([("object", "dict")], "say that a call must be a JSON object."),
+}
+FIXED = make_call("get_weather", {"city": "Paris"})
+
+
+def _slug(entry):
+    return entry["category"].split(" (")[0].replace(" + ", "-and-").replace(" ", "-")
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule("A malformed call is never dispatched: it is rejected with an observation that names its problem, "
+                  "and the corrected retry is dispatched.")
+@pytest.mark.parametrize("entry", REAL_CALLS, ids=[_slug(e) for e in REAL_CALLS])
+def test_real_malformed_call(harness, entry):
+    """A malformed call seen in the wild is caught and the model's fix is dispatched.
+
+    Why: these calls were emitted by real models and reported in public bug trackers (each entry
+    keeps its source_url); a runtime must reject every one, tell the model why, and accept the fix.
+    """
+    transcript = harness.run(entry["raw"], model=Answers(FIXED), tools=REAL_CALL_TOOLS)
+    expect_one_retry(transcript)
+    words, fix = MUST_MENTION[entry["category"]]
+    expect_mentions(transcript.observations[0], words, "The observation", fix)
+    expect_dispatched(transcript, "get_weather", {"city": "Paris"})

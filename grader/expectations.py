@@ -52,6 +52,10 @@ def finished(transcript):
     """Fail unless every call returned normally (no timeout, crash or exception)."""
     if transcript.problem:
         fail(transcript.problem)
+    if (transcript.returns and transcript.returns[-1] == ("returned", None) and not transcript.observations
+            and not transcript.dispatches):
+        fail("handle_tool_call returned None without asking the model or dispatching anything: it still behaves like "
+             "the stub. Return dispatch's result or a rejection.", transcript)
     if transcript.raised:
         fail(f"handle_tool_call raised {transcript.raised} instead of returning. It must never raise: "
              "catch the problem and return a rejection with error text.", transcript)

@@ -39,6 +39,15 @@ def case_title(item):
     return f"{doc} [{callspec.id}]" if callspec else doc
 
 
+def case_rule(item, default):
+    """The rule of a test item: a visible case's own rule when the parameter carries one, else ``default``."""
+    callspec = getattr(item, "callspec", None)
+    for value in (callspec.params.values() if callspec else ()):
+        if isinstance(getattr(value, "rule", None), str):
+            return value.rule
+    return default
+
+
 class GradingPlugin:
     """Collects points and feedback for one submission while pytest runs the cases.
 
@@ -109,7 +118,7 @@ class GradingPlugin:
             points=max_points if report.passed else 0.0,
             max_points=max_points,
             passed=report.passed,
-            rule=rule.args[0] if rule else "",
+            rule=case_rule(item, rule.args[0] if rule else ""),
             feedback=feedback,
             visibility=getattr(module, "VISIBILITY", "hidden"),
             output=printed,

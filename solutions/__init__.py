@@ -13,7 +13,7 @@ from solutions.violations import Violation
 from solutions.parse import parse_call
 from solutions.schema import validate_call, check_call
 from solutions.observation import build_observation, MAX_OBSERVATION_CHARS
-from solutions.retry import handle_tool_call, echo_dispatch, rejection
+from solutions.retry import handle_tool_call, run_tool_call, echo_dispatch, rejection, RETRY_BUDGET
 
 __all__ = [
     "TOOLS",
@@ -26,6 +26,8 @@ __all__ = [
     "build_observation",
     "MAX_OBSERVATION_CHARS",
     "handle_tool_call",
+    "run_tool_call",
+    "RETRY_BUDGET",
     "echo_dispatch",
     "rejection",
 ]

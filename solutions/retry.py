@@ -1,7 +1,7 @@
 """Step 4: the bounded retry loop that ties parsing, validation and observations together."""
 
 from solutions.observation import MAX_OBSERVATION_CHARS, build_observation
-from solutions.registry import TOOLS
+from solutions import registry
 from solutions.schema import check_call
 
 # One retry, as the seed asks: enough for a model to fix what the observation names, and a bound
@@ -32,7 +32,7 @@ def rejection(error):
     return {"status": "rejected", "error": error}
 
 
-def handle_tool_call(raw, ask_model, *, tools=TOOLS, dispatch=echo_dispatch, retry_budget=RETRY_BUDGET):
+def run_tool_call(raw, ask_model, tools, dispatch, retry_budget=RETRY_BUDGET):
     """Validate a raw tool call, give the model at most ``retry_budget`` retries, then dispatch or reject.
 
     Contract (the kit's capstone issue, from the seed): nothing is dispatched before every check
@@ -64,5 +64,19 @@ def handle_tool_call(raw, ask_model, *, tools=TOOLS, dispatch=echo_dispatch, ret
         except Exception as exc:  # the model client failing is a rejection, not a crash of the runtime
             reason = f"{type(exc).__name__}: {exc}"[:200]
             note = f"\nThe retry failed: asking the model again raised {reason}."
-            return rejection((observation[: MAX_OBSERVATION_CHARS - len(note)] + note))
+            return rejection(observation[: MAX_OBSERVATION_CHARS - len(note)] + note)
     raise AssertionError("unreachable: the loop always returns")  # pragma: no cover
+
+
+def handle_tool_call(raw, ask_model, *, tools=None, dispatch=echo_dispatch, retry_budget=RETRY_BUDGET):
+    """The reference package's entry point: ``run_tool_call`` with the registry and dispatcher as keywords.
+
+    Args:
+        raw, ask_model, retry_budget: as for ``run_tool_call``.
+        tools: the registry; None (the default) means ``solutions.registry.TOOLS`` as it is *at
+            call time*, never a copy bound when this function was defined.
+        dispatch: the dispatcher (default ``echo_dispatch``, which executes nothing).
+    Returns:
+        as ``run_tool_call``.
+    """
+    return run_tool_call(raw, ask_model, registry.TOOLS if tools is None else tools, dispatch, retry_budget)

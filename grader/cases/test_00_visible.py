@@ -22,4 +22,4 @@ def test_visible_case(harness, case):
     try:
         case.check(transcript)
     except CaseFailed as exc:
-        raise CaseFailed(f"{case.title}: {exc} Input: {case.raw} Hint: {case.hint}") from None
+        raise CaseFailed(f"{exc} Input: {case.raw} Hint: {case.hint}") from None

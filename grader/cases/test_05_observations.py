@@ -3,7 +3,7 @@
 import pytest
 
 from grader.expectations import (
-    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry,
+    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry, fail, finished,
 )
 from grader.models import Answers, FixesWhatIsNamed, make_call
 from grader.registries import TYPED_TOOLS
@@ -18,6 +18,16 @@ CONTENT_RULE = ("The observation names the offending tool or field, what was exp
 REMOVE = FixesWhatIsNamed.REMOVE
 
 
+def expect_fixed_in_one_retry(transcript, name, arguments):
+    """The careful model's retry must be dispatched; if it was rejected, the first observation missed a violation."""
+    finished(transcript)
+    if not transcript.dispatches and isinstance(transcript.result, dict) and transcript.result.get("status") == "rejected":
+        fail("The model fixed exactly what the observation named, and the retry still failed: the observation left out "
+             "at least one violation. Collect every violation before building the observation, not just the first.",
+             transcript)
+    expect_dispatched(transcript, name, arguments)
+
+
 @pytest.mark.points(2)
 @pytest.mark.rule(ALL_AT_ONCE_RULE)
 def test_two_violations_fixed_in_one_retry(harness):
@@ -29,7 +39,7 @@ def test_two_violations_fixed_in_one_retry(harness):
     model = FixesWhatIsNamed("get_weather", {"country": "FR"}, [("city", "city", "Paris"), ("country", "country", REMOVE)])
     transcript = harness.run(make_call("get_weather", {"country": "FR"}), model=model)
     expect_one_retry(transcript)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_fixed_in_one_retry(transcript, "get_weather", {"city": "Paris"})
 
 
 @pytest.mark.points(2)
@@ -44,7 +54,7 @@ def test_three_violations_fixed_in_one_retry(harness):
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym")])
     transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
     expect_one_retry(transcript)
-    expect_dispatched(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
+    expect_fixed_in_one_retry(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
 
 
 @pytest.mark.points(1)

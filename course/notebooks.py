@@ -1,0 +1,145 @@
+"""Generate learner notebooks from the solved ones: the single source of truth is ``solutions/notebooks``.
+
+Conventions (nbgrader's, so instructors can import the notebooks into an nbgrader course):
+- A solution region runs from ``### BEGIN SOLUTION`` to ``### END SOLUTION``. The learner sees the
+  cell's ``metadata.kit.stub`` in its place (the kit's addition, so a stub can keep the seed's
+  signature), or nbgrader's ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` without one.
+- Exercise cells carry ``metadata.nbgrader`` (schema_version 3, solution true, a grade_id);
+  provided cells carry it with solution false. The grader grades solution cells and cells a
+  learner added, never provided ones.
+- A cell whose ``metadata.kit.solution_from`` is ``"solutions-package"`` gets its solution region
+  from ``course.seed_form.assemble()``, so the solved notebook cannot drift from the package.
+- Outputs and execution counts are cleared in both notebooks: committed notebooks carry no stale output.
+
+``python -m course.notebooks`` rewrites the generated files; ``--check`` only reports drift (exit 1).
+"""
+
+import argparse
+import os
+import sys
+
+import nbformat
+
+from course.seed_form import assemble
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOLVED_DIR = os.path.join(ROOT, "solutions", "notebooks")
+LEARNER_DIR = os.path.join(ROOT, "notebooks")
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+DEFAULT_STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
+
+
+class MarkerError(ValueError):
+    """A solution region is malformed (unclosed, nested); the message names the notebook and cell."""
+
+
+def strip_solutions(source, stub=None, where="a cell"):
+    """Replace every solution region of a cell's source with the stub.
+
+    Args:
+        source: the cell's source (str).
+        stub: the learner's text for a region (str), or None for nbgrader's default stub, indented
+            like the BEGIN line.
+        where: names the cell in error messages (str).
+    Returns:
+        str: the learner's version of the source.
+    Raises:
+        MarkerError: a region is not closed, or one opens inside another.
+    """
+    out, region = [], False
+    for line in source.splitlines():
+        marker = line.strip()
+        if marker == BEGIN:
+            if region:
+                raise MarkerError(f"{where}: {BEGIN} inside another solution region")
+            region, indent = True, line[: len(line) - len(line.lstrip())]
+        elif marker == END:
+            if not region:
+                raise MarkerError(f"{where}: {END} without {BEGIN}")
+            out.extend(stub.splitlines() if stub is not None else [indent + text for text in DEFAULT_STUB])
+            region = False
+        elif not region:
+            out.append(line)
+    if region:
+        raise MarkerError(f"{where}: {BEGIN} is never closed")
+    return "\n".join(out)
+
+
+def _clear(cell):
+    if cell.cell_type == "code":
+        cell.outputs = []
+        cell.execution_count = None
+    cell.metadata.pop("execution", None)
+    return cell
+
+
+def refresh_solved(notebook):
+    """Refill package-backed solution regions and clear outputs; returns the same notebook."""
+    for cell in notebook.cells:
+        _clear(cell)
+        if cell.metadata.get("kit", {}).get("solution_from") == "solutions-package":
+            cell.source = "\n".join([BEGIN, assemble().rstrip("\n"), END])
+    return notebook
+
+
+def learner_version(notebook, name="notebook"):
+    """A copy of a solved notebook with every solution region replaced by its stub.
+
+    Args:
+        notebook: an nbformat v4 notebook (solved).
+        name: used in error messages (str).
+    Returns:
+        a new nbformat notebook.
+    """
+    learner = nbformat.reads(nbformat.writes(notebook), as_version=4)
+    for number, cell in enumerate(learner.cells, start=1):
+        _clear(cell)
+        if cell.cell_type == "code":
+            stub = cell.metadata.get("kit", {}).get("stub")
+            cell.source = strip_solutions(cell.source, stub, f"{name}, cell {number}")
+        cell.metadata.pop("kit", None)  # authoring data; learners need none of it
+    return learner
+
+
+def build(check=False):
+    """Regenerate the solved notebooks' package-backed cells and every learner notebook.
+
+    Args:
+        check: only compare, write nothing (bool).
+    Returns:
+        list of paths that were (or, with ``check``, would be) changed.
+    """
+    changed = []
+    for filename in sorted(os.listdir(SOLVED_DIR)):
+        if not filename.endswith(".ipynb"):
+            continue
+        solved_path = os.path.join(SOLVED_DIR, filename)
+        solved = refresh_solved(nbformat.read(solved_path, as_version=4))
+        targets = [(solved_path, solved), (os.path.join(LEARNER_DIR, filename), learner_version(solved, filename))]
+        for path, notebook in targets:
+            text = nbformat.writes(notebook) + "\n"
+            current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+            if current != text:
+                changed.append(os.path.relpath(path, ROOT))
+                if not check:
+                    with open(path, "w", encoding="utf-8") as handle:
+                        handle.write(text)
+    return changed
+
+
+def main(argv=None):
+    """``python -m course.notebooks [--check]``; exit status 1 when ``--check`` finds drift."""
+    parser = argparse.ArgumentParser(prog="python -m course.notebooks", description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="report generated files that are out of date; write nothing")
+    args = parser.parse_args(argv)
+    changed = build(check=args.check)
+    verb = "out of date" if args.check else "written"
+    for path in changed:
+        print(f"{verb}: {path}")
+    if not changed:
+        print("all generated notebooks are up to date")
+    return 1 if (args.check and changed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Shared helpers for the kit's own tests: run the grader as a learner would, in a subprocess."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_grader(submission, *options, results=None, timeout=300):
+    """Run ``python -m grader SUBMISSION [options]`` from the repository root.
+
+    Args:
+        submission: path of the file to grade (str or path-like).
+        options: extra command-line options (str).
+        results: where to write results.json (path-like), or None.
+        timeout: seconds before the test gives up on the grader (float).
+    Returns:
+        ``(completed_process, results_dict_or_None)``.
+    """
+    command = [sys.executable, "-m", "grader", os.fspath(submission), *options]
+    if results is not None:
+        command += ["--results", os.fspath(results)]
+    process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    data = None
+    if results is not None and os.path.exists(results):
+        with open(results, encoding="utf-8") as handle:
+            data = json.load(handle)
+    return process, data
+
+
+@pytest.fixture
+def grade(tmp_path):
+    """``grade(path, *options) -> (process, results)``, writing results.json into a temporary folder."""
+
+    def _grade(submission, *options):
+        return run_grader(submission, *options, results=tmp_path / "results.json")
+
+    return _grade
+
+
+def docked_groups(results):
+    """The set of case groups in a results.json that lost points."""
+    return {test["tags"][0] for test in results["tests"] if test["status"] == "failed"}

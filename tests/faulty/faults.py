@@ -1,0 +1,147 @@
+"""The faulty-solution library: each entry is base.py with exactly one fault, and where it must lose points.
+
+``edits`` are ``(old, new)`` text replacements applied to base.py; each ``old`` must occur exactly
+once (tests check this, so a change to base.py cannot silently turn a fault into a no-op).
+``docked`` is the exact set of case groups that must lose points; every other group must keep
+full marks, which proves the fault is caught by the cases written for it and nowhere else by accident.
+"""
+
+from dataclasses import dataclass
+
+PARSING = "Parsing the raw call"
+NAMES = "Tool names"
+SCHEMA = "Arguments against the schema"
+DISPATCH = "Dispatching valid calls"
+OBSERVATIONS = "Error observations"
+RETRY = "Bounded retry"
+ROBUSTNESS = "Huge and deeply nested input"
+REAL = "Real malformed calls"
+VISIBLE = "Visible self-checks"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One faulty submission.
+
+    Attributes:
+        name: file-name-safe id (str). origin: ``"seed anti-pattern"``, ``"seed sample"`` or ``"common"``.
+        why: the mistake in one sentence (str).
+        edits: ``[(old, new), ...]`` applied to base.py.
+        docked: the case groups that must lose points (frozenset of str).
+    """
+
+    name: str
+    origin: str
+    why: str
+    edits: tuple
+    docked: frozenset
+
+
+def fault(name, origin, why, edits, docked):
+    return Fault(name, origin, why, tuple(edits), frozenset(docked))
+
+
+FAULTS = [
+    # The seed's three anti-patterns ("✗" lines of the exercise card).
+    fault("dispatch_unchecked", "seed anti-pattern", "Dispatches any call that parsed, checked or not.",
+          [("        if not errors:\n", "        if call or not errors:\n")],
+          {VISIBLE, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+    fault("unbounded_retry", "seed anti-pattern", "Retries until the model gets it right.",
+          [("    for attempt in range(2):\n", "    import itertools\n    for attempt in itertools.count():\n"),
+           ("        if attempt == 0:\n", "        if True:\n")],
+          {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS}),
+    fault("silent_failure", "seed anti-pattern", "Fails without error text: the model and the caller get nothing to act on.",
+          [("        error = observation(errors)\n", '        error = ""\n')],
+          {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+    # The faults of the seed's sample solution.
+    fault("no_optional_typecheck", "seed sample", "Type-checks required arguments only.",
+          [("            elif not type_ok(value, declared[field]):\n",
+            "            elif field in spec[\"required\"] and not type_ok(value, declared[field]):\n")],
+          {SCHEMA, OBSERVATIONS}),
+    fault("crash_on_non_object", "seed sample", "Assumes json.loads returned an object ([] .get crashes).",
+          [("    if not isinstance(call, dict):\n", "    if False:\n")],
+          {PARSING, RETRY, REAL}),
+    fault("crash_on_unhashable_name", "seed sample", "Looks a name up in TOOLS without checking it is a string.",
+          [("    if not isinstance(name, str) or name not in tools:\n", "    if name not in tools:\n")],
+          {NAMES}),
+    fault("crash_on_deep_nesting", "seed sample", "Catches only JSONDecodeError, not RecursionError or other ValueErrors.",
+          [("    except (ValueError, RecursionError) as exc:\n", "    except json.JSONDecodeError as exc:\n")],
+          {ROBUSTNESS}),
+    fault("first_violation_only", "seed sample", "Reports only the first violation, wasting the single retry.",
+          [("        error = observation(errors)\n", "        error = observation(errors[:1])\n")],
+          {OBSERVATIONS, REAL}),
+    # Common mistakes.
+    fault("bool_is_int", "common", "Uses isinstance, so True passes as an integer.",
+          [("    return type(value) is declared\n", "    return isinstance(value, declared)\n")],
+          {SCHEMA}),
+    fault("int_rejected_for_float", "common", "Demands an exact float, so 10 is rejected where a number is declared.",
+          [("    if declared is float:\n", "    if False:\n")],
+          {DISPATCH}),
+    fault("coerces_types", "common", "Converts wrong types (\"7\" -> 7) instead of rejecting them.",
+          [("            elif not type_ok(value, declared[field]):\n",
+            "            elif not type_ok(value, declared[field]) and not _coerce(args, field, declared[field]):\n"),
+           ("def observation(errors):\n",
+            "def _coerce(args, field, declared):\n    try:\n        args[field] = declared(args[field])\n        return True\n"
+            "    except (TypeError, ValueError):\n        return False\n\n\ndef observation(errors):\n")],
+          {VISIBLE, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS}),
+    fault("drops_extra_fields", "common", "Drops undeclared arguments and dispatches the rest.",
+          [('                errors.append(f"unknown argument {short(field)}; allowed: {\', \'.join(declared)}")\n',
+            "                continue\n"),
+           ("    return (name, args), errors\n",
+            "    if spec:\n        args = {k: v for k, v in args.items() if k in declared}\n    return (name, args), errors\n")],
+          {VISIBLE, SCHEMA, OBSERVATIONS, ROBUSTNESS, REAL}),
+    fault("two_retries", "common", "Allows two retries instead of one.",
+          [("    for attempt in range(2):\n", "    for attempt in range(3):\n"),
+           ("        if attempt == 0:\n", "        if attempt < 2:\n")],
+          {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS}),
+    fault("no_retry", "common", "Rejects at once without asking the model to retry.",
+          [("        if attempt == 0:\n", "        if False:\n")],
+          {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+    fault("unbounded_observation", "common", "Never truncates the observation.",
+          [('    return text if len(text) <= 2000 else text[:1980] + " (truncated)"\n', "    return text\n")],
+          {ROBUSTNESS}),
+    fault("traceback_in_observation", "common", "Puts the Python traceback into the observation.",
+          [('        return None, [f"the call is not valid JSON: {str(exc)[:100]}"]\n',
+            '        import traceback\n        return None, ["the call is not valid JSON: " + traceback.format_exc()[-300:]]\n')],
+          {VISIBLE, PARSING, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+    fault("decodes_string_arguments", "common", "Decodes arguments sent as a JSON string (a repair).",
+          [("    if args is None:\n", "    if isinstance(args, str):\n        try:\n            args = json.loads(args)\n"
+            "        except ValueError:\n            pass\n    if args is None:\n")],
+          {SCHEMA, OBSERVATIONS}),
+    fault("null_arguments_rejected", "common", "Rejects null arguments instead of treating them as {}.",
+          [("    if args is None:\n        args = {}\n", "    if \"arguments\" not in call:\n        args = {}\n")],
+          {DISPATCH, REAL}),
+    fault("strips_fences", "common", "Strips markdown fences and prose tags before parsing (a repair).",
+          [("        call = json.loads(raw)\n",
+            "        call = json.loads(raw.strip().removeprefix(\"```json\").strip(\"`\").strip())\n")],
+          {PARSING}),
+    fault("tools_default_argument", "common", "Binds TOOLS as a default argument when the function is defined.",
+          [("def handle_tool_call(raw, ask_model):\n", "def handle_tool_call(raw, ask_model, tools=TOOLS):\n"),
+           ("        call, errors = problems(raw, TOOLS)\n", "        call, errors = problems(raw, tools)\n")],
+          {NAMES, DISPATCH, OBSERVATIONS, REAL}),
+    fault("raises_when_model_fails", "common", "Lets an exception from ask_model escape.",
+          [("            except Exception as exc:\n", "            except KeyError as exc:\n")],
+          {RETRY}),
+    fault("error_from_first_attempt", "common", "Returns the first attempt's error instead of the last one's.",
+          [("        error = observation(errors)\n", "        error = observation(errors) if attempt == 0 else error\n")],
+          {OBSERVATIONS, RETRY}),
+    fault("wraps_dispatch_result", "common", "Wraps dispatch's result instead of returning it unchanged.",
+          [("            return dispatch(*call)\n", '            return {"status": "ok", "result": dispatch(*call)}\n')],
+          {VISIBLE, NAMES, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+    fault("global_retry_counter", "common", "Keeps the retry budget in a global that is never reset.",
+          [("        if attempt == 0:\n", "        global RETRIES_LEFT\n        if RETRIES_LEFT > 0:\n            RETRIES_LEFT -= 1\n"),
+           ("TYPE_NAMES = {", "RETRIES_LEFT = 1\n\nTYPE_NAMES = {")],
+          {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+    fault("accepts_trailing_text", "common", "Parses with raw_decode, accepting text after the JSON.",
+          [("        call = json.loads(raw)\n", "        call = json.JSONDecoder().raw_decode(raw.lstrip())[0]\n")],
+          {PARSING}),
+    fault("normalises_names", "common", "Lower-cases and trims tool names (a repair).",
+          [("    name = call.get(\"name\")\n", "    name = call.get(\"name\")\n    if isinstance(name, str):\n"
+            "        name = name.strip().lower()\n")],
+          {NAMES}),
+    fault("null_optional_allowed", "common", "Lets null through for optional arguments.",
+          [("            elif not type_ok(value, declared[field]):\n",
+            "            elif value is None and field not in spec[\"required\"]:\n                continue\n"
+            "            elif not type_ok(value, declared[field]):\n")],
+          {SCHEMA}),
+]

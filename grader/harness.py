@@ -139,6 +139,7 @@ class Harness:
         self.total_seconds = total_seconds
         self.report = sandbox.load()
         self.printed = ""
+        self.last_transcript = None
 
     def take_output(self):
         """Return and forget what the submission printed since the last call (str, capped per case)."""
@@ -152,7 +153,7 @@ class Harness:
         state = self.report.entries.get(self.entry, {}).get("state", "missing")
         if state == "ok":
             return None
-        first = f" (first problem while loading: {self.report.problems[0]})" if self.report.problems else ""
+        first = f" (first problem while loading: {self.report.problems[0].rstrip('.')})" if self.report.problems else ""
         if state == "missing":
             return f"No function named {self.entry} was found; keep the name and signature from the stub{first}."
         return f"{self.entry} is not a function, so it cannot be called{first}."
@@ -183,6 +184,7 @@ class Harness:
         """
         raws = raw if isinstance(raw, list) else [raw]
         transcript = Transcript(notes=self.notes(), tools_replaced=tools is not None and tools != SEED_TOOLS)
+        self.last_transcript = transcript
         problem = self.entry_problem()
         if problem is None and time.monotonic() > self.deadline:
             problem = f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."

@@ -102,10 +102,16 @@ class GradingPlugin:
         max_points = float(points.args[0]) if points else 1.0
         feedback = ""
         printed = self._harness.take_output() if self._harness is not None else ""
+        if self._harness is not None and report.passed:
+            self._harness.last_transcript = None
         if not report.passed:
             exc = call.excinfo.value if call.excinfo else None
             if isinstance(exc, CaseFailed):
                 feedback = str(exc)
+                last = self._harness.last_transcript if self._harness is not None else None
+                if last is not None and last.tools_replaced:
+                    # This case installed its own TOOLS: a submission that cannot see it needs to know why.
+                    feedback += "".join(" Note: " + note for note in last.notes)
             else:
                 # A bug in the case itself, never the learner's fault; keep details for instructors.
                 feedback = "The grader could not judge this case (an internal error); the case counts as failed."

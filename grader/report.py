@@ -11,6 +11,14 @@ def _points(value):
     return f"{value:g}"
 
 
+def capped(text, limit=MAX_PRINTED_CHARS):
+    """``text`` stripped and cut to ``limit`` characters, with a visible note when something was cut."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… (truncated: {len(text) - limit:,} more characters not shown)"
+
+
 def text_report(result):
     """A readable report: score, loading notes, then each case group with points and feedback.
 
@@ -40,8 +48,7 @@ def text_report(result):
                     lines.append(f"      Rule: {case.rule}")
                 lines.append(f"      What happened: {case.feedback}")
                 if case.output.strip():
-                    printed = case.output.strip()[:MAX_PRINTED_CHARS]
-                    lines.append("      Your code printed: " + printed.replace("\n", "\n        "))
+                    lines.append("      Your code printed: " + capped(case.output).replace("\n", "\n        "))
     visible = [c for c in result.cases if c.visibility == "visible"]
     graded = result.cases
     lines.append("")
@@ -61,7 +68,7 @@ def case_output(case):
     parts = [f"Rule: {case.rule}"] if case.rule else []
     parts.append(f"What happened: {case.feedback}")
     if case.output.strip():
-        parts.append("Your code printed:\n" + case.output.strip()[:MAX_PRINTED_CHARS])
+        parts.append("Your code printed:\n" + capped(case.output))
     return "\n".join(parts)
 
 

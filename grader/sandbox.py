@@ -259,12 +259,18 @@ class Sandbox:
                 size = os.fstat(handle.fileno()).st_size
         except OSError:
             return ""
-        self.output_offset = size
+        try:
+            # Start each case with an empty file: the size limit then bounds one case's output, and
+            # the worker's O_APPEND handle keeps writing at the new end.
+            os.truncate(self.output_path, 0)
+            self.output_offset = 0
+        except OSError:
+            self.output_offset = size
         text = data[:limit].decode("utf-8", "replace")
         if len(data) > limit:
             text += f"\n… (output truncated: only the first {limit} bytes are kept)"
         if size >= self.limits.output_bytes:
-            text += f"\n… (the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB; further output was refused)"
+            text += f"\n… (the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case; further output was refused)"
         return text
 
     # -- public API ----------------------------------------------------------------------------

@@ -114,15 +114,16 @@ def load(namespace, chunks):
             line = getattr(exc, "lineno", None)
             at = f" on line {line}" if line else ""
             reason = getattr(exc, "msg", None) or str(exc)
-            problems.append(f"{label} has a syntax error{at} ({reason}); that {chunk['kind']} was skipped")
+            problems.append(f"{label} has a syntax error{at} ({reason}); that {chunk['kind']} was skipped.")
             continue
         try:
             exec(code, namespace)
         except SystemExit as exc:
-            problems.append(f"{label} called sys.exit({exc.code!r}) while loading; the rest of it was skipped")
+            problems.append(f"{label} called sys.exit({exc.code!r}) while loading; the rest of it was skipped.")
         except BaseException as exc:  # the learner's code may raise anything, KeyboardInterrupt included
             where = where_raised(exc, LABEL_PREFIX) or label
-            problems.append(f"{where} raised {exception_text(exc)} while loading; the rest of that {chunk['kind']} was skipped")
+            extra = " (input() gets no answer while grading)" if isinstance(exc, EOFError) else ""
+            problems.append(f"{where} raised {exception_text(exc)}{extra} while loading; the rest of that {chunk['kind']} was skipped.")
     return problems
 
 

@@ -1,0 +1,139 @@
+"""The grader's command line as learners and instructors use it: exit codes, reports, results.json, bad input."""
+
+import json
+import os
+import time
+
+import pytest
+
+from conftest import ROOT, run_grader
+
+BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
+GRADESCOPE_TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags"}
+GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_results_json_follows_the_gradescope_spec(grade):
+    process, results = grade(BASE)
+    assert process.returncode == 0
+    assert set(results) >= {"score", "execution_time", "output", "tests"}
+    assert isinstance(results["score"], float) and results["score"] == sum(t["score"] for t in results["tests"])
+    for test in results["tests"]:
+        assert set(test) == GRADESCOPE_TEST_KEYS
+        assert test["status"] in {"passed", "failed"}
+        assert test["visibility"] in GRADESCOPE_VISIBILITY
+        assert 0 <= test["score"] <= test["max_score"]
+    names = [t["name"] for t in results["tests"]]
+    assert len(names) == len(set(names)), "test names must be unique"
+
+
+def test_report_shows_groups_points_and_the_difference_between_visible_and_graded(grade):
+    process, _ = grade(BASE)
+    out = process.stdout
+    assert out.startswith("Grading base.py\nScore: 115 / 115")
+    assert "Parsing the raw call — 13/13" in out
+    assert "Visible self-checks: 6 of 6 passed." in out
+    assert "Graded cases (visible and hidden): all graded cases passed." in out
+
+
+def test_hidden_input_is_not_printed_but_visible_input_is(grade, tmp_path):
+    # A solution that dispatches everything fails hidden cases; their feedback must not reveal the inputs.
+    submission = write(tmp_path, "naive.py", "import json\n\ndef handle_tool_call(raw, ask_model):\n"
+                       "    call = json.loads(raw)\n    return dispatch(call['name'], call['arguments'])\n")
+    process, results = grade(submission)
+    hidden = [t for t in results["tests"] if "hidden" in t["tags"] and t["status"] == "failed"]
+    visible = [t for t in results["tests"] if "visible" in t["tags"] and t["status"] == "failed"]
+    assert hidden and visible
+    for secret in ("get_wether", "Let me know if you need anything else", "75001", "Zürich", "snooze"):
+        assert all(secret not in t["output"] for t in hidden), secret
+        assert secret not in process.stdout or any(secret in t["output"] for t in visible), secret
+    assert any('"get_forecast"' in t["output"] for t in visible)
+    assert "Traceback" not in process.stdout + process.stderr
+
+
+def test_missing_file_exits_2_with_one_sentence_and_still_writes_results(tmp_path):
+    results_path = tmp_path / "out" / "results.json"
+    process, results = run_grader(tmp_path / "nope.py", results=results_path)
+    assert process.returncode == 2
+    assert process.stderr.strip().endswith("does not exist; pass the path of a .py file or .ipynb notebook.")
+    assert process.stderr.count("\n") == 1 and "Traceback" not in process.stderr
+    assert results["score"] == 0 and results["tests"] and all(t["status"] == "failed" for t in results["tests"])
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("notes.txt", "hello", "is neither a .py file nor a .ipynb notebook"),
+    ("old.ipynb", json.dumps({"nbformat": 4, "cells": "not a list"}), "is not a readable Jupyter notebook"),
+])
+def test_unreadable_submissions_exit_2(tmp_path, name, text, message):
+    process, _ = run_grader(write(tmp_path, name, text))
+    assert process.returncode == 2
+    assert message in process.stderr and "Traceback" not in process.stderr
+
+
+def test_old_nbformat_v3_notebook_is_upgraded_and_graded(grade, tmp_path):
+    source = open(BASE, encoding="utf-8").read()
+    v3 = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": ""},
+          "worksheets": [{"cells": [{"cell_type": "code", "input": source, "language": "python", "outputs": [],
+                                     "metadata": {}}], "metadata": {}}]}
+    process, results = grade(write(tmp_path, "v3.ipynb", json.dumps(v3)))
+    assert process.returncode == 0, process.stderr
+    assert results["score"] == sum(t["max_score"] for t in results["tests"])
+
+
+def test_a_handler_that_loops_forever_costs_its_cases_and_nothing_more(grade, tmp_path):
+    source = open(BASE, encoding="utf-8").read().replace(
+        "    for attempt in range(2):\n", "    if 'get_forecast' in str(raw):\n        while True:\n            pass\n    for attempt in range(2):\n")
+    started = time.monotonic()
+    process, results = grade(write(tmp_path, "loops.py", source), "--case-timeout", "0.5")
+    elapsed = time.monotonic() - started
+    assert process.returncode == 0
+    timed_out = [t for t in results["tests"] if "timed out after 0.5 s" in t["output"]]
+    assert len(timed_out) == 2, "the two cases that call get_forecast must time out"
+    failed = [t for t in results["tests"] if t["status"] == "failed"]
+    assert failed == timed_out, "every other case must still pass after the worker was restarted"
+    assert elapsed < 0.5 * len(timed_out) + 60
+
+
+def test_exit_and_crash_inside_the_handler_are_reported_per_case(grade, tmp_path):
+    source = open(BASE, encoding="utf-8").read().replace(
+        "    for attempt in range(2):\n",
+        "    import os, sys\n    if 'get_wether' in str(raw):\n        os._exit(3)\n"
+        "    if 'get_forecast' in str(raw):\n        sys.exit(4)\n    for attempt in range(2):\n")
+    process, results = grade(write(tmp_path, "exits.py", source))
+    outputs = [t["output"] for t in results["tests"] if t["status"] == "failed"]
+    assert any("The submission exited with status 3." in o for o in outputs)
+    assert any("called sys.exit(4)" in o for o in outputs)
+    assert sum(t["status"] == "passed" for t in results["tests"]) >= 100
+
+
+def test_printed_output_is_kept_and_capped(grade, tmp_path):
+    source = open(BASE, encoding="utf-8").read().replace(
+        "def handle_tool_call(raw, ask_model):\n",
+        "def handle_tool_call(raw, ask_model):\n    print('debug:', 'x' * 100000)\n    return None\n\n\ndef unused(raw, ask_model):\n")
+    process, results = grade(write(tmp_path, "prints.py", source))
+    outputs = [t["output"] for t in results["tests"]]
+    assert all("Your code printed:\ndebug: xxx" in o for o in outputs)
+    assert all(len(o) < 3000 for o in outputs)
+    assert all("(truncated: " in o for o in outputs)
+
+
+def test_tools_bound_as_default_argument_is_explained(grade, tmp_path):
+    source = open(BASE, encoding="utf-8").read().replace(
+        "def handle_tool_call(raw, ask_model):\n", "def handle_tool_call(raw, ask_model, tools=TOOLS):\n").replace(
+        "problems(raw, TOOLS)", "problems(raw, tools)")
+    process, results = grade(write(tmp_path, "bound.py", source))
+    assert "handle_tool_call binds TOOLS as a default argument" in results["output"]
+    failed = [t for t in results["tests"] if t["status"] == "failed"]
+    assert failed and all("binds TOOLS as a default argument" in t["output"] for t in failed)
+
+
+def test_importing_the_reference_package_does_not_work(grade, tmp_path):
+    process, results = grade(write(tmp_path, "cheat.py", "from solutions import handle_tool_call\n"))
+    assert results["score"] == 0
+    assert "ModuleNotFoundError: No module named 'solutions'" in results["output"]

@@ -11,12 +11,10 @@ Conventions (nbgrader's, so instructors can import the notebooks into an nbgrade
   from ``course.seed_form.assemble()``, so the solved notebook cannot drift from the package.
 - Outputs and execution counts are cleared in both notebooks: committed notebooks carry no stale output.
 
-``python -m course.notebooks`` rewrites the generated files; ``--check`` only reports drift (exit 1).
+``python -m course.build`` rewrites every generated file; ``--check`` only reports drift.
 """
 
-import argparse
 import os
-import sys
 
 import nbformat
 
@@ -125,21 +123,3 @@ def build(check=False):
                     with open(path, "w", encoding="utf-8") as handle:
                         handle.write(text)
     return changed
-
-
-def main(argv=None):
-    """``python -m course.notebooks [--check]``; exit status 1 when ``--check`` finds drift."""
-    parser = argparse.ArgumentParser(prog="python -m course.notebooks", description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="report generated files that are out of date; write nothing")
-    args = parser.parse_args(argv)
-    changed = build(check=args.check)
-    verb = "out of date" if args.check else "written"
-    for path in changed:
-        print(f"{verb}: {path}")
-    if not changed:
-        print("all generated notebooks are up to date")
-    return 1 if (args.check and changed) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

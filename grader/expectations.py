@@ -86,6 +86,7 @@ def expect_rejected(transcript):
 
 def expect_one_retry(transcript):
     """``ask_model`` must have been called exactly once, with usable observation text."""
+    finished(transcript)  # a crash or timeout is the root cause to report, not the missing retry
     count = len(transcript.observations)
     if count == 0:
         fail("The model was never asked to retry. An invalid call gets one retry: call ask_model(error_text) "
@@ -97,6 +98,7 @@ def expect_one_retry(transcript):
 
 def expect_no_retry(transcript):
     """``ask_model`` must not be called (the call was valid)."""
+    finished(transcript)
     if transcript.observations:
         fail("ask_model was called although the call was valid; a valid call is dispatched at once.", transcript)
 

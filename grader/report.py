@@ -40,12 +40,14 @@ def text_report(result):
         earned = sum(c.points for c in cases)
         available = sum(c.max_points for c in cases)
         lines += ["", f"{group} — {_points(earned)}/{_points(available)}"]
+        last_rule = None
         for case in cases:
             mark = "✓" if case.passed else "✗"
             lines.append(f"  {mark} {case.title} ({_points(case.points)}/{_points(case.max_points)})")
             if not case.passed:
-                if case.rule:
-                    lines.append(f"      Rule: {case.rule}")
+                if case.rule and case.rule != last_rule:
+                    lines.append(f"      Rule: {case.rule}")  # once per run of cases that share it
+                    last_rule = case.rule
                 lines.append(f"      What happened: {case.feedback}")
                 if case.output.strip():
                     lines.append("      Your code printed: " + capped(case.output).replace("\n", "\n        "))

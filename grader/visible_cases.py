@@ -57,6 +57,7 @@ def _missing_city(t):
 
 
 def _fixed_on_retry(t):
+    expect.finished(t)
     expect.expect_one_retry(t)
     expect.expect_dispatched(t, "get_weather", {"city": "Paris"})
 

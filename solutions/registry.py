@@ -31,6 +31,12 @@ def type_name(declared):
     return TYPE_NAMES.get(declared, getattr(declared, "__name__", repr(declared)))
 
 
+def a_type(declared):
+    """``type_name`` with its article, for sentences: ``int`` -> ``"an integer"``, ``str`` -> ``"a string"``."""
+    name = type_name(declared)
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
 def describe_schema(name, spec):
     """Describe one tool's arguments in a line a model can act on.
 

@@ -1,7 +1,7 @@
 """Step 2: check a parsed call against the registry and collect every violation."""
 
 from solutions.parse import CALL_KEYS, parse_call
-from solutions.registry import type_name
+from solutions.registry import a_type
 from solutions.violations import Violation, preview, quote
 
 MAX_LISTED_NAMES = 20
@@ -83,7 +83,7 @@ def validate_call(call, tools):
     for field, declared in required.items():
         if field not in arguments:
             violations.append(Violation(f"argument {quote(field)}", "is missing",
-                                        f"expected a {type_name(declared)} (required)"))
+                                        f"expected {a_type(declared)} (required)"))
     for field, declared in {**required, **optional}.items():
         if field in arguments and not matches_type(arguments[field], declared):
             if field in required:
@@ -93,7 +93,7 @@ def validate_call(call, tools):
             else:
                 kind = "optional"
             violations.append(Violation(f"argument {quote(field)}", f"is {preview(arguments[field])}",
-                                        f"expected a {type_name(declared)} ({kind})"))
+                                        f"expected {a_type(declared)} ({kind})"))
     extra = [field for field in arguments if field not in required and field not in optional]
     if extra:
         label = "argument" if len(extra) == 1 else "arguments"

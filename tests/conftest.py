@@ -7,6 +7,9 @@ import sys
 
 import pytest
 
+# Golden submissions are graded by tests, never executed as notebooks by nbval.
+collect_ignore_glob = ["golden/*", "faulty/*"]
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

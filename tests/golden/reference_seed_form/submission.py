@@ -106,6 +106,12 @@ def type_name(declared):
     return TYPE_NAMES.get(declared, getattr(declared, "__name__", repr(declared)))
 
 
+def a_type(declared):
+    """``type_name`` with its article, for sentences: ``int`` -> ``"an integer"``, ``str`` -> ``"a string"``."""
+    name = type_name(declared)
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
 def describe_schema(name, spec):
     """Describe one tool's arguments in a line a model can act on.
 
@@ -278,7 +284,7 @@ def validate_call(call, tools):
     for field, declared in required.items():
         if field not in arguments:
             violations.append(Violation(f"argument {quote(field)}", "is missing",
-                                        f"expected a {type_name(declared)} (required)"))
+                                        f"expected {a_type(declared)} (required)"))
     for field, declared in {**required, **optional}.items():
         if field in arguments and not matches_type(arguments[field], declared):
             if field in required:
@@ -288,7 +294,7 @@ def validate_call(call, tools):
             else:
                 kind = "optional"
             violations.append(Violation(f"argument {quote(field)}", f"is {preview(arguments[field])}",
-                                        f"expected a {type_name(declared)} ({kind})"))
+                                        f"expected {a_type(declared)} ({kind})"))
     extra = [field for field in arguments if field not in required and field not in optional]
     if extra:
         label = "argument" if len(extra) == 1 else "arguments"

@@ -1,0 +1,65 @@
+"""One source of truth: generated files are up to date, and solution regions are stripped correctly."""
+
+import json
+import os
+
+import nbformat
+import pytest
+
+from conftest import ROOT
+from course import build
+from course.notebooks import MarkerError, learner_version, strip_solutions
+
+SHARED_REAL_CALLS = os.path.join(ROOT, "..", "shared", "real_calls", "malformed_calls.json")
+KIT_REAL_CALLS = os.path.join(ROOT, "grader", "cases", "data", "real_calls.json")
+
+
+def test_generated_files_are_up_to_date():
+    assert build.build(check=True) == [], "run: python -m course.build"
+
+
+def test_strip_solutions_uses_the_stub_or_nbgraders_default():
+    source = "import json\n\ndef f():\n    ### BEGIN SOLUTION\n    return 42\n    ### END SOLUTION\n"
+    assert strip_solutions(source) == "import json\n\ndef f():\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+    assert strip_solutions(source, stub="    ...") == "import json\n\ndef f():\n    ..."
+
+
+@pytest.mark.parametrize("source, message", [
+    ("### BEGIN SOLUTION\nx = 1", "never closed"),
+    ("x = 1\n### END SOLUTION", "without"),
+    ("### BEGIN SOLUTION\n### BEGIN SOLUTION\n### END SOLUTION", "inside another"),
+])
+def test_malformed_regions_are_errors(source, message):
+    with pytest.raises(MarkerError, match=message):
+        strip_solutions(source)
+
+
+def test_learner_notebook_has_no_solution_and_no_outputs():
+    learner = nbformat.read(os.path.join(ROOT, "notebooks", "05_capstone.ipynb"), as_version=4)
+    solved = nbformat.read(os.path.join(ROOT, "solutions", "notebooks", "05_capstone.ipynb"), as_version=4)
+    text = nbformat.writes(learner)
+    assert "### BEGIN SOLUTION" not in text and "def run_tool_call" not in text
+    assert "def run_tool_call" in nbformat.writes(solved)
+    for cell in learner.cells:
+        assert "kit" not in cell.metadata
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None
+    ids = [c.metadata["nbgrader"]["grade_id"] for c in learner.cells]
+    assert len(ids) == len(set(ids)), "nbgrader grade_ids must be unique"
+    exercise = [c for c in learner.cells if c.metadata["nbgrader"]["solution"]]
+    assert len(exercise) == 1 and "def handle_tool_call(raw: str, ask_model) -> dict:" in exercise[0].source
+    position = learner.cells.index(exercise[0])
+    assert learner_version(solved, "x").cells[position].source == exercise[0].source
+
+
+def test_russian_original_is_kept_beside_the_english():
+    learner = nbformat.read(os.path.join(ROOT, "notebooks", "05_capstone.ipynb"), as_version=4)
+    text = "\n".join(c.source for c in learner.cells)
+    assert "Проверьте сырой вызов инструмента от модели по схеме" in text
+    assert "The tool name must be registered" in text
+
+
+@pytest.mark.skipif(not os.path.exists(SHARED_REAL_CALLS), reason="shared/real_calls is not beside this checkout")
+def test_real_calls_copy_matches_shared():
+    with open(SHARED_REAL_CALLS, encoding="utf-8") as a, open(KIT_REAL_CALLS, encoding="utf-8") as b:
+        assert json.load(a) == json.load(b)

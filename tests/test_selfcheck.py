@@ -1,0 +1,47 @@
+"""The notebook self-check: fast, in-process, polite, and honest about what it checks."""
+
+from course.seed_form import assemble
+from grader.selfcheck import SelfCheckReport, check
+from grader.visible_cases import VISIBLE_CASES
+
+
+def load(source):
+    namespace = {"__name__": "learner"}
+    exec(compile(source, "learner", "exec"), namespace)
+    return namespace
+
+
+def test_reference_passes_every_visible_case():
+    report = check(load(assemble())["handle_tool_call"])
+    assert report.passed == len(VISIBLE_CASES) == 6
+    assert "not the same as passing" in report.summary()
+
+
+def test_stub_fails_every_case_without_raising():
+    stub = load("TOOLS = {}\ndef handle_tool_call(raw, ask_model):\n    ...\n")
+    report = check(stub["handle_tool_call"])
+    assert report.passed == 0
+    assert all("behaves like the stub" in detail for _, ok, detail in report.rows)
+    assert "0 of 6 visible checks passed" in str(report)
+    assert "<table" in report._repr_html_() and "❌" in report._repr_html_()
+
+
+def test_exceptions_and_endless_loops_become_rows():
+    raising = load("def handle_tool_call(raw, ask_model):\n    raise KeyError('name')\n")["handle_tool_call"]
+    assert all("raised KeyError" in d for _, _, d in check(raising).rows)
+    looping = load("def handle_tool_call(raw, ask_model):\n    while True:\n        pass\n")["handle_tool_call"]
+    report = check(looping, cases=VISIBLE_CASES[:1])
+    assert "did not finish within 5 s" in report.rows[0][2]
+
+
+def test_learner_globals_are_restored_after_the_check():
+    namespace = load(assemble())
+    namespace["dispatch"] = marker = object()
+    tools = namespace["TOOLS"]
+    check(namespace["handle_tool_call"])
+    assert namespace["dispatch"] is marker and namespace["TOOLS"] is tools
+
+
+def test_not_a_function():
+    report = check(None)
+    assert isinstance(report, SelfCheckReport) and report.passed == 0

@@ -1,37 +1,15 @@
 """``python -m course.build [--check]``: regenerate everything derived from the single sources.
 
 Sources: the ``solutions`` package and the solved notebooks in ``solutions/notebooks``.
-Generated: the learner notebooks in ``notebooks/``, the package-backed solution cells of the
-solved notebooks, and the reference golden submission ``tests/golden/reference_seed_form``.
-With ``--check`` nothing is written and the exit status is 1 when anything is out of date (the
-test suite runs this check, so a stale generated file fails CI).
+Generated: the learner notebooks in ``notebooks/`` and the package-backed solution cells of the
+solved notebooks. With ``--check`` nothing is written and the exit status is 1 when anything is
+out of date (the test suite runs this check, so a stale generated file fails CI).
 """
 
 import argparse
-import os
 import sys
 
-from course.notebooks import ROOT, build as build_notebooks
-from course.seed_form import assemble
-
-REFERENCE_GOLDEN = os.path.join(ROOT, "tests", "golden", "reference_seed_form", "submission.py")
-
-
-def build(check=False):
-    """Regenerate (or, with ``check``, compare) every generated file.
-
-    Returns:
-        list of repository-relative paths that were (or would be) changed.
-    """
-    changed = build_notebooks(check=check)
-    text = assemble()
-    current = open(REFERENCE_GOLDEN, encoding="utf-8").read() if os.path.exists(REFERENCE_GOLDEN) else None
-    if current != text:
-        changed.append(os.path.relpath(REFERENCE_GOLDEN, ROOT))
-        if not check:
-            with open(REFERENCE_GOLDEN, "w", encoding="utf-8") as handle:
-                handle.write(text)
-    return changed
+from course.notebooks import build
 
 
 def main(argv=None):

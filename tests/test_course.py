@@ -7,7 +7,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from course import build
+from course.notebooks import build
 from course.notebooks import MarkerError, learner_version, strip_solutions
 
 SHARED_REAL_CALLS = os.path.join(ROOT, "..", "shared", "real_calls", "malformed_calls.json")
@@ -15,7 +15,7 @@ KIT_REAL_CALLS = os.path.join(ROOT, "grader", "cases", "data", "real_calls.json"
 
 
 def test_generated_files_are_up_to_date():
-    assert build.build(check=True) == [], "run: python -m course.build"
+    assert build(check=True) == [], "run: python -m course.build"
 
 
 def test_strip_solutions_uses_the_stub_or_nbgraders_default():

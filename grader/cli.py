@@ -4,6 +4,7 @@ import argparse
 import os
 import sys
 
+from grader.exercises import BY_ID
 from grader.report import gradescope_results, text_report, write_json_atomically
 from grader.run import grade
 from grader.sandbox import Limits
@@ -21,6 +22,9 @@ def build_parser():
                         help="wall-clock limit for one case (default: %(default)s)")
     parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="wall-clock limit for all cases of the submission (default: %(default)s)")
+    parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
+                        help="grade this exercise (repeatable) instead of the ones found in the submission; "
+                             "one of: " + ", ".join(BY_ID))
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
                         help="address-space limit of the process running the submission (default: %(default)s)")
     return parser
@@ -36,7 +40,7 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the cases need no third-party plugins
     limits = Limits(case_seconds=args.case_timeout, memory_mb=args.memory_mb)
-    result = grade(args.submission, limits=limits, total_seconds=args.total_timeout)
+    result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)
     print(text_report(result))
     status = 0
     if args.results:

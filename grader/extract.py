@@ -1,10 +1,10 @@
 """Extraction: turn a submission file (.py or .ipynb) into labelled chunks of code for the worker.
 
-Notebooks are read with nbformat (any version it can upgrade). Which cells count follows
-nbgrader's convention: a cell the kit marked with ``metadata.nbgrader`` is graded only if it is a
-solution cell; cells the kit provided for reading or self-checking are left out; cells a learner
-added (no nbgrader metadata) are kept. IPython magics and shell escapes cannot run outside a
-kernel, so those lines are commented out and reported.
+Notebooks are read with nbformat (any version it can upgrade). Like nbgrader's autograder, every
+code cell runs, in order, except cells tagged ``grader-skip`` (the kit tags its self-check,
+playground and grader cells: they need a kernel and the kit, and prove nothing about the
+learner's code). IPython magics and shell escapes cannot run outside a kernel, so those lines are
+commented out and reported.
 """
 
 import os
@@ -26,11 +26,13 @@ class Submission:
         path: the file graded (str).
         chunks: ``[{"label": "cell 4", "kind": "cell", "code": "..."}]`` in file order.
         notes: sentences about what extraction changed or skipped (list of str).
+        grade_ids: nbgrader ``grade_id`` of every solution cell, in order (tuple of str).
     """
 
     path: str
     chunks: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    grade_ids: tuple = ()
 
 
 def neutralise_magics(source):
@@ -57,11 +59,12 @@ def neutralise_magics(source):
     return "\n".join(out), changed
 
 
-def _graded_cell(cell, any_nbgrader):
-    meta = cell.get("metadata", {}).get("nbgrader")
-    if not any_nbgrader or not isinstance(meta, dict):
-        return True
-    return bool(meta.get("solution"))
+SKIP_TAG = "grader-skip"
+
+
+def _graded_cell(cell):
+    tags = cell.get("metadata", {}).get("tags", [])
+    return not (isinstance(tags, list) and SKIP_TAG in tags)
 
 
 def extract_notebook(path, text):
@@ -85,10 +88,9 @@ def extract_notebook(path, text):
                               "re-download it or save it again from Jupyter.") from None
     submission = Submission(path)
     cells = [c for c in notebook.get("cells", []) if c.get("cell_type") == "code"]
-    any_nbgrader = any(isinstance(c.get("metadata", {}).get("nbgrader"), dict) for c in cells)
     magic_lines = 0
     for number, cell in enumerate(notebook.get("cells", []), start=1):
-        if cell.get("cell_type") != "code" or not _graded_cell(cell, any_nbgrader):
+        if cell.get("cell_type") != "code" or not _graded_cell(cell):
             continue
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
@@ -97,6 +99,9 @@ def extract_notebook(path, text):
         grade_id = (cell.get("metadata", {}).get("nbgrader") or {}).get("grade_id")
         label = f"cell {number}" + (f" ({grade_id})" if grade_id else "")
         submission.chunks.append({"label": label, "kind": "cell", "code": code})
+    submission.grade_ids = tuple(
+        c.metadata["nbgrader"].get("grade_id") for c in cells
+        if isinstance(c.get("metadata", {}).get("nbgrader"), dict) and c.metadata["nbgrader"].get("solution"))
     if magic_lines:
         submission.notes.append(f"{magic_lines} line(s) of IPython magics or shell escapes (% or !) were skipped: "
                                 "they only work inside Jupyter.")

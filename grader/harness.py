@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from grader.models import NeverCorrects
 from grader.registries import SEED_TOOLS, encode_registry, fresh
+from grader.sandbox import LoadReport
 
 ASK_MODEL = {"__kit__": "ask_model"}
 DISPATCH = {"__kit__": "dispatch"}
@@ -123,21 +124,20 @@ def receipt_dispatch(name, arguments):
 
 
 class Harness:
-    """Runs cases against one loaded submission.
+    """One loaded submission, shared by every exercise graded in a run.
 
     Args:
-        sandbox: a ``grader.sandbox.Sandbox`` for the submission.
-        entry: the function the cases call (str), e.g. ``"handle_tool_call"``.
+        sandbox: a ``grader.sandbox.Sandbox`` for the submission, or None when ``fatal`` is given.
         total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
             it is spent fail at once with a sentence saying so.
+        fatal: a sentence explaining why the submission cannot run at all (it could not be read).
     """
 
-    def __init__(self, sandbox, entry="handle_tool_call", total_seconds=120.0):
+    def __init__(self, sandbox, total_seconds=120.0, fatal=None):
         self.sandbox = sandbox
-        self.entry = entry
         self.deadline = time.monotonic() + total_seconds
         self.total_seconds = total_seconds
-        self.report = sandbox.load()
+        self.report = LoadReport(fatal=fatal) if fatal else sandbox.load()
         self.printed = ""
         self.last_transcript = None
 
@@ -146,55 +146,53 @@ class Harness:
         printed, self.printed = self.printed, ""
         return printed
 
-    def entry_problem(self):
-        """A sentence when the entry function cannot be called at all, else None."""
+    def problem_for(self, function):
+        """A sentence when ``function`` cannot be called at all (or time is up), else None."""
         if self.report.fatal:
             return self.report.fatal
-        state = self.report.entries.get(self.entry, {}).get("state", "missing")
-        if state == "ok":
-            return None
-        first = f" (first problem while loading: {self.report.problems[0].rstrip('.')})" if self.report.problems else ""
-        if state == "missing":
-            return f"No function named {self.entry} was found; keep the name and signature from the stub{first}."
-        return f"{self.entry} is not a function, so it cannot be called{first}."
+        state = self.report.entries.get(function, {}).get("state", "missing")
+        if state != "ok":
+            first = f" (first problem while loading: {self.report.problems[0].rstrip('.')})" if self.report.problems else ""
+            if state == "missing":
+                return f"No function named {function} was found; keep the name and signature from the stub{first}."
+            return f"{function} is not a function, so it cannot be called{first}."
+        if time.monotonic() > self.deadline:
+            return f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
+        return None
 
-    def notes(self):
-        """Sentences about how the submission binds the grader's globals (see the contract)."""
-        bound = self.report.entries.get(self.entry, {}).get("bound", [])
+    def notes_for(self, function):
+        """Sentences about how ``function`` binds the grader's globals (see the contract)."""
+        bound = self.report.entries.get(function, {}).get("bound", [])
         notes = []
         if "TOOLS" in bound:
-            notes.append(f"{self.entry} binds TOOLS as a default argument when it is defined, so it never sees "
+            notes.append(f"{function} binds TOOLS as a default argument when it is defined, so it never sees "
                          "the registry the grader installs; read the global TOOLS inside the function.")
         if "dispatch" in bound:
-            notes.append(f"{self.entry} binds dispatch as a default argument when it is defined, so the grader's "
+            notes.append(f"{function} binds dispatch as a default argument when it is defined, so the grader's "
                          "dispatch is never called; call the global dispatch inside the function.")
         return notes
 
-    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
-        """Run ``handle_tool_call`` on one raw call (or several in a row) and record what happens.
+    def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):
+        """Run ``function(*args)`` for each argument list in the worker and fill ``transcript``.
 
         Args:
-            raw: the first raw call (str), or a list of them to run one after another in the same
-                loaded submission (each with its own retry).
-            model: a ``grader.models.ScriptedModel``; default: one that repeats ``raw``.
-            tools: the registry to install as ``TOOLS``; default: the seed's.
-            dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
+            transcript: the ``Transcript`` to fill (returns, problem, output).
+            function: the learner's function name (str).
+            invocations: list of argument lists (JSON data with ``__kit__`` markers).
+            globals_: module globals to install first (dict), or None.
+            responder: answers ask_model/dispatch requests (``Responder``), or None.
+            view: how the worker turns the result into plain data: None, ``"texts"`` (a list of
+                problems becomes their str()) or ``"pair_with_texts"`` (``(value, problems)``).
         Returns:
-            ``Transcript``.
+            the same ``transcript``.
         """
-        raws = raw if isinstance(raw, list) else [raw]
-        transcript = Transcript(notes=self.notes(), tools_replaced=tools is not None and tools != SEED_TOOLS)
         self.last_transcript = transcript
-        problem = self.entry_problem()
-        if problem is None and time.monotonic() > self.deadline:
-            problem = f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
+        problem = self.problem_for(function)
         if problem:
             transcript.problem = problem
             return transcript
-        model = model if model is not None else NeverCorrects(raws[0])
-        responder = Responder(transcript, model, dispatch_reply)
-        globals_ = {"TOOLS": encode_registry(fresh(tools if tools is not None else SEED_TOOLS)), "dispatch": DISPATCH}
-        outcome = self.sandbox.run(self.entry, [[r, ASK_MODEL] for r in raws], globals_, responder)
+        responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
+        outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view)
         for entry in outcome.results:
             if "raised" in entry:
                 where = f" (at {entry['where']})" if entry.get("where") else ""
@@ -205,3 +203,68 @@ class Harness:
         transcript.output = outcome.output
         self.printed += outcome.output
         return transcript
+
+    def for_exercise(self, exercise):
+        """The view of this submission that one exercise's cases use (``ExerciseHarness``)."""
+        return ExerciseHarness(self, exercise.entry, exercise.style)
+
+
+class ExerciseHarness:
+    """What a case sees: the submission, called the way its exercise is called.
+
+    Args:
+        harness: the shared ``Harness``.
+        entry: the exercise's main function (str).
+        style: ``"seed"`` (TOOLS and dispatch are module globals: the capstone), ``"explicit"``
+            (``entry(raw, ask_model, tools, dispatch)``) or ``"call"`` (a plain function).
+    """
+
+    def __init__(self, harness, entry, style):
+        self.harness = harness
+        self.entry = entry
+        self.style = style
+
+    @property
+    def report(self):
+        """The shared ``LoadReport``."""
+        return self.harness.report
+
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+        """Run the tool-call entry on one raw call (or several in a row) and record what happens.
+
+        Args:
+            raw: the first raw call (str), or a list of them to run one after another in the same
+                loaded submission (each with its own retry).
+            model: a ``grader.models.ScriptedModel``; default: one that repeats ``raw``.
+            tools: the registry to use; default: the seed's.
+            dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
+        Returns:
+            ``Transcript``.
+        """
+        raws = raw if isinstance(raw, list) else [raw]
+        registry = encode_registry(fresh(tools if tools is not None else SEED_TOOLS))
+        seed = self.style == "seed"
+        transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
+                                tools_replaced=tools is not None and tools != SEED_TOOLS)
+        responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply)
+        if seed:
+            invocations = [[r, ASK_MODEL] for r in raws]
+            globals_ = {"TOOLS": registry, "dispatch": DISPATCH}
+        else:
+            invocations = [[r, ASK_MODEL, registry, DISPATCH] for r in raws]
+            globals_ = None
+        return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+
+    def call(self, *args, function=None, view=None, times=1):
+        """Call a plain function of the exercise and record what it returned.
+
+        Args:
+            args: JSON data; registries must be passed through ``grader.registries.encode_registry``.
+            function: which of the exercise's functions (default: the main entry).
+            view: see ``Harness.execute``.
+            times: call it this many times with the same arguments (to test determinism).
+        Returns:
+            ``Transcript`` with one entry in ``returns`` per call.
+        """
+        transcript = Transcript()
+        return self.harness.execute(transcript, function or self.entry, [list(args)] * times, view=view)

@@ -7,26 +7,10 @@ learner-facing title and the rest says why the case exists. Tests receive the ``
 fixture (``grader.harness.Harness``) and judge with ``grader.expectations``.
 """
 
-import time
-
 import pytest
 
 from grader.expectations import CaseFailed
-from grader.harness import Harness
-from grader.sandbox import LoadReport, Sandbox
 from grader.scoring import CaseResult
-
-
-class _Unloadable:
-    """A harness stand-in for a submission that could not be extracted: every case fails with one sentence."""
-
-    def __init__(self, message):
-        self.report = LoadReport(fatal=message)
-
-    def run(self, *args, **kwargs):
-        from grader.harness import Transcript
-
-        return Transcript(problem=self.report.fatal)
 
 
 def case_title(item):
@@ -49,44 +33,26 @@ def case_rule(item, default):
 
 
 class GradingPlugin:
-    """Collects points and feedback for one submission while pytest runs the cases.
+    """Collects points and feedback for one exercise while pytest runs its cases.
 
     Args:
-        submission: a ``grader.extract.Submission``, or None when extraction failed.
-        limits: ``grader.sandbox.Limits``.
-        total_seconds: wall-clock budget for all cases (float, s).
-        fatal: the sentence that explains why the submission could not be extracted, or None.
-    After the run, ``results`` holds one ``CaseResult`` per case and ``load_notes`` the loading problems.
+        exercise: the ``grader.exercises.Exercise`` being graded.
+        harness: the shared ``grader.harness.Harness`` (the submission, loaded once).
+    After the run, ``results`` holds one ``CaseResult`` per case, and ``internal_errors`` any case
+    the grader itself could not judge.
     """
 
-    def __init__(self, submission, limits, total_seconds=120.0, fatal=None):
-        self.submission = submission
-        self.limits = limits
-        self.total_seconds = total_seconds
-        self.fatal = fatal
+    def __init__(self, exercise, harness):
+        self.exercise = exercise
+        self._harness = harness
+        self.view = harness.for_exercise(exercise)
         self.results = []
-        self.load_notes = []
         self.internal_errors = []
-        self._harness = None
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "points(n): points the case is worth")
         config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")
         config.kit_grading = self
-
-    def open_harness(self):
-        """Generator for the session ``harness`` fixture (``grader/cases/conftest.py``): the
-        submission loaded once in a worker process, closed when grading ends."""
-        if self.fatal:
-            yield _Unloadable(self.fatal)
-            return
-        sandbox = Sandbox(self.submission.chunks, ["handle_tool_call"], self.limits)
-        try:
-            self._harness = Harness(sandbox, total_seconds=self.total_seconds)
-            self.load_notes = list(self._harness.report.problems) + self._harness.notes()
-            yield self._harness
-        finally:
-            sandbox.close()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -101,14 +67,14 @@ class GradingPlugin:
         rule = item.get_closest_marker("rule")
         max_points = float(points.args[0]) if points else 1.0
         feedback = ""
-        printed = self._harness.take_output() if self._harness is not None else ""
-        if self._harness is not None and report.passed:
+        printed = self._harness.take_output()
+        if report.passed:
             self._harness.last_transcript = None
         if not report.passed:
             exc = call.excinfo.value if call.excinfo else None
             if isinstance(exc, CaseFailed):
                 feedback = str(exc)
-                last = self._harness.last_transcript if self._harness is not None else None
+                last = self._harness.last_transcript
                 if last is not None and last.tools_replaced:
                     # This case installed its own TOOLS: a submission that cannot see it needs to know why.
                     feedback += "".join(" Note: " + note for note in last.notes)
@@ -117,7 +83,8 @@ class GradingPlugin:
                 feedback = "The grader could not judge this case (an internal error); the case counts as failed."
                 self.internal_errors.append(f"{item.nodeid}: {type(exc).__name__}: {exc}" if exc else item.nodeid)
         self.results.append(CaseResult(
-            case_id=item.nodeid,
+            case_id=f"{self.exercise.id}::{item.nodeid}",
+            exercise=self.exercise.title,
             group=getattr(module, "GROUP", module.__name__),
             order=getattr(module, "ORDER", 99),
             title=case_title(item),

@@ -5,54 +5,86 @@ import io
 import os
 import time
 
+from grader import exercises as course
 from grader.extract import SubmissionError, extract
+from grader.harness import Harness
 from grader.plugin import GradingPlugin
-from grader.sandbox import Limits
+from grader.sandbox import Limits, Sandbox
 from grader.scoring import GradeResult
 
 CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
 
 
-def grade(path, limits=None, total_seconds=120.0, cases_dir=CASES_DIR):
-    """Run every case in ``cases_dir`` against the submission at ``path``.
+def run_cases(exercise, harness, cases_dir=CASES_DIR):
+    """Run one exercise's case folder with pytest, in this process, against the loaded submission.
 
-    The submission's code runs only in worker processes (``grader.sandbox``); this process runs
-    pytest over the case files with ``GradingPlugin`` collecting points.
+    Returns:
+        the ``GradingPlugin`` after the run (``results``, ``internal_errors``).
+    """
+    import pytest
+
+    plugin = GradingPlugin(exercise, harness)
+    args = [
+        os.path.join(cases_dir, exercise.cases),
+        "-c", os.path.join(cases_dir, "pytest.ini"),  # never pick up the repository's own pytest.ini
+        "--rootdir", cases_dir,
+        "--import-mode=importlib",  # case folders may reuse module names
+        "-p", "no:cacheprovider",
+        "-q",
+    ]
+    # pytest's own chatter is not the learner's report; the report is built from plugin.results.
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        pytest.main(args, plugins=[plugin])
+    return plugin
+
+
+def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR):
+    """Run every case of every exercise the submission contains.
+
+    The submission's code runs only in a worker process (``grader.sandbox``), loaded once and
+    shared by all exercises; this process runs pytest over each exercise's case folder.
 
     Args:
         path: a ``.py`` file or ``.ipynb`` notebook (str or path-like).
         limits: ``grader.sandbox.Limits`` (default limits when None).
         total_seconds: wall-clock budget for all cases of this submission (float, s).
-        cases_dir: the folder of case files (str).
+        exercise_ids: grade these exercises (list of ids from ``grader/exercises.json``) instead of
+            the ones detected in the submission.
+        cases_dir: the folder holding one case folder per exercise (str).
     Returns:
         ``GradeResult``; ``error`` is set (and every case failed with that sentence) when the
         submission could not be read. Never raises for anything inside the submission.
     """
     started = time.monotonic()
     limits = limits or Limits()
-    submission, fatal = None, None
     try:
-        submission = extract(path)
+        submission, fatal = extract(path), None
     except SubmissionError as exc:
-        fatal = str(exc)
-    plugin = GradingPlugin(submission, limits, total_seconds=total_seconds, fatal=fatal)
-    args = [
-        cases_dir,
-        "-c", os.path.join(cases_dir, "pytest.ini"),  # never pick up the repository's own pytest.ini
-        "--rootdir", cases_dir,
-        "-p", "no:cacheprovider",
-        "-q",
-        "-W", "ignore::pytest.PytestAssertRewriteWarning",
-    ]
-    import pytest
-
-    # pytest's own chatter is not the learner's report; the report is built from plugin.results.
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        pytest.main(args, plugins=[plugin])
-    result = GradeResult(submission=os.fspath(path), cases=plugin.results, error=fatal)
+        submission, fatal = None, str(exc)
+    if exercise_ids:
+        chosen = [course.BY_ID[i] for i in exercise_ids]
+    else:
+        chosen = course.detect(submission) if submission else [course.DEFAULT]
+    sandbox = None
     if submission is not None:
-        result.notes = submission.notes + plugin.load_notes
-    if plugin.internal_errors:
-        result.notes.append(f"{len(plugin.internal_errors)} case(s) hit an internal grader error; please report it.")
+        entries = list(dict.fromkeys(name for exercise in chosen for name in exercise.functions))
+        sandbox = Sandbox(submission.chunks, entries, limits)
+    result = GradeResult(submission=os.fspath(path), error=fatal)
+    try:
+        harness = Harness(sandbox, total_seconds=total_seconds, fatal=fatal)
+        internal_errors = []
+        for exercise in chosen:
+            plugin = run_cases(exercise, harness, cases_dir)
+            result.cases += plugin.results
+            internal_errors += plugin.internal_errors
+            for function in exercise.functions:
+                result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
+    finally:
+        if sandbox is not None:
+            sandbox.close()
+    if submission is not None:
+        result.notes = submission.notes + list(harness.report.problems) + result.notes
+    if internal_errors:
+        result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
     result.execution_time = time.monotonic() - started
     return result

@@ -298,7 +298,7 @@ class Sandbox:
         self._read_output()
         return self.load_report
 
-    def run(self, entry, invocations, globals_, responder):
+    def run(self, entry, invocations, globals_, responder, view=None):
         """Run one case: call ``entry(*args)`` for each invocation, answering its requests.
 
         Args:
@@ -309,6 +309,7 @@ class Sandbox:
                 "dispatch": {"__kit__": "dispatch"}}``.
             responder: an object with ``answer(op, message) -> dict`` returning
                 ``{"op": "reply", "value": v}`` or ``{"op": "raise", "type": ..., "message": ...}``.
+            view: how the worker makes the result plain data (see ``grader.harness.Harness.execute``).
         Returns:
             ``CaseOutcome``. A timed-out or crashed worker is killed; the next ``run`` restarts it.
         """
@@ -321,7 +322,7 @@ class Sandbox:
         deadline = time.monotonic() + self.limits.case_seconds
         requests = 0
         try:
-            self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_})
+            self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_, "view": view})
             while len(outcome.results) < len(invocations):
                 message = self._receive(deadline, f"{self.limits.case_seconds:g} s")
                 if message["op"] == "done":

@@ -8,7 +8,8 @@ class CaseResult:
     """One graded case.
 
     Attributes:
-        case_id: stable identifier, e.g. ``"test_parsing.py::test_trailing_prose"`` (str).
+        case_id: stable identifier, e.g. ``"capstone::test_01_parsing.py::test_trailing_prose"`` (str).
+        exercise: the title of the exercise the case belongs to (str).
         group: the case group shown in reports, e.g. ``"Parsing"`` (str).
         order: sort key of the group (int).
         title: learner-facing one-line description (str; never the hidden input).
@@ -21,6 +22,7 @@ class CaseResult:
     """
 
     case_id: str
+    exercise: str
     group: str
     order: int
     title: str
@@ -63,10 +65,16 @@ class GradeResult:
 
     def groups(self):
         """Cases grouped for reports: a list of ``(group, [CaseResult, ...])`` in group order."""
+        exercises = self.exercises()
         groups = {}
-        for case in sorted(self.cases, key=lambda c: c.order):
-            groups.setdefault(case.group, []).append(case)
+        for case in sorted(self.cases, key=lambda c: (exercises.index(c.exercise), c.order)):
+            label = case.group if len(exercises) == 1 else f"{case.exercise} · {case.group}"
+            groups.setdefault(label, []).append(case)
         return list(groups.items())
+
+    def exercises(self):
+        """Titles of the graded exercises, in the order graded (list of str)."""
+        return list(dict.fromkeys(case.exercise for case in self.cases))
 
     def group_scores(self):
         """``{group: (earned, available)}`` in group order."""

@@ -170,6 +170,26 @@ def make_proxies(channel):
     return {"ask_model": ask_model, "dispatch": dispatch}
 
 
+def safe_str(value):
+    """str(value) for a learner's problem object, or a marker when its __str__ fails."""
+    if type(value) is str:
+        return value
+    try:
+        text = str(value)
+    except BaseException:
+        return "<a problem whose str() raised>"
+    return text if type(text) is str else "<a problem whose str() is not a string>"
+
+
+def apply_view(view, result):
+    """Turn problem objects into their text, for exercises whose results hold learner-made objects."""
+    if view == "texts" and type(result) in (list, tuple):
+        return [safe_str(item) for item in result]
+    if view == "pair_with_texts" and type(result) in (list, tuple) and len(result) == 2 and type(result[1]) in (list, tuple):
+        return [result[0], [safe_str(item) for item in result[1]]]
+    return result
+
+
 def run_case(channel, namespace, proxies, message):
     """Run every invocation of one case and report each result with ``done``."""
     for name, value in message.get("globals", {}).items():
@@ -185,7 +205,7 @@ def run_case(channel, namespace, proxies, message):
             where = where_raised(exc, LABEL_PREFIX)
             channel.send({"op": "done", "raised": exception_text(exc), "where": where})
         else:
-            channel.send({"op": "done", "result": describe(result)})
+            channel.send({"op": "done", "result": describe(apply_view(message.get("view"), result))})
 
 
 def main(argv):

@@ -11,7 +11,7 @@ from course.notebooks import build
 from course.notebooks import MarkerError, learner_version, strip_solutions
 
 SHARED_REAL_CALLS = os.path.join(ROOT, "..", "shared", "real_calls", "malformed_calls.json")
-KIT_REAL_CALLS = os.path.join(ROOT, "grader", "cases", "data", "real_calls.json")
+KIT_REAL_CALLS = os.path.join(ROOT, "grader", "cases", "tool_call", "data", "real_calls.json")
 
 
 def test_generated_files_are_up_to_date():

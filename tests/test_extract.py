@@ -13,19 +13,20 @@ def nbgrader(cell, solution, grade_id):
     return cell
 
 
-def test_only_solution_cells_and_learner_added_cells_are_graded(tmp_path):
+def test_every_code_cell_runs_except_those_tagged_grader_skip(tmp_path):
     notebook = new_notebook(cells=[
         nbgrader(new_code_cell("PROVIDED = 1"), False, "setup"),
         nbgrader(new_code_cell("def handle_tool_call(raw, ask_model): ..."), True, "capstone"),
         new_markdown_cell("notes"),
         new_code_cell("def helper(): return 2"),
-        nbgrader(new_code_cell("check(handle_tool_call)"), False, "selfcheck"),
+        nbgrader(new_code_cell("check(handle_tool_call)", metadata={"tags": ["grader-skip"]}), False, "selfcheck"),
     ])
     path = tmp_path / "n.ipynb"
     nbformat.write(notebook, path)
     submission = extract(path)
-    assert [c["label"] for c in submission.chunks] == ["cell 2 (capstone)", "cell 4"]
-    assert submission.chunks[0]["code"] == "def handle_tool_call(raw, ask_model): ..."
+    assert [c["label"] for c in submission.chunks] == ["cell 1 (setup)", "cell 2 (capstone)", "cell 4"]
+    assert submission.chunks[1]["code"] == "def handle_tool_call(raw, ask_model): ..."
+    assert submission.grade_ids == ("capstone",)
 
 
 def test_notebook_without_nbgrader_metadata_grades_every_code_cell(tmp_path):

@@ -7,8 +7,9 @@ Conventions (nbgrader's, so instructors can import the notebooks into an nbgrade
 - Exercise cells carry ``metadata.nbgrader`` (schema_version 3, solution true, a grade_id);
   provided cells carry it with solution false. The grader grades solution cells and cells a
   learner added, never provided ones.
-- A cell whose ``metadata.kit.solution_from`` is ``"solutions-package"`` gets its solution region
-  from ``course.seed_form.assemble()``, so the solved notebook cannot drift from the package.
+- A cell with ``metadata.kit.generate`` (``{"modules": [...], "only": [...], "exclude": [...],
+  "adapter": "seed"}``) gets its code from ``course.assemble.assemble``, wrapped in a solution
+  region when ``metadata.kit.solution`` is true; so no cell can drift from the package.
 - Outputs and execution counts are cleared in both notebooks: committed notebooks carry no stale output.
 
 ``python -m course.build`` rewrites every generated file; ``--check`` only reports drift.
@@ -18,7 +19,7 @@ import os
 
 import nbformat
 
-from course.seed_form import assemble
+from course.assemble import ADAPTER, assemble
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVED_DIR = os.path.join(ROOT, "solutions", "notebooks")
@@ -75,8 +76,13 @@ def refresh_solved(notebook):
     """Refill package-backed solution regions and clear outputs; returns the same notebook."""
     for cell in notebook.cells:
         _clear(cell)
-        if cell.metadata.get("kit", {}).get("solution_from") == "solutions-package":
-            cell.source = "\n".join([BEGIN, assemble().rstrip("\n"), END])
+        kit = cell.metadata.get("kit", {})
+        if "generate" in kit:
+            spec = kit["generate"]
+            code = assemble(spec["modules"], only=set(spec["only"]) if "only" in spec else None,
+                            exclude=set(spec.get("exclude", ())),
+                            adapter=ADAPTER if spec.get("adapter") == "seed" else "").strip("\n")
+            cell.source = "\n".join([BEGIN, code, END]) if kit.get("solution") else code
     return notebook
 
 

@@ -1,6 +1,7 @@
 """Step 3: turn violations into the observation text the model reads before its retry."""
 
 from solutions.registry import describe_schema
+from solutions.schema import check_call
 from solutions.violations import quote
 
 # The contract's bound: an observation goes back into the model's context, so even a 1 MB call
@@ -44,3 +45,19 @@ def build_observation(violations, tools, call=None, limit=MAX_OBSERVATION_CHARS)
     if len(text) > limit:
         text = text[: limit - len(TRUNCATION_NOTE)] + TRUNCATION_NOTE
     return text
+
+
+def observe(raw, tools):
+    """The observation for a raw call, or None when the call may be dispatched.
+
+    The composition of the first three steps: ``parse_call`` -> ``validate_call`` ->
+    ``build_observation``. It is the function notebook 3 asks for.
+
+    Args:
+        raw: the model's raw call (any value; non-strings are violations).
+        tools: the registry, ``{name: {"required": {...}, "optional": {...}}}``.
+    Returns:
+        str (at most ``MAX_OBSERVATION_CHARS`` characters) or None.
+    """
+    call, violations = check_call(raw, tools)
+    return build_observation(violations, tools, call) if violations else None

@@ -27,6 +27,20 @@ def _reject_constant(token):
     raise ValueError(token)
 
 
+def strict_loads(text):
+    """``json.loads`` with the kit's rules: duplicate keys and NaN/Infinity are errors.
+
+    Args:
+        text: JSON text (str).
+    Returns:
+        the parsed value.
+    Raises:
+        json.JSONDecodeError: not JSON. ValueError: a duplicate key (``_DuplicateKey``), NaN,
+        Infinity, or an integer too long to convert. RecursionError: nested too deeply.
+    """
+    return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+
+
 def _json_hint(raw, exc):
     """Return a fix-it hint for a JSONDecodeError, based on what the text looks like."""
     text = raw.lstrip()
@@ -64,7 +78,7 @@ def parse_call(raw):
     if not raw.strip():
         return None, [Violation("the call", "is empty", 'expected a JSON object such as {"name": "...", "arguments": {...}}')]
     try:
-        call = json.loads(raw, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+        call = strict_loads(raw)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
         return None, [Violation("the call", f"is not valid JSON ({exc.msg} at {where})", _json_hint(raw, exc))]

@@ -10,7 +10,7 @@ import os
 import pytest
 
 from conftest import ROOT
-from course.seed_form import assemble
+from course.assemble import seed_form
 
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 # name -> the submission it grades (most live beside their expected results; the stub is the shipped notebook).
@@ -34,7 +34,7 @@ def normalise(results):
 def reference_submission(folder):
     """The reference package assembled into the seed's form, written to ``folder/submission.py``."""
     path = folder / "submission.py"
-    path.write_text(assemble(), encoding="utf-8")
+    path.write_text(seed_form(), encoding="utf-8")
     return path
 
 

@@ -1,6 +1,6 @@
 """The notebook self-check: fast, in-process, polite, and honest about what it checks."""
 
-from course.seed_form import assemble
+from course.assemble import seed_form
 from grader.selfcheck import SelfCheckReport, check
 from grader.visible_cases import VISIBLE_CASES
 
@@ -12,7 +12,7 @@ def load(source):
 
 
 def test_reference_passes_every_visible_case():
-    report = check(load(assemble())["handle_tool_call"])
+    report = check(load(seed_form())["handle_tool_call"])
     assert report.passed == len(VISIBLE_CASES) == 6
     assert "not the same as passing" in report.summary()
 
@@ -35,7 +35,7 @@ def test_exceptions_and_endless_loops_become_rows():
 
 
 def test_learner_globals_are_restored_after_the_check():
-    namespace = load(assemble())
+    namespace = load(seed_form())
     namespace["dispatch"] = marker = object()
     tools = namespace["TOOLS"]
     check(namespace["handle_tool_call"])

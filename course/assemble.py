@@ -1,10 +1,13 @@
-"""Assemble the reference package into one standalone file in the seed's form.
+"""Assemble parts of the reference package into standalone code: notebook cells and seed-form files.
 
-The seed's form is what learners submit: a module that defines ``TOOLS`` and
-``handle_tool_call(raw, ask_model)`` and calls a global ``dispatch``. The grader cannot import the
-``solutions`` package (its worker keeps the repository off ``sys.path``, so a submission cannot
-import the answer), so the reference is graded as this assembled text. It is generated, never
-edited: a test checks the committed copies match.
+The grader cannot import the ``solutions`` package (its worker keeps the repository off
+``sys.path``, so a submission cannot import the answer), so the solved notebooks' solution cells
+and the reference capstone submission are the package's own source, assembled: imports between
+the package's modules are dropped and the definitions concatenated in dependency order. They are
+generated, never edited; ``python -m course.build --check`` proves they match the package.
+
+The seed's form (``seed_form()``) is what learners submit for the capstone: a module that defines
+``TOOLS`` and ``handle_tool_call(raw, ask_model)`` and calls a global ``dispatch``.
 """
 
 import ast
@@ -12,9 +15,8 @@ import os
 
 SOLUTIONS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "solutions")
 # Dependency order: each module uses only names from the ones before it.
-MODULES = ["violations", "registry", "parse", "schema", "observation", "retry"]
-# The package's keyword-argument entry point is replaced by the seed-form adapter below.
-EXCLUDED = {("retry", "handle_tool_call")}
+MODULES = ["violations", "registry", "parse", "schema", "observation", "retry", "json_schema", "adapters"]
+CAPSTONE_MODULES = ["violations", "registry", "parse", "schema", "observation", "retry"]
 
 ADAPTER = '''
 
@@ -40,16 +42,20 @@ def _node_source(lines, node):
     return "\n".join(lines[first - 1: node.end_lineno])
 
 
-def assemble(header="Reference solution in the seed's form."):
-    """Return the standalone source: stdlib imports, every module's definitions, then the adapter.
+def assemble(modules, only=None, exclude=(), adapter=""):
+    """Return standalone source: the stdlib imports, then the chosen definitions, then ``adapter``.
 
     Args:
-        header: the first line of the generated module docstring (str).
+        modules: module names under ``solutions/`` in dependency order (list of str).
+        only: if given, keep only top-level definitions with these names (set of str); other
+            statements (constants) are kept too, so helpers' constants stay available.
+        exclude: names of top-level definitions to leave out (set of str).
+        adapter: source appended at the end (str).
     Returns:
         str: Python source that imports nothing from the kit.
     """
     imports, bodies = [], []
-    for module in MODULES:
+    for module in modules:
         path = os.path.join(SOLUTIONS_DIR, module + ".py")
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -67,9 +73,15 @@ def assemble(header="Reference solution in the seed's form."):
                 if statement not in imports:
                     imports.append(statement)
                 continue
-            if (module, getattr(node, "name", None)) in EXCLUDED:
+            name = getattr(node, "name", None)
+            if name in exclude or (only is not None and name is not None and name not in only):
                 continue
             bodies.append(_node_source(lines, node))
-    docstring = (f'"""{header}\n\nGenerated from the solutions package by course/seed_form.py; '
-                 'edit the package, not this file."""')
-    return docstring + "\n\n" + "\n".join(sorted(imports)) + "\n\n\n" + "\n\n\n".join(bodies) + "\n" + ADAPTER
+    return "\n".join(sorted(imports)) + "\n\n\n" + "\n\n\n".join(bodies) + "\n" + adapter
+
+
+def seed_form():
+    """The whole reference as one capstone submission in the seed's form (str)."""
+    docstring = ('"""Reference solution in the seed\'s form.\n\nGenerated from the solutions package by '
+                 'course/assemble.py; edit the package, not this file."""\n\n')
+    return docstring + assemble(CAPSTONE_MODULES, exclude={"handle_tool_call"}, adapter=ADAPTER)

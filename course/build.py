@@ -16,13 +16,17 @@ def main(argv=None):
     """Command line; returns the exit status (1 when ``--check`` finds drift)."""
     parser = argparse.ArgumentParser(prog="python -m course.build", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="report out-of-date generated files; write nothing")
+    parser.add_argument("--force", action="store_true",
+                        help="also overwrite learner notebooks whose exercise cells hold work (that work is lost)")
     args = parser.parse_args(argv)
-    changed = build(check=args.check)
+    changed, kept = build(check=args.check, force=args.force)
     for path in changed:
         print(f"{'out of date' if args.check else 'written'}: {path}")
-    if not changed:
+    for path in kept:
+        print(f"holds learner work, left alone: {path} (use --force to replace it with the shipped stub)")
+    if not changed and not kept:
         print("every generated file is up to date")
-    return 1 if (args.check and changed) else 0
+    return 1 if (args.check and (changed or kept)) else 0
 
 
 if __name__ == "__main__":

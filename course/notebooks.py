@@ -105,27 +105,53 @@ def learner_version(notebook, name="notebook"):
     return learner
 
 
-def build(check=False):
+def exercise_sources(notebook):
+    """The sources of a notebook's exercise (nbgrader solution) cells, in order (list of str)."""
+    return [c.source for c in notebook.cells if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+
+
+def holds_learner_work(path, generated):
+    """True when the learner notebook at ``path`` has exercise cells that differ from ``generated``'s
+    stubs: someone has worked in it, and regenerating would wipe that work."""
+    try:
+        current = nbformat.read(path, as_version=4)
+    except Exception:  # an unreadable file holds nothing worth keeping
+        return False
+    return exercise_sources(current) != exercise_sources(generated)
+
+
+def build(check=False, force=False):
     """Regenerate the solved notebooks' package-backed cells and every learner notebook.
+
+    A learner notebook whose exercise cells hold work (they differ from the stubs) is not
+    overwritten unless ``force`` is set: the kit's own folder is also where self-learners work.
 
     Args:
         check: only compare, write nothing (bool).
+        force: overwrite learner notebooks even when they hold work (bool).
     Returns:
-        list of paths that were (or, with ``check``, would be) changed.
+        ``(changed, kept)``: paths that were (or, with ``check``, would be) changed, and learner
+        notebooks left alone because they hold work (lists of repository-relative str).
     """
-    changed = []
+    changed, kept = [], []
     for filename in sorted(os.listdir(SOLVED_DIR)):
         if not filename.endswith(".ipynb"):
             continue
         solved_path = os.path.join(SOLVED_DIR, filename)
         solved = refresh_solved(nbformat.read(solved_path, as_version=4))
-        targets = [(solved_path, solved), (os.path.join(LEARNER_DIR, filename), learner_version(solved, filename))]
-        for path, notebook in targets:
+        learner_path = os.path.join(LEARNER_DIR, filename)
+        learner = learner_version(solved, filename)
+        for path, notebook in [(solved_path, solved), (learner_path, learner)]:
             text = nbformat.writes(notebook) + "\n"
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
-            if current != text:
-                changed.append(os.path.relpath(path, ROOT))
-                if not check:
-                    with open(path, "w", encoding="utf-8") as handle:
-                        handle.write(text)
-    return changed
+            if current == text:
+                continue
+            relative = os.path.relpath(path, ROOT)
+            if path == learner_path and current is not None and not force and holds_learner_work(path, learner):
+                kept.append(relative)
+                continue
+            changed.append(relative)
+            if not check:
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+    return changed, kept

@@ -1,6 +1,7 @@
 """Command line: ``python -m grader SUBMISSION [--results PATH]``."""
 
 import argparse
+import importlib.util
 import os
 import sys
 
@@ -38,6 +39,11 @@ def main(argv=None):
         not be graded (missing, unreadable, not a notebook) or results.json could not be written.
     """
     args = build_parser().parse_args(argv)
+    missing = [name for name in ("pytest", "nbformat") if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"error: this Python lacks the kit's packages ({', '.join(missing)}); run the grader with the kit's "
+              "environment: .venv/bin/python -m grader ... (see the README's set-up command).", file=sys.stderr)
+        return 2
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the cases need no third-party plugins
     limits = Limits(case_seconds=args.case_timeout, memory_mb=args.memory_mb)
     result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)

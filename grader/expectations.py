@@ -46,16 +46,22 @@ def has_traceback(text):
     return "Traceback (most recent call last)" in text or ('", line ' in text and 'File "' in text)
 
 
-def finished(transcript):
-    """Fail unless every call returned normally (no timeout, crash or exception)."""
+def finished(transcript, none_is_stub=True):
+    """Fail unless every call returned normally (no timeout, crash or exception).
+
+    Args:
+        transcript: the case's ``Transcript``.
+        none_is_stub: treat a bare ``None`` result with no requests as "still the stub" (true for
+            the tool-call exercises, where None is never a valid result).
+    """
     if transcript.problem:
         fail(transcript.problem)
-    if (transcript.returns and transcript.returns[-1] == ("returned", None) and not transcript.observations
-            and not transcript.dispatches):
-        fail("handle_tool_call returned None without asking the model or dispatching anything: it still behaves like "
-             "the stub. Return dispatch's result or a rejection.", transcript)
+    if (none_is_stub and transcript.returns and transcript.returns[-1] == ("returned", None)
+            and not transcript.observations and not transcript.dispatches):
+        fail(f"{transcript.function} returned None without asking the model or dispatching anything: it still behaves "
+             "like the stub.", transcript)
     if transcript.raised:
-        fail(f"handle_tool_call raised {transcript.raised} instead of returning. It must never raise: "
+        fail(f"{transcript.function} raised {transcript.raised} instead of returning. It must never raise: "
              "catch the problem and return a rejection with error text.", transcript)
 
 
@@ -75,12 +81,13 @@ def expect_rejected(transcript):
     """The call must end as ``{"status": "rejected", "error": <text>}`` with nothing dispatched."""
     finished(transcript)
     if transcript.dispatches:
-        fail(f"A call that should have been rejected was dispatched. {UNCHECKED_DISPATCH}", transcript)
+        fail("A call that breaks the rule above was dispatched: one of your checks lets it through. "
+             f"{UNCHECKED_DISPATCH}", transcript)
     result = transcript.result
     if not isinstance(result, dict) or result.get("status") != "rejected":
         shown = getattr(result, "what", None) or (f"a dict with status {result.get('status')!r}" if isinstance(result, dict)
                                                   else "None" if result is None else f"a {type(result).__name__}")
-        fail(f'Expected the rejection {{"status": "rejected", "error": ...}}, but handle_tool_call returned {shown}.', transcript)
+        fail(f'Expected the rejection {{"status": "rejected", "error": ...}}, but {transcript.function} returned {shown}.', transcript)
     check_error_text(result.get("error"), "The rejection's error")
 
 
@@ -100,7 +107,8 @@ def expect_no_retry(transcript):
     """``ask_model`` must not be called (the call was valid)."""
     finished(transcript)
     if transcript.observations:
-        fail("ask_model was called although the call was valid; a valid call is dispatched at once.", transcript)
+        fail("ask_model was called although the call was valid: one of your checks rejects something the rule above "
+             "allows. A valid call is dispatched at once.", transcript)
 
 
 def expect_dispatched(transcript, name, arguments):
@@ -118,7 +126,7 @@ def expect_dispatched(transcript, name, arguments):
         fail("dispatch received different arguments than the model sent (a field added, dropped, converted or "
              "re-typed). Dispatch exactly what was sent: no coercion, no dropped fields.", transcript)
     if not strict_equal(transcript.result, transcript.dispatch_replies[0]):
-        fail("handle_tool_call did not return what dispatch returned; return dispatch's result unchanged.", transcript)
+        fail(f"{transcript.function} did not return what dispatch returned; return dispatch's result unchanged.", transcript)
 
 
 def expect_mentions(text, words, what, fix):
@@ -141,3 +149,99 @@ def expect_rejected_after_one_retry(transcript):
     """The common verdict for an invalid call and a model that never fixes it: one retry, then rejection."""
     expect_rejected(transcript)
     expect_one_retry(transcript)
+
+
+# -- the step exercises (notebooks 0-3 and 6): plain functions, judged by what they return -------------
+
+def describe_value(value):
+    """A short, input-free description of a returned value for feedback (str)."""
+    if value is None:
+        return "None"
+    if hasattr(value, "what"):
+        return value.what
+    if isinstance(value, (list, dict, str)):
+        return f"a {type(value).__name__} of length {len(value)}"
+    return f"a {type(value).__name__}"
+
+
+def returned(transcript):
+    """The value the last call returned, after checking that every call finished."""
+    finished(transcript, none_is_stub=False)
+    if not transcript.returns:
+        fail(f"{transcript.function} did not return.")
+    return transcript.result
+
+
+def problem_texts(value, what):
+    """Fail unless ``value`` is a list of non-empty, bounded texts without tracebacks; return it."""
+    if not isinstance(value, list):
+        fail(f"{what} should be a list of problems, but it was {describe_value(value)}.")
+    for text in value:
+        check_error_text(text, f"A problem in {what}")
+    return value
+
+
+def expect_parsed(transcript, expected):
+    """``parse_call`` returned ``(call, [])`` with ``call`` exactly ``expected``."""
+    value = returned(transcript)
+    if not (isinstance(value, list) and len(value) == 2):
+        fail(f"parse_call must return a pair (call, problems), but it returned {describe_value(value)}.")
+    call, problems = value
+    if problems != []:
+        fail("parse_call reported problems for a raw call that is a valid JSON object; return (call, []) for it.")
+    if not strict_equal(call, expected):
+        fail("parse_call returned a call that differs from what was sent: keep every key and value exactly as "
+             "parsed, with arguments set to {} only when it was missing or null.")
+
+
+def expect_parse_error(transcript, mentions=(), fix=""):
+    """``parse_call`` returned ``(None, [problem, ...])`` whose text mentions ``mentions``."""
+    value = returned(transcript)
+    if not (isinstance(value, list) and len(value) == 2):
+        fail(f"parse_call must return a pair (call, problems), but it returned {describe_value(value)}.")
+    call, problems = value
+    if call is not None:
+        fail("parse_call returned a call for text that is not exactly one JSON object; return (None, [problem]) instead "
+             "and repair nothing.")
+    if not problems:
+        fail(f"parse_call returned no problem for invalid input. {SILENT_FAILURE}")
+    problem_texts(problems, "parse_call's problems")
+    if mentions:
+        expect_mentions(" ".join(problems), mentions, "parse_call's problem text", fix)
+
+
+def expect_no_violations(transcript, function="validate_call"):
+    """The validator returned ``[]`` (a valid call)."""
+    value = returned(transcript)
+    if value != []:
+        fail(f"{function} reported problems for a valid call ({describe_value(value)}); it must return [] so the call "
+             "can be dispatched.")
+
+
+def expect_violations(transcript, mentions=(), fix="", function="validate_call"):
+    """The validator returned a non-empty list of problems whose text mentions ``mentions``."""
+    value = returned(transcript)
+    if value == [] or value is None:
+        fail(f"{function} returned no problem for an invalid call. {UNCHECKED_DISPATCH}")
+    problem_texts(value, f"{function}'s result")
+    if mentions:
+        expect_mentions(" ".join(value), mentions, f"{function}'s problem text", fix)
+    return value
+
+
+def expect_no_observation(transcript):
+    """``observe`` returned None for a valid call."""
+    value = returned(transcript)
+    if value is not None:
+        fail(f"observe returned {describe_value(value)} for a valid call; return None so the call is dispatched.")
+
+
+def expect_observation(transcript, mentions=(), fix=""):
+    """``observe`` returned usable observation text mentioning ``mentions``; returns the text."""
+    value = returned(transcript)
+    if value is None:
+        fail(f"observe returned None for an invalid call, so it would be dispatched. {UNCHECKED_DISPATCH}")
+    check_error_text(value, "The observation")
+    if mentions:
+        expect_mentions(value, mentions, "The observation", fix)
+    return value

@@ -15,6 +15,9 @@ from grader.registries import SEED_TOOLS, encode_registry, fresh
 from grader.sandbox import LoadReport
 
 ASK_MODEL = {"__kit__": "ask_model"}
+# A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
+# keeps a whole class's grading run from waiting (5 s x 100 cases) on one endless loop.
+MAX_TIMEOUTS_IN_A_ROW = 3
 DISPATCH = {"__kit__": "dispatch"}
 
 
@@ -58,6 +61,7 @@ class Transcript:
         output: what the submission printed during the case (str, capped).
         notes: sentences about the submission that explain failures (e.g. TOOLS bound as a default).
         tools_replaced: True when the case used a registry other than the seed's.
+        function: the learner's function the case called (str), for messages.
     """
 
     returns: list = field(default_factory=list)
@@ -68,6 +72,7 @@ class Transcript:
     output: str = ""
     notes: list = field(default_factory=list)
     tools_replaced: bool = False
+    function: str = "handle_tool_call"
 
     @property
     def result(self):
@@ -140,6 +145,7 @@ class Harness:
         self.report = LoadReport(fatal=fatal) if fatal else sandbox.load()
         self.printed = ""
         self.last_transcript = None
+        self.timeouts_in_a_row = 0
 
     def take_output(self):
         """Return and forget what the submission printed since the last call (str, capped per case)."""
@@ -158,6 +164,9 @@ class Harness:
             return f"{function} is not a function, so it cannot be called{first}."
         if time.monotonic() > self.deadline:
             return f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
+        if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW:
+            return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
+                    "cases were skipped to keep grading bounded; fix the endless loop first.")
         return None
 
     def notes_for(self, function):
@@ -187,6 +196,7 @@ class Harness:
             the same ``transcript``.
         """
         self.last_transcript = transcript
+        transcript.function = function
         problem = self.problem_for(function)
         if problem:
             transcript.problem = problem
@@ -202,6 +212,8 @@ class Harness:
         transcript.problem = outcome.problem
         transcript.output = outcome.output
         self.printed += outcome.output
+        timed_out = bool(outcome.problem and "timed out" in outcome.problem)
+        self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if timed_out else 0
         return transcript
 
     def for_exercise(self, exercise):

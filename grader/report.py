@@ -33,7 +33,8 @@ def text_report(result):
     name = os.path.basename(result.submission)
     lines = [f"Grading {name}", f"Score: {_points(result.score)} / {_points(result.max_score)}"]
     if result.error:
-        lines += ["", f"Could not grade: {result.error}"]
+        # Every case failed with the same sentence; listing them would bury it (results.json keeps them).
+        return "\n".join(lines + ["", f"Could not grade: {result.error}"])
     if result.notes:
         lines += ["", "Before the cases:"] + [f"  ! {note}" for note in result.notes]
     for group, cases in result.groups():

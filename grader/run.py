@@ -25,6 +25,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
 
     plugin = GradingPlugin(exercise, harness)
     args = [
+        os.path.join(cases_dir, "visible"),
         os.path.join(cases_dir, exercise.cases),
         "-c", os.path.join(cases_dir, "pytest.ini"),  # never pick up the repository's own pytest.ini
         "--rootdir", cases_dir,

@@ -6,15 +6,17 @@ which isolates the code in another process; passing here is necessary, not suffi
 Standard library only (plus IPython's display when it is there).
 """
 
+import copy
 import html
 import signal
 import threading
 
 from grader import expectations
+from grader.exercises import BY_ID
 from grader.harness import Responder, Transcript, from_description, receipt_dispatch
 from grader.registries import fresh
-from grader.visible_cases import VISIBLE_CASES
-from grader.worker import describe
+from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase
+from grader.worker import apply_view, describe
 
 CASE_SECONDS = 5
 
@@ -68,7 +70,7 @@ class SelfCheckReport:
 
 
 def _with_alarm(function, seconds):
-    """Run ``function()`` with a SIGALRM time limit when that is possible (Unix, main thread)."""
+    """Run ``function()`` with a SIGALRM time limit (``seconds``, float) when possible (Unix, main thread)."""
     usable = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
     if not usable:
         return function()
@@ -77,21 +79,32 @@ def _with_alarm(function, seconds):
         raise _TimedOut()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return function()
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 
-def run_case(function, case):
-    """Run one visible case in-process and return its Transcript (the same shape the grader builds).
+def _call_with_limits(transcript, function, args, view=None):
+    """Call ``function(*args)`` in-process with a time limit; record the result as the grader would."""
+    try:
+        result = _with_alarm(lambda: function(*args), CASE_SECONDS)  # read at call time: tests shorten it
+        transcript.returns.append(("returned", from_description(describe(apply_view(view, result)))))
+    except _TimedOut:
+        transcript.problem = f"It did not finish within {CASE_SECONDS:g} s (an endless loop or an unbounded retry?)."
+    except Exception as exc:  # the learner's bug is reported in the table, never raised into the notebook
+        transcript.returns.append(("raised", f"{type(exc).__name__}: {exc}"))
 
-    The learner's globals ``TOOLS`` and ``dispatch`` are replaced for the case, as the grader does,
-    and restored afterwards.
+
+def run_tool_call_case(function, case, style):
+    """Run one ``ToolCallCase`` in-process and return its Transcript (the same shape the grader builds).
+
+    With ``style == "seed"`` the learner's globals ``TOOLS`` and ``dispatch`` are replaced for the
+    case, as the grader does, and restored afterwards; otherwise they are passed as arguments.
     """
-    transcript = Transcript()
+    transcript = Transcript(function=getattr(function, "__name__", "the function"))
     responder = Responder(transcript, case.model(), receipt_dispatch)
 
     def ask_model(observation):
@@ -103,17 +116,15 @@ def run_case(function, case):
     def dispatch(name, arguments):
         return responder.answer("dispatch", {"name": describe(name), "args": describe(arguments)})["value"]
 
+    if style != "seed":
+        _call_with_limits(transcript, function, (case.raw, ask_model, fresh(case.tools), dispatch))
+        return transcript
     namespace = getattr(function, "__globals__", {})
     saved = {key: namespace[key] for key in ("TOOLS", "dispatch") if key in namespace}
     namespace["TOOLS"] = fresh(case.tools)
     namespace["dispatch"] = dispatch
     try:
-        result = _with_alarm(lambda: function(case.raw, ask_model), CASE_SECONDS)
-        transcript.returns.append(("returned", from_description(describe(result))))
-    except _TimedOut:
-        transcript.problem = f"It did not finish within {CASE_SECONDS} s (an endless loop or an unbounded retry?)."
-    except Exception as exc:  # the learner's bug is reported in the table, never raised into the notebook
-        transcript.returns.append(("raised", f"{type(exc).__name__}: {exc}"))
+        _call_with_limits(transcript, function, (case.raw, ask_model))
     finally:
         namespace.pop("TOOLS", None)
         namespace.pop("dispatch", None)
@@ -121,25 +132,98 @@ def run_case(function, case):
     return transcript
 
 
-def check(function, cases=VISIBLE_CASES):
-    """Run the visible cases against ``function`` and return a table (display it as a cell's last line).
+def run_call_case(function, case):
+    """Run one ``CallCase`` in-process (registries as real classes) and return its Transcript."""
+    if case.function:
+        function = getattr(function, "__globals__", {}).get(case.function, function)
+    transcript = Transcript(function=case.function or getattr(function, "__name__", "the function"))
+    if not callable(function):
+        transcript.problem = f"No function named {case.function} was found."
+        return transcript
+    args = [fresh(a.tools) if isinstance(a, Registry) else copy.deepcopy(a) for a in case.args]
+    _call_with_limits(transcript, function, args, case.view)
+    return transcript
+
+
+def check(function, exercise="capstone"):
+    """Run an exercise's visible cases against ``function``; show the returned table as a cell's last line.
 
     Args:
-        function: the learner's ``handle_tool_call(raw, ask_model)``.
-        cases: the visible cases (default: ``grader.visible_cases.VISIBLE_CASES``).
+        function: the learner's function, e.g. ``handle_tool_call`` or ``parse_call``.
+        exercise: the exercise id from ``grader/exercises.json`` (str), e.g. ``"parse-call"``.
     Returns:
         ``SelfCheckReport``. Never raises for anything the learner's code does.
     """
     name = getattr(function, "__name__", "your function")
-    rows = []
+    cases = VISIBLE_CASES[exercise]
+    style = BY_ID[exercise].style
     if not callable(function):
         return SelfCheckReport([(c.title, False, f"{name!r} is not a function yet.") for c in cases], str(name))
+    rows = []
     for case in cases:
-        transcript = run_case(function, case)
+        if isinstance(case, ToolCallCase):
+            transcript = run_tool_call_case(function, case, style)
+        else:
+            transcript = run_call_case(function, case)
         try:
             case.check(transcript)
         except expectations.CaseFailed as exc:
-            rows.append((case.title, False, f"{exc} Input: {case.raw[:120]} Hint: {case.hint}"))
+            rows.append((case.title, False, f"{exc} Input: {case.shown_input[:120]} Hint: {case.hint}"))
         else:
             rows.append((case.title, True, ""))
     return SelfCheckReport(rows, name)
+
+
+def hint(exercise):
+    """Print the hint of an exercise (from ``grader/exercises.json``); returns None.
+
+    Args:
+        exercise: the exercise id (str), e.g. ``"parse-call"``.
+    """
+    print(f"Hint for {BY_ID[exercise].title}:\n{BY_ID[exercise].hint}")
+
+
+def notebook_path(default):
+    """The file of the notebook this kernel belongs to, as Jupyter Server tells it, else ``default``.
+
+    Jupyter Server sets ``JPY_SESSION_NAME`` to the notebook's path (relative to where the server
+    was started, or absolute; jupyter_server #679, #1100); a kernel started another way (nbclient,
+    nbval) has no such variable.
+
+    Args:
+        default: the notebook's shipped file name, looked up in the working directory (str).
+    Returns:
+        str: an existing ``.ipynb`` path, or ``default``.
+    """
+    import os
+    import pathlib
+
+    session = os.environ.get("JPY_SESSION_NAME", "")
+    if session.endswith(".ipynb"):
+        root = pathlib.Path(__file__).resolve().parent.parent
+        for candidate in (pathlib.Path(session), root / session, pathlib.Path(pathlib.Path(session).name)):
+            if candidate.exists():
+                return str(candidate)
+    return default
+
+
+def grade_notebook(default):
+    """Run ``python -m grader`` on this notebook's saved file and print the report (the grader cell).
+
+    Args:
+        default: the notebook's shipped file name (str), used when Jupyter does not say which file
+            this kernel belongs to.
+    Returns:
+        None; prints which file was graded, then the report (or the grader's one-line error).
+    """
+    import os
+    import pathlib
+    import subprocess
+    import sys
+
+    path = notebook_path(default)
+    root = str(pathlib.Path(__file__).resolve().parent.parent)
+    print(f"Grading the saved file {path} (save first: the grader reads the file, not this kernel).\n")
+    report = subprocess.run([sys.executable, "-m", "grader", path], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": root})
+    print(report.stdout or report.stderr)

@@ -1,22 +1,34 @@
-"""The visible cases: shown with their input, run by the notebook's self-check and by the grader.
+"""The visible cases: shown with their input, run by the notebooks' self-checks and by the grader.
 
-One list, two runners: ``grader.selfcheck`` runs these in the learner's kernel for instant
-feedback; ``grader/cases/test_00_visible.py`` runs the same cases in the grader's sandbox. Passing
-them all is not the same as passing the hidden cases, and the reports say so.
+One list per exercise, two runners: ``grader.selfcheck`` runs these in the learner's kernel for
+instant feedback; each case folder's ``test_00_visible.py`` runs the same cases in the grader's
+sandbox. Passing them all is not the same as passing the hidden cases, and the reports say so.
 """
 
+import json
 from dataclasses import dataclass
 
 from grader import expectations as expect
 from grader.models import Answers, NeverCorrects, make_call
-from grader.registries import SEED_TOOLS
+from grader.registries import SEED_TOOLS, TYPED_TOOLS
 
 VALID = make_call("get_weather", {"city": "Paris"})
 
 
+class Registry:
+    """Marks a case argument that is a tool registry (classes cannot cross as JSON as they are).
+
+    Args:
+        tools: ``{name: {"required": {...}, "optional": {...}}}`` with Python classes.
+    """
+
+    def __init__(self, tools):
+        self.tools = tools
+
+
 @dataclass(frozen=True)
-class VisibleCase:
-    """A case whose input may be shown.
+class ToolCallCase:
+    """A visible case for the tool-call exercises (``run_tool_call``, ``handle_tool_call``).
 
     Attributes:
         case_id: short id (str). title: one line for the table (str). rule: the rule it checks (str).
@@ -33,13 +45,47 @@ class VisibleCase:
     retry: str | None
     check: object
     hint: str
+    tools = SEED_TOOLS
 
     def model(self):
         """A fresh scripted model for one run of this case."""
         return NeverCorrects(self.raw) if self.retry is None else Answers(self.retry)
 
-    tools = SEED_TOOLS
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str)."""
+        return self.raw
 
+
+@dataclass(frozen=True)
+class CallCase:
+    """A visible case for a plain function: call it with ``args`` and judge what it returns.
+
+    Attributes:
+        case_id, title, rule, hint: as ``ToolCallCase``.
+        args: the arguments (JSON data; a ``Registry`` for a registry argument) (tuple).
+        check: ``callable(transcript)`` raising ``expectations.CaseFailed``.
+        view: how problem objects become text (see ``grader.harness.Harness.execute``).
+        function: which of the exercise's functions to call (None: the main one).
+    """
+
+    case_id: str
+    title: str
+    rule: str
+    args: tuple
+    check: object
+    hint: str
+    view: str | None = None
+    function: str | None = None
+
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str), with registries by tool names."""
+        shown = [f"TOOLS with {', '.join(a.tools)}" if isinstance(a, Registry) else json.dumps(a) for a in self.args]
+        return ", ".join(shown)
+
+
+# -- tool-call exercises (notebooks 4 and 5) -------------------------------------------------------
 
 def _valid(t):
     expect.expect_no_retry(t)
@@ -62,20 +108,171 @@ def _fixed_on_retry(t):
     expect.expect_dispatched(t, "get_weather", {"city": "Paris"})
 
 
-VISIBLE_CASES = [
-    VisibleCase("valid", "A valid call is dispatched once, unchanged", "Only a call that passes every check is dispatched, exactly as sent.",
-                VALID, None, _valid, "Parse, validate, then return dispatch(name, arguments) without asking the model."),
-    VisibleCase("unknown-tool", "An unknown tool is rejected after one retry", "Tool names must be registered in TOOLS.",
-                make_call("get_forecast", {"city": "Paris"}), None, _rejected_once,
-                "Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection."),
-    VisibleCase("missing-required", "A missing required argument is rejected", "Every required argument must be present.",
-                make_call("get_weather", {}), None, _missing_city, "Check every field in the tool's 'required' schema and name the missing one."),
-    VisibleCase("wrong-type", "A required argument of the wrong type is rejected", "Every argument must have its declared type.",
-                make_call("get_weather", {"city": 75001}), None, _rejected_once, "isinstance is not enough for int/bool; compare the declared type."),
-    VisibleCase("extra-field", "An undeclared argument is rejected", "No argument may be undeclared.",
-                make_call("get_weather", {"city": "Paris", "country": "FR"}), None, _rejected_once,
-                "Every key of arguments must be in 'required' or 'optional'."),
-    VisibleCase("fixed-on-retry", "Invalid JSON, then a valid retry: the retry is dispatched", "One retry, and a fixed call is dispatched.",
-                '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
-                "Catch json.JSONDecodeError, ask the model once, and check the new call from the start."),
+TOOL_CALL_CASES = [
+    ToolCallCase("valid", "A valid call is dispatched once, unchanged", "Only a call that passes every check is dispatched, exactly as sent.",
+                 VALID, None, _valid, "Parse, validate, then return dispatch(name, arguments) without asking the model."),
+    ToolCallCase("unknown-tool", "An unknown tool is rejected after one retry", "Tool names must be registered in TOOLS.",
+                 make_call("get_forecast", {"city": "Paris"}), None, _rejected_once,
+                 "Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection."),
+    ToolCallCase("missing-required", "A missing required argument is rejected", "Every required argument must be present.",
+                 make_call("get_weather", {}), None, _missing_city, "Check every field in the tool's 'required' schema and name the missing one."),
+    ToolCallCase("wrong-type", "A required argument of the wrong type is rejected", "Every argument must have its declared type.",
+                 make_call("get_weather", {"city": 75001}), None, _rejected_once, "isinstance is not enough for int/bool; compare the declared type."),
+    ToolCallCase("extra-field", "An undeclared argument is rejected", "No argument may be undeclared.",
+                 make_call("get_weather", {"city": "Paris", "country": "FR"}), None, _rejected_once,
+                 "Every key of arguments must be in 'required' or 'optional'."),
+    ToolCallCase("fixed-on-retry", "Invalid JSON, then a valid retry: the retry is dispatched", "One retry, and a fixed call is dispatched.",
+                 '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
+                 "Catch json.JSONDecodeError, ask the model once, and check the new call from the start."),
 ]
+
+
+# -- notebook 0: the observation in Anthropic's shape ------------------------------------------------
+
+def _tool_result(t):
+    value = expect.returned(t)
+    wanted = {"type": "tool_result", "tool_use_id": "toolu_01", "content": "city is missing", "is_error": True}
+    if not expect.strict_equal(value, wanted):
+        expect.fail("The block must be exactly {\"type\": \"tool_result\", \"tool_use_id\": ..., \"content\": ..., "
+                    "\"is_error\": True}: the id and the message unchanged, is_error the boolean True.")
+
+
+TOOL_RESULT_CASES = [
+    CallCase("error-block", "An error goes back as a tool_result block with is_error true",
+             "Anthropic's API takes a validation error back as {type: tool_result, tool_use_id, content, is_error: true}.",
+             ("toolu_01", "city is missing"), _tool_result, "Return a dict with exactly the four keys the rule names."),
+]
+
+
+# -- notebook 1: parse_call ----------------------------------------------------------------------------
+
+PARSE_CASES = [
+    CallCase("valid", "A valid call parses to (call, [])", "A raw call that is one JSON object parses to that object.",
+             (VALID,), lambda t: expect.expect_parsed(t, {"name": "get_weather", "arguments": {"city": "Paris"}}),
+             "json.loads, then check you got a dict; return (call, []).", view="pair_with_texts"),
+    CallCase("null-arguments", "Null arguments become {}", "Missing or null arguments mean {}.",
+             ('{"name": "get_time", "arguments": null}',), lambda t: expect.expect_parsed(t, {"name": "get_time", "arguments": {}}),
+             "After parsing, replace a missing or None 'arguments' with {} (and nothing else).", view="pair_with_texts"),
+    CallCase("truncated", "Truncated JSON is a problem, not a crash", "Invalid JSON is reported, never raised.",
+             ('{"name": "get_weather", "arguments": {"city": "Par',), lambda t: expect.expect_parse_error(t, ["json"], "say the text is not valid JSON."),
+             "Catch json.JSONDecodeError (a ValueError) and return (None, [message]).", view="pair_with_texts"),
+    CallCase("fenced", "A markdown fence is not stripped", "Nothing is repaired: the model is told instead.",
+             ("```json\n" + VALID + "\n```",), lambda t: expect.expect_parse_error(t), "Do not strip fences; report them.",
+             view="pair_with_texts"),
+    CallCase("array", "An array is not a call", "A call is a JSON object.",
+             ("[]",), lambda t: expect.expect_parse_error(t, [("object", "dict")], "say that a call must be a JSON object."),
+             "Check isinstance(value, dict) after json.loads.", view="pair_with_texts"),
+]
+
+
+# -- notebook 2: validate_call -------------------------------------------------------------------------
+
+def _validate(call):
+    return (call, Registry(TYPED_TOOLS))
+
+
+VALIDATE_CASES = [
+    CallCase("valid", "A valid call has no violations", "Only calls with no violations may be dispatched.",
+             _validate({"name": "set_alarm", "arguments": {"hour": 7, "minute": 30}}), expect.expect_no_violations,
+             "Return [] when every check passes.", view="texts"),
+    CallCase("unknown-tool", "An unknown tool is a violation that lists the registered tools", "Tool names must be registered.",
+             _validate({"name": "get_forecast", "arguments": {}}),
+             lambda t: expect.expect_violations(t, ["get_forecast", "get_weather", "set_alarm"], "name the tool and list the registered ones."),
+             "Check isinstance(name, str) and name in tools before anything else.", view="texts"),
+    CallCase("bool-for-int", "True is not an integer", "bool is not an int, although isinstance(True, int) is True.",
+             _validate({"name": "set_alarm", "arguments": {"hour": True, "minute": 0}}),
+             lambda t: expect.expect_violations(t, ["hour"], "name the field with the wrong type."),
+             "Compare type(value) with the declared type instead of using isinstance.", view="texts"),
+    CallCase("all-at-once", "Every violation is reported, not just the first", "Collect all violations: one retry must fix them all.",
+             _validate({"name": "set_alarm", "arguments": {"hour": "7", "snooze": 5}}),
+             lambda t: expect.expect_violations(t, ["minute", "hour", "snooze"], "name the missing field, the mistyped one and the extra one."),
+             "Append to a list instead of returning at the first problem.", view="texts"),
+]
+
+
+# -- notebook 3: observe --------------------------------------------------------------------------------
+
+OBSERVE_CASES = [
+    CallCase("valid", "A valid call needs no observation", "observe returns None when the call may be dispatched.",
+             (VALID, Registry(SEED_TOOLS)), expect.expect_no_observation, "Return None when there are no violations."),
+    CallCase("extra-field", "The observation names the extra field and the allowed ones", "Name what is wrong and what is allowed.",
+             (make_call("get_weather", {"city": "Paris", "country": "FR"}), Registry(SEED_TOOLS)),
+             lambda t: expect.expect_observation(t, ["country", "city", "units"], "name 'country' and list the allowed fields."),
+             "Include the allowed field names from the tool's schema."),
+    CallCase("huge", "A 1 MB call gets a short observation", "At most 2,000 characters, even for a huge call.",
+             (make_call("x" * 1_000_000, {}), Registry(SEED_TOOLS)), lambda t: expect.expect_observation(t),
+             "Quote names and values briefly (say the first 60 characters), never the whole call."),
+]
+
+
+# -- notebook 6: JSON Schema and wire adapters ------------------------------------------------------------
+
+WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "units": {"enum": ["metric", "imperial"]}},
+                  "required": ["city"], "additionalProperties": False}
+
+JSON_SCHEMA_CASES = [
+    CallCase("valid", "Arguments that match the schema have no violations", "Only arguments that match the schema pass.",
+             ({"city": "Paris", "units": "metric"}, WEATHER_SCHEMA), lambda t: expect.expect_no_violations(t, "validate_arguments"),
+             "Return [] when every keyword is satisfied.", view="texts"),
+    CallCase("enum", "A value outside the enum is a violation", "enum lists the only allowed values.",
+             ({"city": "Paris", "units": "kelvin"}, WEATHER_SCHEMA),
+             lambda t: expect.expect_violations(t, ["units"], "name the field whose value is not allowed.", "validate_arguments"),
+             "Check value in schema['enum'] (with exact types: 1 is not true).", view="texts"),
+    CallCase("additional", "additionalProperties: false rejects undeclared fields", "No undeclared properties when additionalProperties is false.",
+             ({"city": "Paris", "country": "FR"}, WEATHER_SCHEMA),
+             lambda t: expect.expect_violations(t, ["country"], "name the undeclared field.", "validate_arguments"),
+             "Compare the object's keys with schema['properties'].", view="texts"),
+]
+
+
+def _decoded(expected):
+    def check(t):
+        value = expect.returned(t)
+        try:
+            decoded = json.loads(value) if isinstance(value, str) else None
+        except ValueError:
+            decoded = None
+        if not isinstance(value, str) or not expect.strict_equal(decoded, expected):
+            expect.fail("The adapter must return the kit's raw call: a JSON string of {\"name\": ..., \"arguments\": ...} "
+                        "with the arguments decoded from OpenAI's string only when they are valid JSON.")
+    return check
+
+
+ADAPTER_CASES = [
+    CallCase("openai", "OpenAI's arguments string is decoded into the call", "OpenAI sends arguments as a JSON string.",
+             ({"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},),
+             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), "json.loads the function.arguments string."),
+    CallCase("openai-broken", "A broken arguments string stays a string", "An adapter changes the envelope, never repairs the content.",
+             ({"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": Paris}"}},),
+             _decoded({"name": "get_weather", "arguments": "{\"city\": Paris}"}),
+             "If json.loads fails, keep the string: the validator rejects it and the model is told."),
+    CallCase("anthropic", "Anthropic's input object becomes the arguments", "Anthropic's tool_use carries an input object.",
+             ({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},),
+             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), "Copy name, and input as arguments.",
+             function="raw_call_from_anthropic"),
+]
+
+VISIBLE_CASES = {
+    "tool-result": TOOL_RESULT_CASES,
+    "parse-call": PARSE_CASES,
+    "validate-call": VALIDATE_CASES,
+    "observe": OBSERVE_CASES,
+    "retry-loop": TOOL_CALL_CASES,
+    "capstone": TOOL_CALL_CASES,
+    "json-schema": JSON_SCHEMA_CASES,
+    "adapters": ADAPTER_CASES,
+}
+
+
+def run_visible(harness, case):
+    """Run one visible case through the grader's sandbox (``grader.harness.ExerciseHarness``).
+
+    Returns:
+        ``Transcript``.
+    """
+    from grader.registries import encode_registry, fresh
+
+    if isinstance(case, ToolCallCase):
+        return harness.run(case.raw, model=case.model(), tools=case.tools)
+    args = [encode_registry(fresh(a.tools)) if isinstance(a, Registry) else a for a in case.args]
+    return harness.call(*args, function=case.function, view=case.view)

@@ -63,6 +63,7 @@ def test_missing_file_exits_2_with_one_sentence_and_still_writes_results(tmp_pat
     assert process.returncode == 2
     assert process.stderr.strip().endswith("does not exist; pass the path of a .py file or .ipynb notebook.")
     assert process.stderr.count("\n") == 1 and "Traceback" not in process.stderr
+    assert process.stdout.splitlines()[-1].startswith("Could not grade: ") and len(process.stdout.splitlines()) == 4
     assert results["score"] == 0 and results["tests"] and all(t["status"] == "failed" for t in results["tests"])
 
 

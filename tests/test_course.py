@@ -15,7 +15,28 @@ KIT_REAL_CALLS = os.path.join(ROOT, "grader", "cases", "tool_call", "data", "rea
 
 
 def test_generated_files_are_up_to_date():
-    assert build(check=True) == [], "run: python -m course.build"
+    changed, kept = build(check=True)
+    assert changed == [], "generated files are stale: run python -m course.build"
+    assert kept == [], ("a learner notebook holds work in its exercise cells; these tests check the notebooks as "
+                        "shipped, so run them on a clean checkout (git stash) or keep your work in a copy")
+
+
+def test_build_never_wipes_learner_work(tmp_path, monkeypatch):
+    import course.notebooks as notebooks
+
+    learner_dir = tmp_path / "notebooks"
+    learner_dir.mkdir()
+    monkeypatch.setattr(notebooks, "LEARNER_DIR", str(learner_dir))
+    notebooks.build()  # writes fresh learner notebooks into the temporary folder
+    path = learner_dir / "05_capstone.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    exercise = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution"))
+    exercise.source += "\n# my work"
+    nbformat.write(notebook, path)
+    changed, kept = notebooks.build()
+    assert kept == [os.path.relpath(path, notebooks.ROOT)] and "# my work" in path.read_text()
+    changed, kept = notebooks.build(force=True)
+    assert "# my work" not in path.read_text()
 
 
 def test_strip_solutions_uses_the_stub_or_nbgraders_default():

@@ -10,3 +10,13 @@ def harness(request):
     if plugin is None:
         pytest.exit("the hidden cases run through `python -m grader SUBMISSION`, not plain pytest", returncode=4)
     return plugin.view
+
+
+def pytest_generate_tests(metafunc):
+    """Give ``visible_case`` the visible cases of the exercise being graded."""
+    if "visible_case" in metafunc.fixturenames:
+        from grader.visible_cases import VISIBLE_CASES
+
+        plugin = getattr(metafunc.config, "kit_grading", None)
+        cases = VISIBLE_CASES.get(plugin.exercise.id, []) if plugin else []
+        metafunc.parametrize("visible_case", cases, ids=[c.case_id for c in cases])

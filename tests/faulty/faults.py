@@ -110,7 +110,7 @@ FAULTS = [
           {SCHEMA, OBSERVATIONS}),
     fault("null_arguments_rejected", "common", "Rejects null arguments instead of treating them as {}.",
           [("    if args is None:\n        args = {}\n", "    if \"arguments\" not in call:\n        args = {}\n")],
-          {DISPATCH, REAL}),
+          {SCHEMA, DISPATCH, REAL}),
     fault("strips_fences", "common", "Strips markdown fences and prose tags before parsing (a repair).",
           [("        call = json.loads(raw)\n",
             "        call = json.loads(raw.strip().removeprefix(\"```json\").strip(\"`\").strip())\n")],

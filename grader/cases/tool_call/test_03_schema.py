@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from grader.expectations import expect_rejected_after_one_retry
+from grader.expectations import expect_mentions, expect_rejected_after_one_retry
 from grader.models import make_call
 from grader.registries import TYPED_TOOLS
 
@@ -46,7 +46,10 @@ def test_arguments_null(harness):
     Why: pydantic-ai #822: models send "arguments": null; treating it as {} is right, skipping the
     required-field check is not.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", None)))
+    transcript = harness.run(make_call("get_weather", None))
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["city"], "The observation",
+                    "treat null arguments as {} and name the missing required field.")
 
 
 TYPE_ERRORS = {

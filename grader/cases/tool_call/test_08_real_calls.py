@@ -22,7 +22,7 @@ MUST_MENTION = {
     "arguments double-encoded as string": ([("json",)], "say that the text is not valid JSON."),
     "arguments not an object": (["arguments"], "say that arguments must be an object."),
     "missing required field": (["search_depth"], "name the missing required field."),
-    "null arguments": (["city"], "name the missing required field."),
+    "null arguments": (["city"], "treat null arguments as {} and name the missing required field."),
     "Python literal (single quotes)": (["arguments"], "say that arguments must be an object."),
     "markdown fence + args as string": ([("json",)], "say that the text is not valid JSON."),
     "arguments flattened to top level": (["args.city", "args"], "name the undeclared fields and the missing one."),

@@ -1,0 +1,111 @@
+"""Notebook 1: parse_call turns raw text into one call object, or a precise problem; it never raises."""
+
+import json
+
+import pytest
+
+from grader.expectations import expect_parse_error, expect_parsed, returned, fail
+from grader.models import make_call
+
+GROUP = "parse_call"
+ORDER = 1
+VIEW = "pair_with_texts"
+VALID_RULE = "A raw call that is exactly one JSON object parses to that object, unchanged; missing or null arguments become {}."
+INVALID_RULE = "Anything that is not exactly one JSON object gives (None, [problem]): reported, never raised, never repaired."
+
+
+def parse(harness, raw):
+    return harness.call(raw, view=VIEW)
+
+
+VALID = {
+    "plain": ('{"name": "get_weather", "arguments": {"city": "Paris"}}', {"name": "get_weather", "arguments": {"city": "Paris"}}),
+    "whitespace-around": ('\n  {"name": "get_time", "arguments": {}}  \n', {"name": "get_time", "arguments": {}}),
+    "null-arguments": ('{"name": "get_time", "arguments": null}', {"name": "get_time", "arguments": {}}),
+    "no-arguments-key": ('{"name": "get_time"}', {"name": "get_time", "arguments": {}}),
+    "string-arguments-kept": ('{"name": "x", "arguments": "{}"}', {"name": "x", "arguments": "{}"}),
+    "numbers-keep-type": ('{"name": "x", "arguments": {"a": 1, "b": 1.0, "c": true}}', {"name": "x", "arguments": {"a": 1, "b": 1.0, "c": True}}),
+    "unicode-escapes": ('{"name": "get\\u005fweather", "arguments": {"city": "\\u00e9"}}', {"name": "get_weather", "arguments": {"city": "é"}}),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(VALID_RULE)
+@pytest.mark.parametrize("raw, expected", list(VALID.values()), ids=list(VALID))
+def test_valid_raw_call(harness, raw, expected):
+    """A valid raw call parses to exactly the object that was sent.
+
+    Why: parsing must not change values (1 vs 1.0 vs true), must default only missing/null
+    arguments (pydantic-ai #822), and must leave a string "arguments" for the validator to reject.
+    """
+    expect_parsed(parse(harness, raw), expected)
+
+
+INVALID = {
+    "truncated": ('{"name": "get_weather", "arguments": {"city": "Par', ["json"]),
+    "trailing-prose": ('{"name": "get_weather"} Let me know!', ["json"]),
+    "markdown-fence": ('```json\n{"name": "get_weather"}\n```', ["json"]),
+    "tool-call-tags": ('<tool_call>{"name": "get_weather"}</tool_call>', ["json"]),
+    "single-quotes": ("{'name': 'get_weather'}", ["json"]),
+    "two-objects": ('{"name": "a"}{"name": "b"}', ["json"]),
+    "empty": ("", []),
+    "whitespace-only": ("   \n", []),
+    "array": ("[]", [("object", "dict")]),
+    "null": ("null", [("object", "dict")]),
+    "number": ("42", [("object", "dict")]),
+    "string": ('"get_weather"', [("object", "dict")]),
+    "deep-nesting": ("[" * 100_000 + "]" * 100_000, []),
+    "nan": ('{"name": "x", "arguments": {"n": NaN}}', [("nan", "json")]),
+    "duplicate-keys": ('{"name": "a", "name": "b"}', [("duplicate", "repeat", "twice", "once")]),
+    "huge-integer": ('{"name": "x", "arguments": {"n": ' + "9" * 5000 + "}}", []),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(INVALID_RULE)
+@pytest.mark.parametrize("raw, mentions", list(INVALID.values()), ids=list(INVALID))
+def test_invalid_raw_call(harness, raw, mentions):
+    """Text that is not exactly one JSON object gives (None, [problem]).
+
+    Why: each id is a way json.loads fails or misleads: JSONDecodeError for prose and fences;
+    RecursionError for deep nesting; ValueError for 5,000-digit integers; silent acceptance of NaN
+    (not JSON) and of duplicate keys (json keeps the last value, hiding an ambiguous call).
+    """
+    expect_parse_error(parse(harness, raw), mentions, "say what is wrong with the text (not valid JSON, not an object, ...).")
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(INVALID_RULE)
+@pytest.mark.parametrize("raw", [None, 42, ["{}"]], ids=["none", "integer", "list"])
+def test_input_that_is_not_a_string(harness, raw):
+    """Input that is not a string gives (None, [problem]).
+
+    Why: a model client may hand over None for an empty completion; json.loads(None) raises
+    TypeError, which catching JSONDecodeError alone misses.
+    """
+    expect_parse_error(parse(harness, raw))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule("Problems are short text: at most 2,000 characters, no traceback, even for 1 MB of input.")
+def test_problem_text_is_bounded(harness):
+    """1 MB of invalid text gives a short problem.
+
+    Why: str(JSONDecodeError) is short, but echoing the document back (exc.doc) floods the model's context.
+    """
+    expect_parse_error(parse(harness, "{" + "'city': 'Paris', " * 60_000))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(VALID_RULE)
+def test_input_is_not_mutated_between_calls(harness):
+    """Parsing the same text twice gives the same result.
+
+    Why: caching parsed calls in a module-level dict and handing out the same object lets one
+    caller's changes leak into the next call.
+    """
+    transcript = harness.call(make_call("get_time", None), view=VIEW, times=2)
+    values = [v for kind, v in transcript.returns if kind == "returned"]
+    returned(transcript)
+    if len(values) != 2 or json.dumps(values[0]) != json.dumps(values[1]):
+        fail("parse_call gave different results for the same text.")

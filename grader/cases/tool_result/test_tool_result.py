@@ -1,0 +1,52 @@
+"""Notebook 0's warm-up: the observation travels back in Anthropic's tool_result block."""
+
+import pytest
+
+from grader.expectations import fail, returned, strict_equal
+
+GROUP = "The tool_result block"
+ORDER = 1
+RULE = ("An error goes back to the model as {\"type\": \"tool_result\", \"tool_use_id\": <id>, \"content\": <text>, "
+        "\"is_error\": true} (Anthropic's messages API): exact keys, id and text unchanged.")
+
+MESSAGES = {
+    "short": ("toolu_9", "argument 'city' is missing"),
+    "multi-line": ("toolu_x1", "Tool call rejected (2 problems):\n1. a\n2. b"),
+    "unicode": ("toolu_ü", "город не найден 🌧"),
+    "empty-id": ("", "no id was given"),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(RULE)
+@pytest.mark.parametrize("tool_use_id, message", list(MESSAGES.values()), ids=list(MESSAGES))
+def test_error_block(harness, tool_use_id, message):
+    """The error block carries the id and the message unchanged.
+
+    Why: a tool_result with a wrong tool_use_id is rejected by the API, and an edited message loses
+    what the model needs; trimming or re-wording the text is a common slip.
+    """
+    value = returned(harness.call(tool_use_id, message))
+    wanted = {"type": "tool_result", "tool_use_id": tool_use_id, "content": message, "is_error": True}
+    if not isinstance(value, dict):
+        fail("tool_error_result must return a dict (the content block).")
+    if set(value) != set(wanted):
+        fail(f"The block must have exactly the keys type, tool_use_id, content and is_error; it had {sorted(value)}.")
+    if value.get("is_error") is not True:
+        fail("is_error must be the boolean True, not a string or 1: the API checks the JSON type.")
+    if not strict_equal(value, wanted):
+        fail("type must be \"tool_result\", and tool_use_id and content must be exactly what was passed in.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(RULE)
+def test_fresh_block_each_time(harness):
+    """Two calls return two independent blocks.
+
+    Why: returning one shared, mutated dict (a module-level template) makes every answer the last one.
+    """
+    transcript = harness.call("toolu_a", "first", times=2)
+    values = [value for kind, value in transcript.returns if kind == "returned"]
+    if len(values) != 2 or not all(strict_equal(v, {"type": "tool_result", "tool_use_id": "toolu_a", "content": "first",
+                                                    "is_error": True}) for v in values):
+        fail("Calling tool_error_result twice with the same input must give the same block both times.")

@@ -20,6 +20,7 @@ import os
 import nbformat
 
 from course.assemble import ADAPTER, assemble
+from grader.progress import stub_digest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVED_DIR = os.path.join(ROOT, "solutions", "notebooks")
@@ -102,6 +103,9 @@ def learner_version(notebook, name="notebook"):
             stub = cell.metadata.get("kit", {}).get("stub")
             cell.source = strip_solutions(cell.source, stub, f"{name}, cell {number}")
         cell.metadata.pop("kit", None)  # authoring data; learners need none of it
+        if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+            # Lets the progress view tell "not started" from "failing" without grading.
+            cell.metadata["kit"] = {"stub_sha256": stub_digest(cell.source)}
     return learner
 
 

@@ -85,6 +85,7 @@ class GradingPlugin:
         self.results.append(CaseResult(
             case_id=f"{self.exercise.id}::{item.nodeid}",
             exercise=self.exercise.title,
+            exercise_id=self.exercise.id,
             group=getattr(module, "GROUP", module.__name__),
             order=getattr(module, "ORDER", 99),
             title=case_title(item),

@@ -80,7 +80,8 @@ def gradescope_results(result):
 
     Top level: ``score`` (earned points), ``execution_time`` (s), ``output`` (summary),
     ``visibility``, ``stdout_visibility``, ``tests``. Each test: ``name``, ``number``, ``score``,
-    ``max_score``, ``status`` (``passed``/``failed``), ``output``, ``visibility``, ``tags``.
+    ``max_score``, ``status`` (``passed``/``failed``), ``output``, ``visibility``, ``tags`` (case group,
+    visibility), ``extra_data`` (``{"exercise": id}``).
     Every test is shown to the student (``visible``): hidden cases are safe to show because their
     feedback never contains their input.
     """
@@ -96,6 +97,7 @@ def gradescope_results(result):
                 "output": case_output(case),
                 "visibility": "visible",
                 "tags": [group, case.visibility],
+                "extra_data": {"exercise": case.exercise_id},
             })
     summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
     if result.error:

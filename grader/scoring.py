@@ -10,6 +10,7 @@ class CaseResult:
     Attributes:
         case_id: stable identifier, e.g. ``"capstone::test_01_parsing.py::test_trailing_prose"`` (str).
         exercise: the title of the exercise the case belongs to (str).
+        exercise_id: its id in ``grader/exercises.json`` (str).
         group: the case group shown in reports, e.g. ``"Parsing"`` (str).
         order: sort key of the group (int).
         title: learner-facing one-line description (str; never the hidden input).
@@ -33,6 +34,7 @@ class CaseResult:
     feedback: str = ""
     visibility: str = "hidden"
     output: str = ""
+    exercise_id: str = ""
 
 
 @dataclass

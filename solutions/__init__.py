@@ -12,7 +12,9 @@ from solutions.registry import TOOLS, TYPE_NAMES, describe_schema
 from solutions.violations import Violation
 from solutions.parse import parse_call
 from solutions.schema import validate_call, check_call
-from solutions.observation import build_observation, MAX_OBSERVATION_CHARS
+from solutions.observation import build_observation, observe, MAX_OBSERVATION_CHARS
+from solutions.json_schema import validate_arguments
+from solutions.adapters import raw_call_from_openai, raw_call_from_anthropic, tool_error_result
 from solutions.retry import handle_tool_call, run_tool_call, echo_dispatch, rejection, RETRY_BUDGET
 
 __all__ = [
@@ -24,10 +26,15 @@ __all__ = [
     "validate_call",
     "check_call",
     "build_observation",
+    "observe",
     "MAX_OBSERVATION_CHARS",
     "handle_tool_call",
     "run_tool_call",
     "RETRY_BUDGET",
     "echo_dispatch",
     "rejection",
+    "validate_arguments",
+    "raw_call_from_openai",
+    "raw_call_from_anthropic",
+    "tool_error_result",
 ]

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, run_grader
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
-GRADESCOPE_TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags"}
+GRADESCOPE_TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags", "extra_data"}
 GRADESCOPE_VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
 
 

@@ -1,6 +1,9 @@
 """Generate learner notebooks from the solved ones: the single source of truth is ``solutions/notebooks``.
 
 Conventions (nbgrader's, so instructors can import the notebooks into an nbgrader course):
+- ``### BEGIN HIDDEN TESTS`` / ``### END HIDDEN TESTS`` regions are removed from the learner version (a
+  code cell left empty by that is dropped): the solved notebooks use them to assert, under nbval,
+  that their self-checks and grader runs pass.
 - A solution region runs from ``### BEGIN SOLUTION`` to ``### END SOLUTION``. The learner sees the
   cell's ``metadata.kit.stub`` in its place (the kit's addition, so a stub can keep the seed's
   signature), or nbgrader's ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` without one.
@@ -26,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVED_DIR = os.path.join(ROOT, "solutions", "notebooks")
 LEARNER_DIR = os.path.join(ROOT, "notebooks")
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 DEFAULT_STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
 
 
@@ -46,10 +50,16 @@ def strip_solutions(source, stub=None, where="a cell"):
     Raises:
         MarkerError: a region is not closed, or one opens inside another.
     """
-    out, region = [], False
+    out, region, hidden = [], False, False
     for line in source.splitlines():
         marker = line.strip()
-        if marker == BEGIN:
+        if marker == BEGIN_HIDDEN:
+            hidden = True
+        elif marker == END_HIDDEN:
+            hidden = False
+        elif hidden:
+            continue
+        elif marker == BEGIN:
             if region:
                 raise MarkerError(f"{where}: {BEGIN} inside another solution region")
             region, indent = True, line[: len(line) - len(line.lstrip())]
@@ -97,6 +107,8 @@ def learner_version(notebook, name="notebook"):
         a new nbformat notebook.
     """
     learner = nbformat.reads(nbformat.writes(notebook), as_version=4)
+    learner.cells = [c for c in learner.cells
+                     if not (c.cell_type == "code" and BEGIN_HIDDEN in c.source and not strip_solutions(c.source).strip())]
     for number, cell in enumerate(learner.cells, start=1):
         _clear(cell)
         if cell.cell_type == "code":

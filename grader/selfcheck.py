@@ -207,23 +207,50 @@ def notebook_path(default):
     return default
 
 
+class GraderRun:
+    """What ``grade_notebook`` shows: the report as text, plus the score for assertions.
+
+    Attributes:
+        report: the grader's printed report, or its one-line error (str).
+        score, max_score: points earned and available (float; 0 when grading failed).
+    """
+
+    def __init__(self, report, score, max_score):
+        self.report = report
+        self.score = score
+        self.max_score = max_score
+
+    def __repr__(self):
+        return self.report
+
+
 def grade_notebook(default):
-    """Run ``python -m grader`` on this notebook's saved file and print the report (the grader cell).
+    """Run ``python -m grader`` on this notebook's saved file (the notebooks' grader cell).
 
     Args:
         default: the notebook's shipped file name (str), used when Jupyter does not say which file
             this kernel belongs to.
     Returns:
-        None; prints which file was graded, then the report (or the grader's one-line error).
+        ``GraderRun``; displayed as the report. Never raises: a grader failure is shown as text.
     """
+    import json
     import os
     import pathlib
     import subprocess
     import sys
+    import tempfile
 
     path = notebook_path(default)
     root = str(pathlib.Path(__file__).resolve().parent.parent)
-    print(f"Grading the saved file {path} (save first: the grader reads the file, not this kernel).\n")
-    report = subprocess.run([sys.executable, "-m", "grader", path], capture_output=True, text=True,
-                            env={**os.environ, "PYTHONPATH": root})
-    print(report.stdout or report.stderr)
+    print(f"Grading the saved file {path} (save first: the grader reads the file, not this kernel).")
+    with tempfile.TemporaryDirectory() as folder:
+        results = os.path.join(folder, "results.json")
+        run = subprocess.run([sys.executable, "-m", "grader", path, "--results", results], capture_output=True,
+                             text=True, env={**os.environ, "PYTHONPATH": root})
+        try:
+            with open(results, encoding="utf-8") as handle:
+                data = json.load(handle)
+            score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])
+        except (OSError, ValueError, KeyError):
+            score, max_score = 0.0, 0.0
+    return GraderRun(run.stdout or run.stderr, score, max_score)

@@ -45,6 +45,11 @@ def test_strip_solutions_uses_the_stub_or_nbgraders_default():
     assert strip_solutions(source, stub="    ...") == "import json\n\ndef f():\n    ..."
 
 
+def test_hidden_tests_are_removed_from_the_learner_version():
+    source = "x = check()\n### BEGIN HIDDEN TESTS\nassert x\n### END HIDDEN TESTS"
+    assert strip_solutions(source) == "x = check()"
+
+
 @pytest.mark.parametrize("source, message", [
     ("### BEGIN SOLUTION\nx = 1", "never closed"),
     ("x = 1\n### END SOLUTION", "without"),

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from grader.expectations import expect_parse_error, expect_parsed, returned, fail
+from grader.expectations import expect_parse_error, expect_parsed, fail
 from grader.models import make_call
 
 GROUP = "parse_call"
@@ -105,7 +105,7 @@ def test_input_is_not_mutated_between_calls(harness):
     caller's changes leak into the next call.
     """
     transcript = harness.call(make_call("get_time", None), view=VIEW, times=2)
+    expect_parsed(transcript, {"name": "get_time", "arguments": {}})
     values = [v for kind, v in transcript.returns if kind == "returned"]
-    returned(transcript)
     if len(values) != 2 or json.dumps(values[0]) != json.dumps(values[1]):
         fail("parse_call gave different results for the same text.")

@@ -1,0 +1,56 @@
+"""Widgets work without a frontend: their plain-text fallback shows the content, and they respond to input."""
+
+import solutions
+from grader.progress import course_progress, format_progress
+from grader.widgets import Playground, ProgressView, RetrySimulator
+
+
+def broken_observe(raw, tools):
+    raise KeyError("oops")
+
+
+def test_playground_shows_both_verdicts_as_text_and_reacts_to_typing():
+    playground = Playground(solutions.observe)
+    text = playground._repr_mimebundle_()["text/plain"]
+    assert "Your observe():\nNone: the call would be dispatched" in text
+    playground.raw.value = '{"name": "get_weather", "arguments": {"city": 1}}'
+    assert playground.result.value.count("argument &#x27;city&#x27; is the integer 1") == 2  # yours and the reference
+    labels = list(playground.picker.options)
+    assert any(label.startswith("real: ") for label in labels) and len(labels) >= 15
+    playground.picker.value = next(label for label in labels if "hallucinated" in label)
+    assert "multi_tool_use.parallel" in playground.raw.value
+
+
+def test_playground_survives_a_function_that_raises():
+    text = Playground(broken_observe).as_text()
+    assert "your function raised KeyError: 'oops'" in text
+
+
+def test_retry_simulator_steps_through_the_transcript():
+    simulator = RetrySimulator(lambda raw, ask, dispatch: solutions.run_tool_call(raw, ask, solutions.TOOLS, dispatch))
+    assert simulator.shown == 1 and not simulator.step_button.disabled
+    simulator.picker.value = "a model that never corrects itself"
+    for _ in range(10):
+        simulator.step_button.click()
+    assert simulator.step_button.disabled and "End of the transcript" in simulator.view.value
+    text = simulator._repr_mimebundle_()["text/plain"]
+    assert text.count("observation sent to the model") == 1 and "'status': 'rejected'" in text
+    simulator.picker.value = "a model whose client fails"
+    assert "the model client raised TimeoutError" in simulator.as_text()
+
+
+def test_progress_of_the_shipped_notebooks_is_not_started():
+    rows = course_progress()
+    assert [r.state for r in rows] == ["not started"] * len(rows)
+    assert format_progress(rows).endswith(f"0 of {len(rows)} exercises done.")
+    assert "not started" in ProgressView()._repr_mimebundle_()["text/plain"]
+
+
+def test_progress_grades_started_and_solved_notebooks(tmp_path):
+    import shutil
+
+    from conftest import ROOT
+
+    shutil.copytree(f"{ROOT}/solutions/notebooks", tmp_path, dirs_exist_ok=True)
+    rows = course_progress(str(tmp_path))
+    assert all(r.state == "done" and r.score == r.max_score > 0 for r in rows)

@@ -61,3 +61,41 @@ def test_seed_sample_solution_loses_points_for_each_of_its_faults(grade):
     assert any("100,000 nested arrays" in name for name in failed)                               # RecursionError
     assert any("two problems is fixed" in name for name in failed)                               # first violation only
     assert docked_groups(results) == {PARSING, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}
+
+
+# -- the step exercises (notebooks 0-4 and 6) --------------------------------------------------------
+
+from faulty.step_faults import BASES, STEP_FAULTS  # noqa: E402
+
+
+def step_source(fault):
+    """The base of the fault's exercise with the fault's edits applied (each must match exactly once)."""
+    source = BASES[fault.exercise]
+    for old, new in fault.edits:
+        assert source.count(old) == 1, f"{fault.name}: edit target occurs {source.count(old)} times: {old!r}"
+        source = source.replace(old, new)
+    return source
+
+
+@pytest.mark.parametrize("exercise", sorted(BASES))
+def test_step_base_scores_full_marks(grade, tmp_path, exercise):
+    path = tmp_path / "base.py"
+    path.write_text(BASES[exercise], encoding="utf-8")
+    process, results = grade(path, "--exercise", exercise)
+    assert process.returncode == 0, process.stderr
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+
+
+@pytest.mark.parametrize("fault", STEP_FAULTS, ids=[f"{f.exercise}:{f.name}" for f in STEP_FAULTS])
+def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
+    path = tmp_path / f"{fault.name}.py"
+    path.write_text(step_source(fault), encoding="utf-8")
+    process, results = grade(path, "--exercise", fault.exercise)
+    assert process.returncode == 0, process.stderr
+    hidden_failed = [t for t in results["tests"] if t["status"] == "failed" and "hidden" in t["tags"]]
+    assert hidden_failed, f"{fault.exercise}: {fault.why} was not caught by any hidden case"
+
+
+def test_every_step_exercise_has_faults():
+    assert {f.exercise for f in STEP_FAULTS} == set(BASES) == {
+        "tool-result", "parse-call", "validate-call", "observe", "json-schema", "adapters"}

@@ -34,6 +34,7 @@ OPENAI = {
     "empty-object": (openai("get_time", "{}"), {"name": "get_time", "arguments": {}}),
     "numbers-keep-type": (openai("x", '{"a": 1, "b": 1.0}'), {"name": "x", "arguments": {"a": 1, "b": 1.0}}),
     "invalid-json-kept": (openai("get_weather", '{"city": "Paris"'), {"name": "get_weather", "arguments": '{"city": "Paris"'}),
+    "python-literal-kept": (openai("get_weather", "{'city': 'Paris'}"), {"name": "get_weather", "arguments": "{'city': 'Paris'}"}),
     "json-array-decoded": (openai("get_weather", "[1]"), {"name": "get_weather", "arguments": [1]}),
     "empty-string-kept": (openai("get_time", ""), {"name": "get_time", "arguments": ""}),
     "unknown-name-kept": (openai("multi_tool_use.parallel", "{}"), {"name": "multi_tool_use.parallel", "arguments": {}}),

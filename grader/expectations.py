@@ -61,8 +61,10 @@ def finished(transcript, none_is_stub=True):
         fail(f"{transcript.function} returned None without asking the model or dispatching anything: it still behaves "
              "like the stub.", transcript)
     if transcript.raised:
-        fail(f"{transcript.function} raised {transcript.raised} instead of returning. It must never raise: "
-             "catch the problem and return a rejection with error text.", transcript)
+        if transcript.raised.startswith("NotImplementedError"):
+            fail(f"{transcript.function} still raises NotImplementedError: it is the shipped stub; write your code in its place.")
+        fix = "catch the problem and return a rejection with error text" if none_is_stub else "catch the problem and report it"
+        fail(f"{transcript.function} raised {transcript.raised} instead of returning. It must never raise: {fix}.", transcript)
 
 
 def check_error_text(text, what):

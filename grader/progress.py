@@ -116,10 +116,10 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
 def format_progress(rows):
     """The progress rows as a plain-text table (str)."""
     width = max(len(r.exercise.title) for r in rows)
-    lines = [f"{'Exercise':<{width}}  {'State':<11}  Score"]
+    lines = [f"{'Exercise':<{width}}  {'State':<11}  {'Score':<7}  Detail"]
     for row in rows:
         score = f"{row.score:g}/{row.max_score:g}" if row.max_score else "-"
-        lines.append(f"{row.exercise.title:<{width}}  {row.state:<11}  {score}")
+        lines.append(f"{row.exercise.title:<{width}}  {row.state:<11}  {score:<7}  {row.detail}")
     done = sum(r.state == "done" for r in rows)
     lines.append(f"{done} of {len(rows)} exercises done.")
     return "\n".join(lines)

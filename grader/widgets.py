@@ -96,9 +96,10 @@ class Playground(TextFallbackBox):
     def _pick(self, change):
         self.raw.value = dict(self.examples)[change["new"]]
 
-    def verdicts(self):
-        """``(yours, reference)`` texts for the current raw call."""
-        kind, value = _safely(self.observe, self.raw.value, fresh(self.tools))
+    def verdicts(self, raw=None):
+        """``(yours, reference)`` texts for ``raw`` (default: the current raw call)."""
+        raw = self.raw.value if raw is None else raw
+        kind, value = _safely(self.observe, raw, fresh(self.tools))
         if kind == "raised":
             yours = f"your function raised {value}"
         else:
@@ -106,7 +107,7 @@ class Playground(TextFallbackBox):
         if self.reference is None:
             reference = "(the reference solution is not part of this release)"
         else:
-            value = self.reference(self.raw.value, self.tools)
+            value = self.reference(raw, fresh(self.tools))
             reference = "None: the call would be dispatched" if value is None else value
         return yours, reference
 
@@ -119,8 +120,13 @@ class Playground(TextFallbackBox):
                              + cell.format(PRE, html.escape(yours)) + cell.format(PRE, html.escape(reference)) + "</tr></table>")
 
     def as_text(self):
-        yours, reference = self.verdicts()
-        return f"Raw call: {self.raw.value[:200]}\n\nYour observe():\n{yours}\n\nReference:\n{reference}"
+        """Both verdicts for the current call and three more examples (one of them a real call)."""
+        shown = [("current", self.raw.value)] + [self.examples[i] for i in (1, 2, 5) if i < len(self.examples)]
+        parts = []
+        for label, raw in shown:
+            yours, reference = self.verdicts(raw)
+            parts.append(f"[{label}] Raw call: {raw[:200]}\nYour observe():\n{yours}\nReference:\n{reference}")
+        return "\n\n".join(parts)
 
 
 def scenarios():
@@ -209,7 +215,12 @@ class RetrySimulator(TextFallbackBox):
         self.view.value = f"<table>{rows}</table>{more}"
 
     def as_text(self):
-        return "\n".join(f"{speaker:>7}: {text}" for speaker, text in self.events)
+        """The whole transcript for every scripted model (a static view cannot press Step)."""
+        parts = []
+        for label, (raw, factory) in self.scenarios.items():
+            events = transcript_for(self.run, raw, factory())
+            parts.append(f"With {label}:\n" + "\n".join(f"{speaker:>7}: {text}" for speaker, text in events))
+        return "\n\n".join(parts)
 
 
 class ProgressView(TextFallbackBox):

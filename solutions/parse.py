@@ -81,7 +81,7 @@ def parse_call(raw):
         call = strict_loads(raw)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno}, column {exc.colno}"
-        return None, [Violation("the call", f"is not valid JSON ({exc.msg} at {where})", _json_hint(raw, exc))]
+        return None, [Violation("the call", f"is not valid JSON ({exc.msg}; {where})", _json_hint(raw, exc))]
     except _DuplicateKey as exc:
         return None, [Violation("the call", f"repeats the key {quote(str(exc.args[0]))}", "each key may appear only once")]
     except RecursionError:

@@ -49,10 +49,11 @@ def validate_call(call, tools):
         list of ``Violation``; empty means the call may be dispatched exactly as it is.
     """
     violations = []
-    for key in call:
-        if key not in CALL_KEYS:
-            violations.append(Violation(f"the key {quote(key)}", "is not part of a call",
-                                        "a call has only \"name\" and \"arguments\""))
+    unexpected = [key for key in call if key not in CALL_KEYS]
+    if unexpected:
+        label = "the key" if len(unexpected) == 1 else "the keys"
+        verb = "is not part of a call" if len(unexpected) == 1 else "are not part of a call"
+        violations.append(Violation(f"{label} {_listing(unexpected)}", verb, "a call has only \"name\" and \"arguments\""))
     name = call.get("name")
     spec = None
     if "name" not in call:

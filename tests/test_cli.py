@@ -36,7 +36,7 @@ def test_results_json_follows_the_gradescope_spec(grade):
 def test_report_shows_groups_points_and_the_difference_between_visible_and_graded(grade):
     process, _ = grade(BASE)
     out = process.stdout
-    assert out.startswith("Grading base.py\nScore: 115 / 115")
+    assert out.startswith("Grading base.py\nScore: 116 / 116")
     assert "Parsing the raw call — 13/13" in out
     assert "Visible self-checks: 6 of 6 passed." in out
     assert "Graded cases (visible and hidden): all graded cases passed." in out

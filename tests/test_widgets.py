@@ -34,9 +34,10 @@ def test_retry_simulator_steps_through_the_transcript():
         simulator.step_button.click()
     assert simulator.step_button.disabled and "End of the transcript" in simulator.view.value
     text = simulator._repr_mimebundle_()["text/plain"]
-    assert text.count("observation sent to the model") == 1 and "'status': 'rejected'" in text
-    simulator.picker.value = "a model whose client fails"
-    assert "the model client raised TimeoutError" in simulator.as_text()
+    never = text.split("With a model that never corrects itself:")[1].split("\n\nWith ")[0]
+    assert never.count("observation sent to the model") == 1 and "'status': 'rejected'" in never
+    assert "the model client raised TimeoutError" in text and "dispatch('get_weather', {'city': 'Paris'})" in text
+    assert text.count("\n\nWith ") == len(simulator.scenarios) - 1
 
 
 def test_progress_of_the_shipped_notebooks_is_not_started():

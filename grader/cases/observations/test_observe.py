@@ -64,18 +64,22 @@ BOUNDED = {
     "many-extra-fields": make_call("get_weather", {"city": "Paris", **{f"f{i}": i for i in range(10_000)}}),
     "huge-invalid-json": "{" + "'city': 'Paris', " * 60_000,
     "deep-nesting": "[" * 100_000,
+    "many-missing-fields": make_call("wide_form", {}),
+    "many-wrong-types": make_call("wide_form", {f"field_{i:03}": i for i in range(300)}),
 }
+WIDE_TOOLS = {**SEED_TOOLS, "wide_form": {"required": {f"field_{i:03}": str for i in range(300)}, "optional": {}}}
 
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BOUND_RULE)
 @pytest.mark.parametrize("raw", list(BOUNDED.values()), ids=list(BOUNDED))
 def test_observation_is_bounded(harness, raw):
-    """A huge or deeply nested call gets a short observation.
+    """A huge or deeply nested call, or one with hundreds of violations, gets a short observation.
 
-    Why: the observation goes back into the model's context window; echoing a megabyte burns it.
+    Why: the observation goes back into the model's context window; echoing a megabyte burns it,
+    and so does one line per violation when there are hundreds (cap the list, then give a count).
     """
-    expect_observation(observe(harness, raw, SEED_TOOLS))
+    expect_observation(observe(harness, raw, WIDE_TOOLS))
 
 
 @pytest.mark.points(1)

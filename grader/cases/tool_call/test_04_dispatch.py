@@ -80,7 +80,7 @@ def test_unicode_escapes_in_name(harness):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("On success, handle_tool_call returns exactly what dispatch returned, whatever its type.")
+@pytest.mark.rule("On success, the runtime returns exactly what dispatch returned, whatever its type.")
 def test_dispatch_result_returned_unchanged(harness):
     """When dispatch returns a plain string, that string is the result.
 
@@ -91,5 +91,5 @@ def test_dispatch_result_returned_unchanged(harness):
     transcript = harness.run(make_call("get_weather", {"city": "Paris"}), dispatch_reply=lambda name, args: reply)
     finished(transcript)
     if not strict_equal(transcript.result, reply):
-        fail("handle_tool_call did not return dispatch's result unchanged; return exactly what dispatch returns.", transcript)
+        fail(f"{transcript.function} did not return dispatch's result unchanged; return exactly what dispatch returns.", transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Paris"})

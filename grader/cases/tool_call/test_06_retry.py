@@ -55,7 +55,7 @@ def test_model_answers_none(harness):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("If ask_model itself raises, handle_tool_call returns a rejection that says the retry failed; it never raises.")
+@pytest.mark.rule("If ask_model itself raises, the runtime returns a rejection that says the retry failed; it never raises.")
 @pytest.mark.parametrize("error", ["ConnectionError", "TimeoutError", "RuntimeError"])
 def test_model_call_fails(harness, error):
     """When the model's API call fails during the retry, the result is a rejection.
@@ -101,7 +101,7 @@ def test_each_call_gets_its_own_retry(harness):
         fail("A call that should have been rejected was dispatched.", transcript)
     if len(transcript.observations) != 2:
         fail(f"Two invalid calls in a row got {len(transcript.observations)} retries in total instead of one each; "
-             "keep the retry count local to handle_tool_call.", transcript)
+             f"keep the retry count local to {transcript.function}.", transcript)
     expect_rejected(transcript)
 
 

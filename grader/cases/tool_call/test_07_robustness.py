@@ -13,7 +13,7 @@ from grader.registries import TYPED_TOOLS
 GROUP = "Huge and deeply nested input"
 ORDER = 7
 
-NEVER_RAISE_RULE = "handle_tool_call never raises, whatever the input: deep nesting and huge calls end in a rejection."
+NEVER_RAISE_RULE = "The runtime never raises, whatever the input: deep nesting and huge calls end in a rejection."
 BOUND_RULE = "Observations and errors are at most 2,000 characters, even for a 1 MB call: quote values briefly, never the whole call."
 MEGABYTE = 1024 * 1024
 
@@ -97,6 +97,17 @@ def test_ten_thousand_extra_fields(harness):
     """
     arguments = {"city": "Paris", **{f"field_{i}": i for i in range(10_000)}}
     expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(BOUND_RULE)
+def test_hundreds_of_missing_fields(harness):
+    """A call missing 300 required fields gets a short observation.
+
+    Why: one line per violation is right until there are hundreds; list the first few and a count.
+    """
+    tools = {"wide_form": {"required": {f"field_{i:03}": str for i in range(300)}, "optional": {}}}
+    expect_rejected_after_one_retry(harness.run(make_call("wide_form", {}), tools=tools))
 
 
 @pytest.mark.points(1)

@@ -41,11 +41,12 @@ def test_error_block(harness, tool_use_id, message):
 @pytest.mark.points(1)
 @pytest.mark.rule(RULE)
 def test_fresh_block_each_time(harness):
-    """Two calls return two independent blocks.
+    """Two calls with the same input return equal blocks.
 
     Why: returning one shared, mutated dict (a module-level template) makes every answer the last one.
     """
     transcript = harness.call("toolu_a", "first", times=2)
+    returned(transcript)
     values = [value for kind, value in transcript.returns if kind == "returned"]
     if len(values) != 2 or not all(strict_equal(v, {"type": "tool_result", "tool_use_id": "toolu_a", "content": "first",
                                                     "is_error": True}) for v in values):

@@ -47,6 +47,8 @@ def main(argv=None):
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the cases need no third-party plugins
     limits = Limits(case_seconds=args.case_timeout, memory_mb=args.memory_mb)
     result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)
+    # Learner text is sanitised, but never let an odd terminal encoding lose the results.
+    sys.stdout.reconfigure(errors="replace")
     print(text_report(result))
     status = 0
     if args.results:

@@ -61,6 +61,9 @@ def finished(transcript, none_is_stub=True):
         fail(f"{transcript.function} returned None without asking the model or dispatching anything: it still behaves "
              "like the stub.", transcript)
     if transcript.raised:
+        if transcript.raised.startswith("called sys.exit"):
+            fail(f"{transcript.function} {transcript.raised} instead of returning; never exit the process from a "
+                 "tool-call handler: return a result.")
         if transcript.raised.startswith("NotImplementedError"):
             fail(f"{transcript.function} still raises NotImplementedError: it is the shipped stub; write your code in its place.")
         fix = "catch the problem and return a rejection with error text" if none_is_stub else "catch the problem and report it"

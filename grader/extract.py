@@ -8,7 +8,9 @@ commented out and reported.
 """
 
 import os
+import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 
 MAX_SUBMISSION_BYTES = 5 * 1024 * 1024
@@ -35,6 +37,10 @@ class Submission:
     grade_ids: tuple = ()
 
 
+# IPython's "files = !ls" and "t = %time f()" assign a magic's result.
+SHELL_ASSIGNMENT = re.compile(r"^[\w.\[\], ]+=\s*[!%]")
+
+
 def neutralise_magics(source):
     """Comment out IPython-only lines so the cell can run as plain Python.
 
@@ -51,7 +57,8 @@ def neutralise_magics(source):
     out = []
     for line in lines:
         stripped = line.lstrip()
-        if stripped.startswith(("%", "!")) or (stripped.endswith("?") and stripped[:-1].strip().isidentifier()):
+        if (stripped.startswith(("%", "!")) or SHELL_ASSIGNMENT.match(stripped)
+                or (stripped.endswith("?") and stripped[:-1].strip().isidentifier())):
             out.append(line[: len(line) - len(stripped)] + "pass  # " + stripped)
             changed += 1
         else:
@@ -63,7 +70,8 @@ SKIP_TAG = "grader-skip"
 
 
 def _graded_cell(cell):
-    tags = cell.get("metadata", {}).get("tags", [])
+    meta = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
+    tags = meta.get("tags", [])
     return not (isinstance(tags, list) and SKIP_TAG in tags)
 
 
@@ -81,7 +89,9 @@ def extract_notebook(path, text):
     import nbformat
 
     try:
-        notebook = nbformat.reads(text, as_version=4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. MissingIDFieldWarning for old notebooks: noise for a learner
+            notebook = nbformat.reads(text, as_version=4)
     except Exception as exc:  # nbformat raises several types (NotJSONError, ValidationError, KeyError...)
         kind = type(exc).__name__
         raise SubmissionError(f"{os.path.basename(path)} is not a readable Jupyter notebook ({kind}); "
@@ -96,12 +106,14 @@ def extract_notebook(path, text):
         source = "".join(source) if isinstance(source, list) else str(source)
         code, changed = neutralise_magics(source)
         magic_lines += changed
-        grade_id = (cell.get("metadata", {}).get("nbgrader") or {}).get("grade_id")
+        meta = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
+        grade_id = meta["nbgrader"].get("grade_id") if isinstance(meta.get("nbgrader"), dict) else None
         label = f"cell {number}" + (f" ({grade_id})" if grade_id else "")
         submission.chunks.append({"label": label, "kind": "cell", "code": code})
     submission.grade_ids = tuple(
-        c.metadata["nbgrader"].get("grade_id") for c in cells
-        if isinstance(c.get("metadata", {}).get("nbgrader"), dict) and c.metadata["nbgrader"].get("solution"))
+        str(c["metadata"]["nbgrader"].get("grade_id")) for c in cells
+        if isinstance(c.get("metadata"), dict) and isinstance(c["metadata"].get("nbgrader"), dict)
+        and c["metadata"]["nbgrader"].get("solution"))
     if magic_lines:
         submission.notes.append(f"{magic_lines} line(s) of IPython magics or shell escapes (% or !) were skipped: "
                                 "they only work inside Jupyter.")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from grader.models import NeverCorrects
 from grader.registries import SEED_TOOLS, encode_registry, fresh
-from grader.sandbox import LoadReport
+from grader.sandbox import LoadReport, clean_text
 
 ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
@@ -205,8 +205,8 @@ class Harness:
         outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view)
         for entry in outcome.results:
             if "raised" in entry:
-                where = f" (at {entry['where']})" if entry.get("where") else ""
-                transcript.returns.append(("raised", f"{entry['raised']}{where}"))
+                where = f" (at {clean_text(entry['where'], 200)})" if entry.get("where") else ""
+                transcript.returns.append(("raised", f"{clean_text(entry['raised'], 300) or 'an exception'}{where}"))
             else:
                 transcript.returns.append(("returned", from_description(entry.get("result"))))
         transcript.problem = outcome.problem

@@ -9,6 +9,7 @@ fixture (``grader.harness.Harness``) and judge with ``grader.expectations``.
 
 import pytest
 
+from grader.canaries import gate_failure
 from grader.expectations import CaseFailed
 from grader.scoring import CaseResult
 
@@ -32,6 +33,18 @@ def case_rule(item, default):
     return default
 
 
+def case_gate(item):
+    """The canary a test item depends on: its ``gate`` marker, or a visible case's own ``gate``; or None."""
+    marker = item.get_closest_marker("gate")
+    if marker:
+        return marker.args[0]
+    callspec = getattr(item, "callspec", None)
+    for value in (callspec.params.values() if callspec else ()):
+        if getattr(value, "gate", None) in ("accepts", "rejects"):
+            return value.gate
+    return None
+
+
 class GradingPlugin:
     """Collects points and feedback for one exercise while pytest runs its cases.
 
@@ -48,10 +61,12 @@ class GradingPlugin:
         self.view = harness.for_exercise(exercise)
         self.results = []
         self.internal_errors = []
+        self.canary_results = {}
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "points(n): points the case is worth")
         config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")
+        config.addinivalue_line("markers", "gate(kind): count the case only if the exercise's canary of that kind holds")
         config.kit_grading = self
 
     @pytest.hookimpl(hookwrapper=True)
@@ -68,8 +83,15 @@ class GradingPlugin:
         max_points = float(points.args[0]) if points else 1.0
         feedback = ""
         printed = self._harness.take_output()
+        passed = report.passed
         if report.passed:
             self._harness.last_transcript = None
+            gate = case_gate(item)
+            if gate:
+                voided = gate_failure(self.view, self.exercise.cases, gate, self.canary_results)
+                self._harness.take_output()  # what the canary printed belongs to no case
+                if voided:
+                    passed, feedback = False, voided
         if not report.passed:
             exc = call.excinfo.value if call.excinfo else None
             if isinstance(exc, CaseFailed):
@@ -89,9 +111,9 @@ class GradingPlugin:
             group=getattr(module, "GROUP", module.__name__),
             order=getattr(module, "ORDER", 99),
             title=case_title(item),
-            points=max_points if report.passed else 0.0,
+            points=max_points if passed else 0.0,
             max_points=max_points,
-            passed=report.passed,
+            passed=passed,
             rule=case_rule(item, rule.args[0] if rule else ""),
             feedback=feedback,
             visibility=getattr(module, "VISIBILITY", "hidden"),

@@ -36,7 +36,7 @@ def text_report(result):
         # Every case failed with the same sentence; listing them would bury it (results.json keeps them).
         return "\n".join(lines + ["", f"Could not grade: {result.error}"])
     if result.notes:
-        lines += ["", "Before the cases:"] + [f"  ! {note}" for note in result.notes]
+        lines += ["", "Before the cases:"] + [f"  ! {note}".replace("\n", "\n    ") for note in result.notes]
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
         available = sum(c.max_points for c in cases)

@@ -1,6 +1,7 @@
 """Grade one submission: extraction -> isolated execution (via pytest cases) -> GradeResult."""
 
 import contextlib
+import hashlib
 import io
 import os
 import time
@@ -12,7 +13,26 @@ from grader.plugin import GradingPlugin
 from grader.sandbox import Limits, Sandbox
 from grader.scoring import GradeResult
 
-CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
+GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
+CASES_DIR = os.path.join(GRADER_DIR, "cases")
+
+
+def grader_fingerprint(folder=GRADER_DIR):
+    """SHA-256 over every file of the grader (path and bytes), to notice a submission editing them.
+
+    Returns:
+        str (hex digest).
+    """
+    digest = hashlib.sha256()
+    for base, folders, files in sorted(os.walk(folder)):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".py", ".json", ".ini")):
+                path = os.path.join(base, name)
+                digest.update(os.path.relpath(path, folder).encode())
+                with open(path, "rb") as handle:
+                    digest.update(handle.read())
+    return digest.hexdigest()
 
 
 def run_cases(exercise, harness, cases_dir=CASES_DIR):
@@ -57,6 +77,7 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         submission could not be read. Never raises for anything inside the submission.
     """
     started = time.monotonic()
+    fingerprint = grader_fingerprint()
     limits = limits or Limits()
     try:
         submission, fatal = extract(path), None
@@ -84,8 +105,16 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         if sandbox is not None:
             sandbox.close()
     if submission is not None:
-        result.notes = submission.notes + list(harness.report.problems) + result.notes
+        printed = harness.report.output.strip()
+        printed = [f"While loading, your code printed: {printed[:1000]}"] if printed else []
+        result.notes = submission.notes + list(harness.report.problems) + printed + result.notes
     if internal_errors:
         result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
+    if grader_fingerprint() != fingerprint:
+        # Only code running during grading can have done it; no score from this run can be trusted.
+        for case in result.cases:
+            case.points, case.passed = 0.0, False
+            case.feedback = "Void: the grader's own files changed while this submission was graded."
+        result.error = "the grader's files changed while this submission was graded, so the result is void"
     result.execution_time = time.monotonic() - started
     return result

@@ -20,6 +20,10 @@ import time
 from dataclasses import dataclass, field
 
 WORKER_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
+KIT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+with open(WORKER_PATH, encoding="utf-8") as _handle:
+    # Run as ``python -c``: sys.argv[0] then names no file inside the kit.
+    WORKER_SOURCE = _handle.read()
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 
@@ -53,11 +57,13 @@ class LoadReport:
         problems: one sentence per chunk that failed to compile or raised while loading (list of str).
         entries: per requested function name, ``{"state": "ok"|"missing"|"not callable", "bound": [...]}``.
         fatal: a sentence when the worker could not load at all (exited, timed out), else None.
+        output: what the submission printed while loading (str, capped).
     """
 
     problems: list = field(default_factory=list)
     entries: dict = field(default_factory=dict)
     fatal: str | None = None
+    output: str = ""
 
 
 @dataclass
@@ -100,6 +106,41 @@ def _limit_resources(limits):
                 pass  # a limit the platform refuses is skipped, not fatal
 
     return apply
+
+
+CONTROL = {code: None for code in range(32) if chr(code) not in "\n\t"} | {127: None}
+
+
+def clean_text(value, limit=500):
+    """Make text that came from the submission safe to print and store.
+
+    Lone surrogates become U+FFFD (they cannot be encoded), control characters (terminal escape
+    sequences that could redraw a report) are removed, and the text is cut to ``limit`` characters.
+
+    Args:
+        value: anything; non-strings become an empty string.
+        limit: maximum length kept (int, characters).
+    Returns:
+        str.
+    """
+    if not isinstance(value, str):
+        return ""
+    text = value.encode("utf-8", "replace").decode("utf-8").translate(CONTROL)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def checked_load_report(message, entries):
+    """A ``LoadReport`` built only from well-typed, bounded parts of the worker's ``loaded`` message."""
+    problems = message.get("problems")
+    problems = [clean_text(p) for p in problems[:20]] if isinstance(problems, list) else []
+    raw_entries = message.get("entries") if isinstance(message.get("entries"), dict) else {}
+    checked = {}
+    for name in entries:
+        entry = raw_entries.get(name) if isinstance(raw_entries.get(name), dict) else {}
+        state = entry.get("state") if entry.get("state") in ("ok", "missing", "not callable") else "missing"
+        bound = entry.get("bound") if isinstance(entry.get("bound"), list) else []
+        checked[name] = {"state": state, "bound": [b for b in bound if b in ("TOOLS", "dispatch")]}
+    return LoadReport(problems=problems, entries=checked)
 
 
 def describe_exit(returncode, limits):
@@ -149,7 +190,7 @@ class Sandbox:
         self.output_path = os.path.join(self.scratch, ".output")
         self.process = None
         self.reply_fd = None
-        self.request_file = None
+        self.request_fd = None
         self.buffer = b""
         self.output_offset = 0
         self.load_report = None
@@ -163,7 +204,7 @@ class Sandbox:
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "HOME": self.scratch}
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-B", WORKER_PATH, str(request_r), str(reply_w)],
+                [sys.executable, "-I", "-S", "-B", "-u", "-c", WORKER_SOURCE, str(request_r), str(reply_w), self.scratch, KIT_ROOT],
                 stdin=subprocess.DEVNULL,
                 stdout=output,
                 stderr=subprocess.STDOUT,
@@ -178,7 +219,8 @@ class Sandbox:
             os.close(request_r)
             os.close(reply_w)
         self.reply_fd = reply_r
-        self.request_file = os.fdopen(request_w, "wb", buffering=0)
+        self.request_fd = request_w
+        os.set_blocking(request_w, False)  # a worker that stops reading must not block the grader
         self.buffer = b""
 
     def _kill(self):
@@ -193,10 +235,10 @@ class Sandbox:
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL should not be ignored
             pass
         code = self.process.returncode
-        for closer in (lambda: os.close(self.reply_fd), self.request_file.close):
+        for fd in (self.reply_fd, self.request_fd):
             try:
-                closer()
-            except OSError:
+                os.close(fd)
+            except (OSError, TypeError):
                 pass
         self.process = None
         return code
@@ -208,11 +250,24 @@ class Sandbox:
 
     # -- messages ------------------------------------------------------------------------------
 
-    def _send(self, message):
-        try:
-            self.request_file.write((json.dumps(message) + "\n").encode("utf-8", "surrogatepass"))
-        except (BrokenPipeError, OSError):
-            raise _Stop(self._ended())
+    def _send(self, message, deadline, what):
+        """Write one message, waiting at most until ``deadline`` for the worker to read it."""
+        data = memoryview((json.dumps(message) + "\n").encode("utf-8", "surrogatepass"))
+        while data:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self._kill()
+                raise _Stop(f"timed out after {what}")
+            _, writable, _ = select.select([], [self.request_fd], [], remaining)
+            if not writable:
+                continue
+            try:
+                written = os.write(self.request_fd, data)
+            except BlockingIOError:
+                continue
+            except OSError:
+                raise _Stop(self._ended())
+            data = data[written:]
 
     def _ended(self):
         """Reap a worker that stopped talking and describe how it ended."""
@@ -266,7 +321,7 @@ class Sandbox:
             self.output_offset = 0
         except OSError:
             self.output_offset = size
-        text = data[:limit].decode("utf-8", "replace")
+        text = clean_text(data[:limit].decode("utf-8", "replace"), limit)
         if len(data) > limit:
             text += f"\n… (output truncated: only the first {limit} bytes are kept)"
         if size >= self.limits.output_bytes:
@@ -286,16 +341,17 @@ class Sandbox:
             return self.load_report
         self._spawn()
         deadline = time.monotonic() + self.limits.load_seconds
+        what = f"{self.limits.load_seconds:g} s (an endless loop at the top level?)"
         try:
-            self._send({"op": "load", "chunks": self.chunks, "entries": self.entries})
-            message = self._receive(deadline, f"{self.limits.load_seconds:g} s while loading (an endless loop at the top level?)")
+            self._send({"op": "load", "chunks": self.chunks, "entries": self.entries}, deadline, what)
+            message = self._receive(deadline, what)
             if message.get("op") != "loaded":
                 self._kill()
                 raise _Stop("sent an unexpected message while loading")
-            self.load_report = LoadReport(problems=list(message.get("problems", [])), entries=dict(message.get("entries", {})))
+            self.load_report = checked_load_report(message, self.entries)
         except _Stop as stop:
-            self.load_report = LoadReport(fatal=f"The submission {stop.args[0]} during loading.")
-        self._read_output()
+            self.load_report = LoadReport(fatal=f"While loading, the submission {stop.args[0]}.")
+        self.load_report.output = self._read_output()
         return self.load_report
 
     def run(self, entry, invocations, globals_, responder, view=None):
@@ -322,9 +378,11 @@ class Sandbox:
         deadline = time.monotonic() + self.limits.case_seconds
         requests = 0
         try:
-            self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_, "view": view})
+            what = f"{self.limits.case_seconds:g} s"
+            self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_, "view": view},
+                       deadline, what)
             while len(outcome.results) < len(invocations):
-                message = self._receive(deadline, f"{self.limits.case_seconds:g} s")
+                message = self._receive(deadline, what)
                 if message["op"] == "done":
                     outcome.results.append(message)
                     continue
@@ -332,7 +390,7 @@ class Sandbox:
                 if requests > self.limits.max_requests:
                     self._kill()
                     raise _Stop(f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded")
-                self._send(responder.answer(message["op"], message))
+                self._send(responder.answer(message["op"], message), deadline, what)
         except _Stop as stop:
             outcome.problem = f"The submission {stop.args[0]}."
         outcome.output = self._read_output()

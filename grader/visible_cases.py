@@ -6,7 +6,7 @@ sandbox. Passing them all is not the same as passing the hidden cases, and the r
 """
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from grader import expectations as expect
 from grader.models import Answers, NeverCorrects, make_call
@@ -36,6 +36,8 @@ class ToolCallCase:
         retry: the model's reply on a retry (str), or None for a model that repeats ``raw``.
         check: ``callable(transcript)`` raising ``expectations.CaseFailed``.
         hint: what to look at when it fails (str).
+        gate: the canary this case depends on (see ``grader.canaries``): ``"accepts"`` for a case a
+            refuse-everything function would pass, ``"rejects"`` for the opposite, or None.
     """
 
     case_id: str
@@ -45,6 +47,7 @@ class ToolCallCase:
     retry: str | None
     check: object
     hint: str
+    gate: str | None = None
     tools = SEED_TOOLS
 
     def model(self):
@@ -67,6 +70,7 @@ class CallCase:
         check: ``callable(transcript)`` raising ``expectations.CaseFailed``.
         view: how problem objects become text (see ``grader.harness.Harness.execute``).
         function: which of the exercise's functions to call (None: the main one).
+        gate: as ``ToolCallCase.gate``.
     """
 
     case_id: str
@@ -77,6 +81,7 @@ class CallCase:
     hint: str
     view: str | None = None
     function: str | None = None
+    gate: str | None = None
 
     @property
     def shown_input(self):
@@ -110,17 +115,19 @@ def _fixed_on_retry(t):
 
 TOOL_CALL_CASES = [
     ToolCallCase("valid", "A valid call is dispatched once, unchanged", "Only a call that passes every check is dispatched, exactly as sent.",
-                 VALID, None, _valid, "Parse, validate, then return dispatch(name, arguments) without asking the model."),
+                 VALID, None, _valid, "Parse, validate, then return dispatch(name, arguments) without asking the model.", "rejects"),
     ToolCallCase("unknown-tool", "An unknown tool is rejected after one retry", "Tool names must be registered in TOOLS.",
                  make_call("get_forecast", {"city": "Paris"}), None, _rejected_once,
-                 "Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection."),
+                 "Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection.", "accepts"),
     ToolCallCase("missing-required", "A missing required argument is rejected", "Every required argument must be present.",
-                 make_call("get_weather", {}), None, _missing_city, "Check every field in the tool's 'required' schema and name the missing one."),
+                 make_call("get_weather", {}), None, _missing_city, "Check every field in the tool's 'required' schema and name the missing one.",
+                 "accepts"),
     ToolCallCase("wrong-type", "A required argument of the wrong type is rejected", "Every argument must have its declared type.",
-                 make_call("get_weather", {"city": 75001}), None, _rejected_once, "isinstance is not enough for int/bool; compare the declared type."),
+                 make_call("get_weather", {"city": 75001}), None, _rejected_once, "isinstance is not enough for int/bool; compare the declared type.",
+                 "accepts"),
     ToolCallCase("extra-field", "An undeclared argument is rejected", "No argument may be undeclared.",
                  make_call("get_weather", {"city": "Paris", "country": "FR"}), None, _rejected_once,
-                 "Every key of arguments must be in 'required' or 'optional'."),
+                 "Every key of arguments must be in 'required' or 'optional'.", "accepts"),
     ToolCallCase("fixed-on-retry", "Invalid JSON, then a valid retry: the retry is dispatched", "One retry, and a fixed call is dispatched.",
                  '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
                  "Catch json.JSONDecodeError, ask the model once, and check the new call from the start."),
@@ -252,14 +259,20 @@ ADAPTER_CASES = [
              function="raw_call_from_anthropic"),
 ]
 
+def _gated(cases):
+    """Give each case of a checker exercise its canary gate: accepting cases need the function to
+    refuse bad input, refusing cases need it to accept good input (``grader.canaries``)."""
+    return [replace(c, gate="rejects" if c.case_id in ("valid", "null-arguments") else "accepts") for c in cases]
+
+
 VISIBLE_CASES = {
     "tool-result": TOOL_RESULT_CASES,
-    "parse-call": PARSE_CASES,
-    "validate-call": VALIDATE_CASES,
-    "observe": OBSERVE_CASES,
+    "parse-call": _gated(PARSE_CASES),
+    "validate-call": _gated(VALIDATE_CASES),
+    "observe": _gated(OBSERVE_CASES),
     "retry-loop": TOOL_CALL_CASES,
     "capstone": TOOL_CALL_CASES,
-    "json-schema": JSON_SCHEMA_CASES,
+    "json-schema": _gated(JSON_SCHEMA_CASES),
     "adapters": ADAPTER_CASES,
 }
 

@@ -1,9 +1,16 @@
 """The untrusted side: runs a learner's code in its own process and answers the grader over pipes.
 
-Started by ``grader.sandbox`` as ``python -I -S worker.py REQUEST_FD REPLY_FD``: ``-I`` keeps the
-repository (and so ``solutions``) off ``sys.path``, ``-S`` skips site-packages (the exercise is
-standard library only). This file imports nothing from the grader, on purpose: nothing trusted
-lives in this process. Every value sent back is converted to plain JSON data first; the grader
+Started by ``grader.sandbox`` as ``python -I -S -B -c <this file's text> REQUEST_FD REPLY_FD SCRATCH KIT``:
+``-I`` and ``-c`` keep the repository (and so ``solutions``) off ``sys.path`` and out of ``sys.argv``,
+``-S`` skips site-packages (the exercise is standard library only). This file imports nothing
+from the grader, on purpose: nothing trusted lives in this process.
+
+Before any learner code runs, ``install_guard`` adds a CPython audit hook (which cannot be
+removed) that refuses: reading the kit's folder (the reference solution, the hidden cases),
+writing anywhere but the scratch folder (results.json, the grader's files), starting or signalling
+processes, loading native code (ctypes), opening sockets, and the introspection that would reach
+the hook itself (gc, frames). Audit hooks are a tripwire, not a sandbox (CPython says so): the
+README's threat model says what needs a container or another user. Every value sent back is converted to plain JSON data first; the grader
 re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__`` cannot cross.
 
 Protocol: one JSON object per line. The grader sends ``load`` once, then ``case`` messages; the
@@ -208,8 +215,55 @@ def run_case(channel, namespace, proxies, message):
             channel.send({"op": "done", "result": describe(apply_view(message.get("view"), result))})
 
 
+BLOCKED_EVENTS = frozenset({
+    "os.fork", "os.forkpty", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "subprocess.Popen",
+    "os.kill", "os.killpg", "signal.pthread_kill", "os.startfile", "pty.spawn",
+    "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata", "ctypes.addressof",
+    "socket.__new__", "socket.connect", "socket.bind", "socket.getaddrinfo", "urllib.Request",
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace", "sys.setprofile",
+    "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
+})
+PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.mkdir",
+                         "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move"})
+
+
+def install_guard(scratch, kit):
+    """Refuse what no solution needs: see the module docstring. Raises PermissionError into learner code."""
+    scratch = os.path.realpath(scratch) + os.sep
+    kit = os.path.realpath(kit) + os.sep
+    realpath, fspath, blocked, path_events = os.path.realpath, os.fspath, BLOCKED_EVENTS, PATH_EVENTS
+    write_flags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+
+    def refuse(what):
+        raise PermissionError(f"the grader does not allow {what} in a submission")
+
+    def hook(event, args):
+        if event in blocked:
+            refuse(event)
+        if event in ("object.__setattr__", "object.__delattr__") and args and args[0] is hook:
+            refuse("changing the grader's guard")
+        if event == "open":
+            path, mode, flags = args
+            if isinstance(path, int) or path is None:
+                return
+            full = realpath(fspath(path))
+            full = full if isinstance(full, str) else full.decode("utf-8", "surrogateescape")
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & write_flags)
+            if writing and not full.startswith(scratch):
+                refuse("writing outside the scratch folder")
+            if full.startswith(kit) or full + os.sep == kit:
+                refuse("reading the kit's own files")
+        elif event in path_events:
+            for path in args:
+                if isinstance(path, str) and not realpath(path).startswith(scratch):
+                    refuse(f"{event} outside the scratch folder")
+
+    sys.addaudithook(hook)
+
+
 def main(argv):
     channel = Channel(int(argv[1]), int(argv[2]))
+    install_guard(argv[3], argv[4])
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
     namespace = module.__dict__

@@ -45,11 +45,11 @@ FAULTS = [
     # The seed's three anti-patterns ("✗" lines of the exercise card).
     fault("dispatch_unchecked", "seed anti-pattern", "Dispatches any call that parsed, checked or not.",
           [("        if not errors:\n", "        if call or not errors:\n")],
-          {VISIBLE, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
+          {VISIBLE, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
     fault("unbounded_retry", "seed anti-pattern", "Retries until the model gets it right.",
           [("    for attempt in range(2):\n", "    import itertools\n    for attempt in itertools.count():\n"),
            ("        if attempt == 0:\n", "        if True:\n")],
-          {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS}),
+          {VISIBLE, PARSING, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS}),
     fault("silent_failure", "seed anti-pattern", "Fails without error text: the model and the caller get nothing to act on.",
           [("        error = observation(errors)\n", '        error = ""\n')],
           {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),

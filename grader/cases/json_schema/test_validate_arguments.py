@@ -40,6 +40,7 @@ VALID = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule(RULE)
 @pytest.mark.parametrize("value", list(VALID.values()), ids=list(VALID))
 def test_valid_value(harness, value):
@@ -69,6 +70,7 @@ INVALID = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(RULE)
 @pytest.mark.parametrize("value, mentions", list(INVALID.values()), ids=list(INVALID))
 def test_invalid_value(harness, value, mentions):
@@ -81,6 +83,7 @@ def test_invalid_value(harness, value, mentions):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(RULE)
 def test_every_violation_is_reported(harness):
     """Violations at several depths are all reported.
@@ -93,6 +96,7 @@ def test_every_violation_is_reported(harness):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(RULE)
 @pytest.mark.parametrize("schema", [{"type": "string", "pattern": "^[A-Z]"}, {"type": "object", "oneOf": []}],
                          ids=["pattern", "oneOf"])

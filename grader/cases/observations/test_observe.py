@@ -18,6 +18,7 @@ def observe(harness, raw, tools=TYPED_TOOLS, times=1):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule("A valid call needs no observation: observe returns None.")
 @pytest.mark.parametrize("raw", [make_call("get_weather", {"city": "Paris"}), make_call("get_time", None)],
                          ids=["with-arguments", "null-arguments"])
@@ -46,6 +47,7 @@ CONTENT = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(CONTENT_RULE)
 @pytest.mark.parametrize("raw, mentions, fix", list(CONTENT.values()), ids=list(CONTENT))
 def test_observation_says_what_to_fix(harness, raw, mentions, fix):
@@ -71,6 +73,7 @@ WIDE_TOOLS = {**SEED_TOOLS, "wide_form": {"required": {f"field_{i:03}": str for 
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(BOUND_RULE)
 @pytest.mark.parametrize("raw", list(BOUNDED.values()), ids=list(BOUNDED))
 def test_observation_is_bounded(harness, raw):
@@ -83,6 +86,7 @@ def test_observation_is_bounded(harness, raw):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule("The same call always gets the same observation (deterministic order and wording).")
 def test_observation_is_deterministic(harness):
     """Observing the same call twice gives the same text.

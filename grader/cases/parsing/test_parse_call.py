@@ -30,6 +30,7 @@ VALID = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule(VALID_RULE)
 @pytest.mark.parametrize("raw, expected", list(VALID.values()), ids=list(VALID))
 def test_valid_raw_call(harness, raw, expected):
@@ -62,6 +63,7 @@ INVALID = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
 @pytest.mark.parametrize("raw, mentions", list(INVALID.values()), ids=list(INVALID))
 def test_invalid_raw_call(harness, raw, mentions):
@@ -75,6 +77,7 @@ def test_invalid_raw_call(harness, raw, mentions):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
 @pytest.mark.parametrize("raw", [None, 42, ["{}"]], ids=["none", "integer", "list"])
 def test_input_that_is_not_a_string(harness, raw):
@@ -87,6 +90,7 @@ def test_input_that_is_not_a_string(harness, raw):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule("Problems are short text: at most 2,000 characters, no traceback, even for 1 MB of input.")
 def test_problem_text_is_bounded(harness):
     """1 MB of invalid text gives a short problem.

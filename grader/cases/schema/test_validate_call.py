@@ -28,6 +28,7 @@ VALID = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule(VALID_RULE)
 @pytest.mark.parametrize("name, arguments", list(VALID.values()), ids=list(VALID))
 def test_valid_call(harness, name, arguments):
@@ -62,6 +63,7 @@ INVALID = {
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
 @pytest.mark.parametrize("name, arguments, mentions", list(INVALID.values()), ids=list(INVALID))
 def test_invalid_call(harness, name, arguments, mentions):
@@ -74,6 +76,7 @@ def test_invalid_call(harness, name, arguments, mentions):
 
 
 @pytest.mark.points(2)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule("Collect every violation before returning: one retry must be able to fix them all.")
 def test_every_violation_is_reported(harness):
     """A call with four different violations gets all four reported.
@@ -86,6 +89,7 @@ def test_every_violation_is_reported(harness):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule("Both the name and the arguments are checked, even when the name is already wrong.")
 def test_bad_name_and_bad_arguments_together(harness):
     """A non-string name and non-object arguments are both reported.
@@ -109,6 +113,7 @@ def test_uses_the_registry_it_is_given(harness):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
 def test_many_extra_fields_stay_bounded(harness):
     """10,000 undeclared fields give a bounded list of short problems.

@@ -10,6 +10,9 @@ from grader.models import make_call
 GROUP = "Parsing the raw call"
 ORDER = 1
 
+# Refusing is only worth points when valid input is accepted (see grader/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
 VALID = make_call("get_weather", {"city": "Paris"})
 NOT_JSON_RULE = "The raw call must be exactly one JSON object; text that is not JSON is rejected with error text, never repaired."
 

@@ -9,6 +9,9 @@ from grader.registries import TYPED_TOOLS
 GROUP = "Tool names"
 ORDER = 2
 
+# Refusing is only worth points when valid input is accepted (see grader/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
 NAME_RULE = "The tool name must be a string naming a registered tool, exactly; anything else is rejected before anything runs."
 
 
@@ -72,6 +75,7 @@ def test_name_that_is_almost_right(harness, name):
 
 
 @pytest.mark.points(2)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule("TOOLS is read when a call arrives: the grader installs its own registry before each case.")
 def test_registry_is_read_at_call_time(harness):
     """A tool that is only in the grader's installed registry is dispatched.

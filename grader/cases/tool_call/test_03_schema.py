@@ -11,6 +11,9 @@ from grader.registries import TYPED_TOOLS
 GROUP = "Arguments against the schema"
 ORDER = 3
 
+# Refusing is only worth points when valid input is accepted (see grader/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
 REQUIRED_RULE = "Every required argument must be present; missing or null arguments count as {}."
 TYPE_RULE = "Every argument must have its declared type: bool is not an integer, 7.0 is not an integer, null is no type, and nothing is converted."
 EXTRA_RULE = "No argument may be undeclared: every key must be listed in the tool's required or optional fields."

@@ -9,6 +9,9 @@ from grader.registries import TYPED_TOOLS
 GROUP = "Dispatching valid calls"
 ORDER = 4
 
+# Accepting is only worth points when invalid input is refused (see grader/canaries.py).
+pytestmark = pytest.mark.gate("rejects")
+
 DISPATCH_RULE = "A call that passes every check is dispatched once, exactly as sent, without asking the model; dispatch's result is returned unchanged."
 
 VALID_CALLS = {

@@ -11,6 +11,9 @@ from grader.registries import TYPED_TOOLS
 GROUP = "Error observations"
 ORDER = 5
 
+# Refusing is only worth points when valid input is accepted (see grader/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
 ALL_AT_ONCE_RULE = ("The observation names every violation of the call at once, so that the single retry can fix "
                     "them all (the seed's sample reported only the first).")
 CONTENT_RULE = ("The observation names the offending tool or field, what was expected and what came; it lists the "

@@ -10,6 +10,9 @@ from grader.models import Answers, Fails, NeverCorrects, make_call
 GROUP = "Bounded retry"
 ORDER = 6
 
+# Refusing is only worth points when valid input is accepted (see grader/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
 BUDGET_RULE = "An invalid call gets exactly one retry (one call to ask_model); after that, a rejection with error text."
 VALID = make_call("get_weather", {"city": "Paris"})
 INVALID = make_call("get_weather", {"city": 75001})

@@ -13,6 +13,9 @@ from grader.registries import TYPED_TOOLS
 GROUP = "Huge and deeply nested input"
 ORDER = 7
 
+# Refusing is only worth points when valid input is accepted (see grader/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
 NEVER_RAISE_RULE = "The runtime never raises, whatever the input: deep nesting and huge calls end in a rejection."
 BOUND_RULE = "Observations and errors are at most 2,000 characters, even for a 1 MB call: quote values briefly, never the whole call."
 MEGABYTE = 1024 * 1024
@@ -121,6 +124,7 @@ def test_huge_invalid_json(harness):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule("A large valid call is dispatched exactly as sent; size alone is not a violation.")
 def test_huge_valid_call(harness):
     """A valid call carrying a 1 MB string is dispatched unchanged.
@@ -135,6 +139,7 @@ def test_huge_valid_call(harness):
 
 
 @pytest.mark.points(1)
+@pytest.mark.gate("rejects")
 @pytest.mark.rule("A valid call is dispatched exactly as sent, whatever characters its strings hold.")
 def test_unpaired_surrogate_value(harness):
     """A valid call whose string holds an unpaired surrogate (\\ud800) is dispatched unchanged.

@@ -1,0 +1,133 @@
+"""Canaries: the two behaviours that give a case's verdict its meaning.
+
+A case that checks "this bad input is refused" is passed by a function that refuses everything;
+a case that checks "this good input is accepted" is passed by one that accepts everything. So a
+case marked ``@pytest.mark.gate("accepts")`` counts only if the function also accepts a plainly
+valid input, and one marked ``gate("rejects")`` only if it also refuses a plainly invalid one.
+Without this, "ask once, then always reject" scored 64 of 115 on the capstone (found by an
+adversarial test of the grader).
+
+Each canary is ``callable(harness) -> None`` that raises ``expectations.CaseFailed`` when the
+behaviour is missing; ``CANARIES[cases_folder][kind]``.
+"""
+
+from grader import expectations as expect
+from grader.models import make_call
+from grader.registries import SEED_TOOLS, encode_registry, fresh
+
+VALID = make_call("get_weather", {"city": "Paris"})
+UNKNOWN = make_call("get_forecast", {"city": "Paris"})
+
+
+def _tool_call_accepts(harness):
+    transcript = harness.run(VALID)
+    expect.finished(transcript)
+    if len(transcript.dispatches) != 1 or not expect.strict_equal(transcript.dispatches[0][1], {"city": "Paris"}):
+        expect.fail("it did not dispatch a plainly valid call")
+
+
+def _tool_call_rejects(harness):
+    transcript = harness.run(UNKNOWN)
+    if transcript.problem or transcript.raised:
+        expect.fail("a call to an unregistered tool did not end in a refusal: "
+                    + (transcript.problem or f"it raised {transcript.raised}").rstrip("."))
+    if transcript.dispatches:
+        expect.fail("it dispatched a call to an unregistered tool")
+
+
+def _pair(harness, raw):
+    value = expect.returned(harness.call(raw, view="pair_with_texts"))
+    return value if isinstance(value, list) and len(value) == 2 else [None, None]
+
+
+def _parse_accepts(harness):
+    call, problems = _pair(harness, VALID)
+    if not isinstance(call, dict) or problems != []:
+        expect.fail("it did not accept a plainly valid call")
+
+
+def _parse_rejects(harness):
+    call, problems = _pair(harness, "[]")
+    if call is not None or not problems:
+        expect.fail("it did not refuse JSON that is not an object")
+
+
+def _validate(harness, name):
+    return expect.returned(harness.call({"name": name, "arguments": {"city": "Paris"}},
+                                        encode_registry(fresh(SEED_TOOLS)), view="texts"))
+
+
+def _validate_accepts(harness):
+    if _validate(harness, "get_weather") != []:
+        expect.fail("it reported problems for a plainly valid call")
+
+
+def _validate_rejects(harness):
+    if not _validate(harness, "get_forecast"):
+        expect.fail("it reported no problem for an unregistered tool")
+
+
+def _observe(harness, raw):
+    return expect.returned(harness.call(raw, encode_registry(fresh(SEED_TOOLS))))
+
+
+def _observe_accepts(harness):
+    if _observe(harness, VALID) is not None:
+        expect.fail("it produced an observation for a plainly valid call")
+
+
+def _observe_rejects(harness):
+    value = _observe(harness, UNKNOWN)
+    if not isinstance(value, str) or not value.strip():
+        expect.fail("it produced no observation for an unregistered tool")
+
+
+SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def _schema_accepts(harness):
+    if expect.returned(harness.call({"city": "Paris"}, SCHEMA, view="texts")) != []:
+        expect.fail("it reported problems for plainly valid arguments")
+
+
+def _schema_rejects(harness):
+    if not expect.returned(harness.call({"city": 7}, SCHEMA, view="texts")):
+        expect.fail("it reported no problem for a wrong type")
+
+
+CANARIES = {
+    "tool_call": {"accepts": _tool_call_accepts, "rejects": _tool_call_rejects},
+    "parsing": {"accepts": _parse_accepts, "rejects": _parse_rejects},
+    "schema": {"accepts": _validate_accepts, "rejects": _validate_rejects},
+    "observations": {"accepts": _observe_accepts, "rejects": _observe_rejects},
+    "json_schema": {"accepts": _schema_accepts, "rejects": _schema_rejects},
+}
+
+WHY = {
+    "accepts": "it checks that a bad input is refused, which only means something if {function} also accepts a good "
+               "one, and in the grader's check {reason}. A function that refuses everything would pass it.",
+    "rejects": "it checks that a good input is accepted, which only means something if {function} also refuses a "
+               "bad one, and in the grader's check {reason}. A function that accepts everything would pass it.",
+}
+
+
+def gate_failure(harness, cases_folder, kind, cache):
+    """The sentence that voids a passed case whose gate fails, or None when the gate holds.
+
+    Args:
+        harness: the exercise's ``ExerciseHarness``. cases_folder: the exercise's case folder (str).
+        kind: ``"accepts"`` or ``"rejects"``. cache: dict kept by the caller (one canary run per kind).
+    Returns:
+        str or None.
+    """
+    canary = CANARIES.get(cases_folder, {}).get(kind)
+    if canary is None:
+        return None
+    if kind not in cache:
+        try:
+            canary(harness)
+            cache[kind] = None
+        except expect.CaseFailed as exc:
+            reason = str(exc).rstrip(".")
+            cache[kind] = "Not counted: " + WHY[kind].format(function=harness.entry, reason=reason) + " Fix that first."
+    return cache[kind]

@@ -21,6 +21,8 @@ def build_parser():
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
     parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
                         help="wall-clock limit for one case (default: %(default)s)")
+    parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
+                        help="wall-clock limit for loading the submission (default: %(default)s)")
     parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
                         help="wall-clock limit for all cases of the submission (default: %(default)s)")
     parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
@@ -45,7 +47,7 @@ def main(argv=None):
               "environment: .venv/bin/python -m grader ... (see the README's set-up command).", file=sys.stderr)
         return 2
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # the cases need no third-party plugins
-    limits = Limits(case_seconds=args.case_timeout, memory_mb=args.memory_mb)
+    limits = Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
     result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)
     # Learner text is sanitised, but never let an odd terminal encoding lose the results.
     sys.stdout.reconfigure(errors="replace")

@@ -64,6 +64,12 @@ def finished(transcript, none_is_stub=True):
         if transcript.raised.startswith("called sys.exit"):
             fail(f"{transcript.function} {transcript.raised} instead of returning; never exit the process from a "
                  "tool-call handler: return a result.")
+        if "File too large" in transcript.raised:
+            fail(f"{transcript.function} printed more than the grader's output limit in one case, so printing failed: "
+                 "print less (a few lines per call is plenty).")
+        if transcript.raised.startswith("MemoryError"):
+            fail(f"{transcript.function} ran out of memory (it asked for more than the grader's memory limit); "
+                 "validating a call needs no large allocations.")
         if transcript.raised.startswith("NotImplementedError"):
             fail(f"{transcript.function} still raises NotImplementedError: it is the shipped stub; write your code in its place.")
         fix = "catch the problem and return a rejection with error text" if none_is_stub else "catch the problem and report it"

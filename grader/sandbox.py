@@ -325,7 +325,9 @@ class Sandbox:
         if len(data) > limit:
             text += f"\n… (output truncated: only the first {limit} bytes are kept)"
         if size >= self.limits.output_bytes:
-            text += f"\n… (the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case; further output was refused)"
+            # First, so that no later cut hides it.
+            text = (f"(the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case; "
+                    "further output was refused)\n") + text
         return text
 
     # -- public API ----------------------------------------------------------------------------

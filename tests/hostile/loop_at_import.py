@@ -1,0 +1,3 @@
+"""Loops forever at import: loading must time out."""
+while True:
+    pass

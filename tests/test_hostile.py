@@ -1,0 +1,90 @@
+"""Hostile and broken submissions (tests/hostile/): each gets zero, a one-sentence reason, and leaves nothing behind.
+
+Every fixture is graded as a user would (``python -m grader``) with short limits. For each one the
+grader must finish within its bound, write a valid results.json, score it 0, say what happened in
+a sentence the learner understands, print no traceback of its own, and leave no process or
+scratch folder behind.
+"""
+
+import glob
+import json
+import os
+import re
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from conftest import ROOT, run_grader
+
+HOSTILE = os.path.join(ROOT, "tests", "hostile")
+OPTIONS = ("--case-timeout", "1", "--load-timeout", "2", "--memory-mb", "512")
+
+# fixture -> (pattern the report or results.json must contain, seconds allowed, expected exit status)
+EXPECTED = {
+    "exit_at_import.py": (r"called sys\.exit\(3\) while loading", 30, 0),
+    "os_exit_at_import.py": (r"While loading, the submission exited with status 4\.", 30, 0),
+    "systemexit_in_handler.py": (r"called sys\.exit\(0\) instead of returning", 30, 0),
+    "loop_at_import.py": (r"While loading, the submission timed out after 2 s", 30, 0),
+    "loop_in_handler.py": (r"timed out on 3 cases in a row", 40, 0),
+    "sleeps.py": (r"timed out on 3 cases in a row", 40, 0),
+    "segfault.py": (r"crashed with a segmentation fault", 40, 0),
+    "keyboard_interrupt.py": (r"raised KeyboardInterrupt", 30, 0),
+    "recursion.py": (r"RecursionError|segmentation fault|timed out", 60, 0),
+    "prints_flood.py": (r"printed more than 8 MB in one case", 60, 0),
+    "allocates.py": (r"ran out of memory", 30, 0),
+    "forks_and_daemonises.py": (r"the grader does not allow subprocess\.Popen", 30, 0),
+    "patches_the_channel.py": (r"the grader does not allow gc\.get_objects", 30, 0),
+    "lying_objects.py": (r"an object of type Liar", 30, 0),
+    "writes_results.py": (r"could not write /tmp/results\.json PermissionError", 30, 0),
+    "edits_the_grader.py": (r"could not edit grader/plugin\.py PermissionError", 30, 0),
+    "imports_reference.py": (r"the grader does not allow reading the kit's own files", 30, 0),
+    "kills_the_grader.py": (r"the grader does not allow os\.kill", 30, 0),
+    "garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
+    "hostile_text.py": (r"raised ValueError: bad", 30, 0),
+    "string_metadata.ipynb": (r"behaves like the stub", 30, 0),
+    "not_json.ipynb": (r"is not a readable Jupyter notebook", 30, 2),
+}
+
+
+def worker_processes():
+    """PIDs of grader workers (their command line names a kit-grade- scratch folder) and of `sleep 300`."""
+    found = set()
+    for path in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(path, "rb") as handle:
+                command = handle.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"kit-grade-" in command or command.strip() == b"sleep 300":
+            found.add(path.split("/")[2])
+    return found
+
+
+def test_every_fixture_has_an_expectation():
+    assert sorted(EXPECTED) == sorted(os.listdir(HOSTILE))
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_submission(tmp_path, name):
+    pattern, seconds, status = EXPECTED[name]
+    scratch_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "kit-grade-*")))
+    processes_before = worker_processes()
+    grader_before = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
+    started = time.monotonic()
+    process, results = run_grader(os.path.join(HOSTILE, name), *OPTIONS, results=tmp_path / "results.json", timeout=seconds + 60)
+    elapsed = time.monotonic() - started
+
+    assert elapsed < seconds, f"grading took {elapsed:.1f} s"
+    assert process.returncode == status, process.stderr
+    assert "Traceback" not in process.stdout + process.stderr
+    assert results is not None and results["score"] == 0
+    assert all(t["score"] == 0 for t in results["tests"]) and results["tests"]
+    everything = process.stdout + process.stderr + json.dumps(results, ensure_ascii=False)
+    assert re.search(pattern, everything), f"expected /{pattern}/ in the report"
+    assert "\x1b" not in process.stdout and len(process.stdout) < 300_000
+    assert worker_processes() <= processes_before, "a process was left behind"
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "kit-grade-*"))) <= scratch_before, "scratch folder left behind"
+    after = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert after == grader_before, "the grader's files changed"

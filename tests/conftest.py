@@ -8,7 +8,7 @@ import sys
 import pytest
 
 # Golden submissions are graded by tests, never executed as notebooks by nbval.
-collect_ignore_glob = ["golden/*", "faulty/*"]
+collect_ignore_glob = ["golden/*", "faulty/*", "hostile/*"]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

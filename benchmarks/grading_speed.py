@@ -1,0 +1,97 @@
+"""How fast is grading? Prints figures and ratios; asserts nothing (speed is measured here, never in a test).
+
+Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
+  1. grading one well-behaved submission with every case (``python -m grader tests/faulty/base.py``);
+  2. grading the solved capstone notebook (every case of its exercise);
+  3. executing that same solved notebook with nbclient, which is what nbgrader and otter-grader do for
+     every submission, and the ratio of (3) to (2);
+  4. with ``--baseline REV``: (1) again on a git worktree of REV, and the ratio now/baseline;
+  5. where the time goes: interpreter start, importing the grader and pytest, and the rest.
+
+Usage: ``python benchmarks/grading_speed.py [--runs 5] [--baseline REV]`` from the kit's folder.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BASE = os.path.join("tests", "faulty", "base.py")
+SOLVED = os.path.join("solutions", "notebooks", "05_capstone.ipynb")
+ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def median_seconds(command, cwd, runs):
+    """Median wall-clock seconds of ``command`` over ``runs`` runs after one warm-up (list of floats too)."""
+    subprocess.run(command, cwd=cwd, capture_output=True, env=ENV)
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        process = subprocess.run(command, cwd=cwd, capture_output=True, env=ENV)
+        times.append(time.perf_counter() - started)
+        if process.returncode not in (0,):
+            raise SystemExit(f"benchmark command failed ({process.returncode}): {' '.join(command)}\n{process.stderr.decode()[-500:]}")
+    return statistics.median(times), times
+
+
+def nbclient_command(path):
+    """A command that executes a notebook with nbclient, as nbgrader's and otter's graders do."""
+    code = ("import nbformat, os\nfrom nbclient import NotebookClient\n"
+            f"nb = nbformat.read({path!r}, as_version=4)\n"
+            f"NotebookClient(nb, timeout=600, kernel_name='python3', resources={{'metadata': {{'path': os.path.dirname({path!r})}}}}).execute()\n")
+    return [sys.executable, "-c", code]
+
+
+def line(label, seconds, times=None):
+    spread = f"  (min {min(times):.3f}, max {max(times):.3f})" if times else ""
+    print(f"  {label:<58} {seconds:7.3f} s{spread}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="counted runs per figure (default 5)")
+    parser.add_argument("--baseline", metavar="REV", help="also time grading at this git revision, for a ratio")
+    args = parser.parse_args()
+    grade = [sys.executable, "-m", "grader", BASE]
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; medians of {args.runs} runs after a warm-up")
+
+    print("Grading one submission (every case):")
+    one, one_times = median_seconds(grade, ROOT, args.runs)
+    line("python -m grader tests/faulty/base.py", one, one_times)
+    solved, solved_times = median_seconds([sys.executable, "-m", "grader", SOLVED], ROOT, args.runs)
+    line("python -m grader solutions/notebooks/05_capstone.ipynb", solved, solved_times)
+    executed, executed_times = median_seconds(nbclient_command(SOLVED), ROOT, args.runs)
+    line("nbclient executing the same notebook", executed, executed_times)
+    print(f"  ratio nbclient execution / grading the notebook: {executed / solved:.1f}x")
+
+    print("Where the time goes (grading base.py):")
+    start, _ = median_seconds([sys.executable, "-c", "pass"], ROOT, args.runs)
+    imports, _ = median_seconds([sys.executable, "-c", "import grader.cli, pytest"], ROOT, args.runs)
+    reading, _ = median_seconds([sys.executable, "-c", f"from grader.extract import extract; extract({SOLVED!r})"],
+                                ROOT, args.runs)
+    line("interpreter start", start)
+    line("importing the grader and pytest (beyond start)", imports - start)
+    line("worker start, pytest collection and every case (the rest)", one - imports)
+    line("reading a notebook with nbformat (beyond start; notebooks only)", reading - start)
+
+    if args.baseline:
+        folder = tempfile.mkdtemp(prefix="kit-baseline-")
+        try:
+            subprocess.run(["git", "worktree", "add", "--detach", folder, args.baseline], cwd=ROOT, check=True,
+                           capture_output=True)
+            base, base_times = median_seconds(grade, folder, args.runs)
+            print(f"Baseline {args.baseline}:")
+            line("python -m grader tests/faulty/base.py", base, base_times)
+            print(f"  ratio now / baseline: {one / base:.2f}")
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", folder], cwd=ROOT, capture_output=True)
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

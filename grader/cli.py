@@ -6,7 +6,8 @@ import os
 import sys
 
 from grader.exercises import BY_ID
-from grader.report import gradescope_results, text_report, write_json_atomically
+from grader.formats import exercism_results, junit_xml
+from grader.report import gradescope_results, text_report, write_json_atomically, write_text_atomically
 from grader.run import grade
 from grader.sandbox import Limits
 
@@ -19,6 +20,8 @@ def build_parser():
     )
     parser.add_argument("submission", help="path of the .py file or .ipynb notebook to grade")
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
+    parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
+    parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
     parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
                         help="wall-clock limit for one case (default: %(default)s)")
     parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
@@ -53,11 +56,16 @@ def main(argv=None):
     sys.stdout.reconfigure(errors="replace")
     print(text_report(result))
     status = 0
-    if args.results:
+    outputs = [(args.results, lambda: write_json_atomically(args.results, gradescope_results(result))),
+               (args.exercism, lambda: write_json_atomically(args.exercism, exercism_results(result))),
+               (args.junit, lambda: write_text_atomically(args.junit, junit_xml(result)))]
+    for path, write in outputs:
+        if not path:
+            continue
         try:
-            write_json_atomically(args.results, gradescope_results(result))
+            write()
         except OSError as exc:
-            print(f"error: could not write {args.results} ({exc.strerror or exc}).", file=sys.stderr)
+            print(f"error: could not write {path} ({exc.strerror or exc}).", file=sys.stderr)
             status = 2
     if result.error:
         print(f"error: {result.error}", file=sys.stderr)

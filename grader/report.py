@@ -113,23 +113,22 @@ def gradescope_results(result):
     }
 
 
-def write_json_atomically(path, data):
-    """Write ``data`` as JSON to ``path`` via a temporary file and rename, so no reader sees half a file.
+def write_text_atomically(path, text):
+    """Write ``text`` to ``path`` via a temporary file and rename, so no reader sees half a file.
 
     Args:
         path: destination (str or path-like); its folder is created if missing.
-        data: JSON-serialisable data.
+        text: the content (str, written as UTF-8).
     Raises:
         OSError: the folder cannot be created or written.
     """
     path = os.fspath(path)
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".results-", suffix=".json")
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".kit-", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
+            handle.write(text)
         os.replace(temporary, path)
     except BaseException:
         try:
@@ -137,3 +136,8 @@ def write_json_atomically(path, data):
         except OSError:
             pass
         raise
+
+
+def write_json_atomically(path, data):
+    """Write ``data`` as indented JSON to ``path`` atomically (see ``write_text_atomically``)."""
+    write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -44,9 +44,9 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
     import pytest
 
     plugin = GradingPlugin(exercise, harness)
+    folders = [os.path.join(cases_dir, "visible"), os.path.join(cases_dir, exercise.cases)]
     args = [
-        os.path.join(cases_dir, "visible"),
-        os.path.join(cases_dir, exercise.cases),
+        *[folder for folder in folders if os.path.isdir(folder)],  # a student release has no hidden cases
         "-c", os.path.join(cases_dir, "pytest.ini"),  # never pick up the repository's own pytest.ini
         "--rootdir", cases_dir,
         "--import-mode=importlib",  # case folders may reuse module names
@@ -96,6 +96,9 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         harness = Harness(sandbox, total_seconds=total_seconds, fatal=fatal)
         internal_errors = []
         for exercise in chosen:
+            if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
+                result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
+                                    "cases were run. Your instructor's grader runs the hidden ones too.")
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
             internal_errors += plugin.internal_errors

@@ -1,0 +1,196 @@
+"""Batch grading: a folder of submissions -> per-student feedback and results, and a gradebook CSV.
+
+``python -m grader.batch SUBMISSIONS --out OUT [--workers N] [--regrade]``
+
+Layouts (what nbgrader's ``submitted/`` and Gradescope's exports look like): every ``.py`` or
+``.ipynb`` file directly in SUBMISSIONS is one student (named by the file's stem); every folder is
+one student (named by the folder) whose ``.py``/``.ipynb`` files, at any depth, are all graded and
+merged (the best score per exercise counts).
+
+Each student is graded in a pool of grader processes (``--workers``, default: the number of CPUs);
+each submission's code still runs only in its own sandboxed worker. One broken or hostile
+submission costs that student, never the batch. Results are written atomically; a re-run skips
+students whose results are newer than their files (``--regrade`` grades everyone again).
+Writes ``OUT/gradebook.csv`` (one row per student, one column per exercise, total),
+``OUT/feedback/STUDENT/FILE.txt`` (the learner's report) and ``OUT/results/STUDENT.json``.
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import io
+import json
+import os
+import sys
+
+from grader.exercises import EXERCISES
+from grader.report import gradescope_results, text_report, write_json_atomically, write_text_atomically
+from grader.sandbox import Limits
+
+SUFFIXES = (".py", ".ipynb")
+IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", ".git"}
+
+
+def find_submissions(folder):
+    """Map each student to their submission files.
+
+    Args:
+        folder: the submissions folder (str).
+    Returns:
+        dict ``{student: [path, ...]}`` in sorted order; a folder without any ``.py``/``.ipynb``
+        maps to an empty list (reported as "no submission file").
+    """
+    students = {}
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if entry.startswith(".") or entry in IGNORED_PARTS:
+            continue
+        if os.path.isfile(path) and entry.endswith(SUFFIXES):
+            students[os.path.splitext(entry)[0]] = [path]
+        elif os.path.isdir(path):
+            files = []
+            for base, folders, names in os.walk(path):
+                folders[:] = sorted(f for f in folders if f not in IGNORED_PARTS and not f.startswith("."))
+                files += [os.path.join(base, n) for n in sorted(names) if n.endswith(SUFFIXES)]
+            students[entry] = files
+    return students
+
+
+def _safe(name):
+    """A file-name-safe version of a student or file name."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:120] or "_"
+
+
+def up_to_date(summary_path, files):
+    """True when ``summary_path`` exists and is newer than every one of ``files``."""
+    try:
+        graded = os.path.getmtime(summary_path)
+    except OSError:
+        return False
+    return all(os.path.getmtime(f) <= graded for f in files)
+
+
+def grade_student(student, files, out, limits, total_seconds):
+    """Grade every file of one student; write their feedback and summary. Runs in a pool process.
+
+    Args:
+        student: the student's id (str). files: their submission files (list of str).
+        out: the output folder (str). limits: ``grader.sandbox.Limits``. total_seconds: per file (float).
+    Returns:
+        the summary dict written to ``OUT/results/STUDENT.json``:
+        ``{"student", "files", "exercises": {id: [score, max]}, "errors": [...]}``.
+    """
+    from grader.run import grade  # imported in the pool process, once
+
+    summary = {"student": student, "files": [os.path.basename(f) for f in files], "exercises": {}, "errors": []}
+    if not files:
+        summary["errors"].append("no .py or .ipynb file was submitted")
+    feedback_dir = os.path.join(out, "feedback", _safe(student))
+    for path in files:
+        try:
+            result = grade(path, limits=limits, total_seconds=total_seconds)
+        except Exception as exc:  # a grader bug must cost one student, never the batch
+            summary["errors"].append(f"{os.path.basename(path)}: the grader failed ({type(exc).__name__})")
+            continue
+        name = _safe(os.path.basename(path))
+        write_text_atomically(os.path.join(feedback_dir, name + ".txt"), text_report(result) + "\n")
+        write_json_atomically(os.path.join(feedback_dir, name + ".results.json"), gradescope_results(result))
+        if result.error:
+            summary["errors"].append(f"{os.path.basename(path)}: {result.error}")
+        for exercise_id in dict.fromkeys(c.exercise_id for c in result.cases):
+            cases = [c for c in result.cases if c.exercise_id == exercise_id]
+            score, available = sum(c.points for c in cases), sum(c.max_points for c in cases)
+            best = summary["exercises"].get(exercise_id)
+            if best is None or score > best[0]:
+                summary["exercises"][exercise_id] = [score, available]
+    write_json_atomically(os.path.join(out, "results", _safe(student) + ".json"), summary)
+    return summary
+
+
+def gradebook_csv(summaries):
+    """The gradebook as CSV text: one row per student, one column per exercise seen, total, notes."""
+    seen = {e for s in summaries for e in s["exercises"]}
+    columns = [e.id for e in EXERCISES if e.id in seen]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["student", *columns, "total", "max_total", "notes"])
+    for summary in summaries:
+        scores = summary["exercises"]
+        total = sum(scores[c][0] for c in columns if c in scores)
+        available = sum(scores[c][1] for c in columns if c in scores)
+        writer.writerow([summary["student"], *[f"{scores[c][0]:g}" if c in scores else "" for c in columns],
+                         f"{total:g}", f"{available:g}", "; ".join(summary["errors"])])
+    return buffer.getvalue()
+
+
+def run_batch(folder, out, workers=None, regrade=False, limits=None, total_seconds=120.0, progress=True):
+    """Grade a folder of submissions in parallel and write the gradebook.
+
+    Args:
+        folder: the submissions folder (str). out: the output folder (str).
+        workers: grader processes (int; default ``os.cpu_count()``).
+        regrade: grade students whose results are up to date too (bool).
+        limits: ``grader.sandbox.Limits``. total_seconds: per-file budget (float).
+        progress: show a progress bar on stderr (bool).
+    Returns:
+        list of summaries (every student, graded now or before), sorted by student.
+    """
+    limits = limits or Limits()
+    students = find_submissions(folder)
+    summaries, todo = {}, {}
+    for student, files in students.items():
+        summary_path = os.path.join(out, "results", _safe(student) + ".json")
+        if not regrade and files and up_to_date(summary_path, files):
+            with open(summary_path, encoding="utf-8") as handle:
+                summaries[student] = json.load(handle)
+        else:
+            todo[student] = files
+    os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(todo), unit="student", desc="Grading", file=sys.stderr)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count()) as pool:
+        futures = {pool.submit(grade_student, s, f, out, limits, total_seconds): s for s, f in todo.items()}
+        for future in concurrent.futures.as_completed(futures):
+            student = futures[future]
+            try:
+                summaries[student] = future.result()
+            except Exception as exc:  # the pool process died: record it, keep the others
+                summaries[student] = {"student": student, "files": [], "exercises": {},
+                                      "errors": [f"the grader process failed ({type(exc).__name__})"]}
+            if bar is not None:
+                bar.update(1)
+    if bar is not None:
+        bar.close()
+    ordered = [summaries[s] for s in sorted(summaries)]
+    write_text_atomically(os.path.join(out, "gradebook.csv"), gradebook_csv(ordered))
+    return ordered
+
+
+def main(argv=None):
+    """Command line; returns 0 when the batch completed (whatever the scores), 2 for a missing folder."""
+    parser = argparse.ArgumentParser(prog="python -m grader.batch", description=__doc__.splitlines()[0])
+    parser.add_argument("submissions", help="folder with one file or one folder per student")
+    parser.add_argument("--out", required=True, help="folder for gradebook.csv, feedback/ and results/")
+    parser.add_argument("--workers", type=int, default=None, help="grader processes (default: the number of CPUs)")
+    parser.add_argument("--regrade", action="store_true", help="grade students whose results are up to date too")
+    parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS")
+    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    if not os.path.isdir(args.submissions):
+        print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
+        return 2
+    summaries = run_batch(args.submissions, args.out, workers=args.workers, regrade=args.regrade,
+                          limits=Limits(case_seconds=args.case_timeout), total_seconds=args.total_timeout,
+                          progress=not args.no_progress)
+    problems = sum(bool(s["errors"]) for s in summaries)
+    print(f"Graded {len(summaries)} students; gradebook: {os.path.join(args.out, 'gradebook.csv')}"
+          + (f"; {problems} with problems (see the notes column)" if problems else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Build a Gradescope autograder bundle: ``python -m grader.gradescope OUT.zip [--exercise ID ...]``.
+
+Follows Gradescope's published spec (gradescope/autograder_samples, docs/specs.md): a zip with
+``setup.sh`` and ``run_autograder`` at its root. At run time the zip is in ``/autograder/source``,
+the student's files in ``/autograder/submission``, and ``run_autograder`` must write
+``/autograder/results/results.json``. The bundle holds the grader with its hidden cases and the
+grader's requirements, never ``solutions/`` or the notebooks. ``AUTOGRADER_ROOT`` overrides
+``/autograder`` (used by the kit's tests to run the bundle against a fake tree).
+"""
+
+import argparse
+import os
+import stat
+import sys
+import zipfile
+
+GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
+
+REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\n"
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once when the autograder image is built.
+set -euo pipefail
+if ! command -v python3 >/dev/null; then
+    apt-get update && apt-get install -y python3 python3-pip
+fi
+python3 -m pip install --quiet -r /autograder/source/requirements-grader.txt
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission; it must leave results/results.json behind.
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+mkdir -p "$ROOT/results"
+cd "$ROOT/source" || exit 1
+# The first notebook (else the first .py file) the student uploaded.
+SUBMISSION=$(find "$ROOT/submission" -type f -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort | head -n 1)
+if [ -z "$SUBMISSION" ]; then
+    SUBMISSION=$(find "$ROOT/submission" -type f -name '*.py' | sort | head -n 1)
+fi
+python3 -m grader "${{SUBMISSION:-$ROOT/submission/no-notebook-was-uploaded.ipynb}}" {options}\\
+    --results "$ROOT/results/results.json"
+if [ ! -s "$ROOT/results/results.json" ]; then
+    echo '{{"score": 0, "output": "The autograder could not run; please tell your instructor."}}' > "$ROOT/results/results.json"
+fi
+exit 0
+"""
+
+
+def bundle_files(exercise_ids=()):
+    """The bundle's members: ``{name inside the zip: (bytes, executable)}``.
+
+    Args:
+        exercise_ids: grade only these exercises (ids from grader/exercises.json); default: the ones
+            found in each submission.
+    """
+    options = "".join(f"--exercise {e} " for e in exercise_ids)
+    files = {
+        "setup.sh": (SETUP_SH.encode(), True),
+        "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
+        "requirements-grader.txt": (REQUIREMENTS.encode(), False),
+    }
+    for base, folders, names in os.walk(GRADER_DIR):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        for name in sorted(names):
+            if name.endswith((".py", ".json", ".ini")):
+                path = os.path.join(base, name)
+                with open(path, "rb") as handle:
+                    files[os.path.join("grader", os.path.relpath(path, GRADER_DIR))] = (handle.read(), False)
+    return files
+
+
+def build_bundle(path, exercise_ids=()):
+    """Write the autograder zip to ``path``.
+
+    Args:
+        path: the zip to write (str). exercise_ids: see ``bundle_files``.
+    Returns:
+        list of member names, in the order written.
+    """
+    members = bundle_files(exercise_ids)
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, (data, executable) in members.items():
+            info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+            mode = 0o755 if executable else 0o644
+            info.external_attr = (stat.S_IFREG | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return list(members)
+
+
+def main(argv=None):
+    """Command line; returns 0 on success."""
+    parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
+    parser.add_argument("zip", help="the bundle to write, e.g. autograder.zip")
+    parser.add_argument("--exercise", action="append", default=[], metavar="ID",
+                        help="grade only this exercise (repeatable); default: those found in each submission")
+    args = parser.parse_args(argv)
+    members = build_bundle(args.zip, args.exercise)
+    print(f"Wrote {args.zip} ({len(members)} files): upload it as the autograder of a Gradescope programming assignment.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""Classroom tools: student release, batch grading and gradebook, Gradescope bundle, Exercism and JUnit output."""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+import zipfile
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from conftest import ROOT, run_grader
+from grader.exercises import EXERCISES
+
+SOLVED = os.path.join(ROOT, "solutions", "notebooks")
+SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")
+GRADESCOPE_STATUSES = {"passed", "failed"}
+
+
+# -- student release --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory):
+    destination = tmp_path_factory.mktemp("release") / "course"
+    process = subprocess.run([sys.executable, "-m", "course.release", str(destination), "--zip"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    return destination
+
+
+def test_release_holds_nothing_hidden(release):
+    files = [os.path.relpath(os.path.join(b, n), release) for b, _, names in os.walk(release) for n in names]
+    assert not any(f.startswith(("solutions", "tests", "course")) for f in files)
+    assert sorted(os.listdir(release / "grader" / "cases")) == ["conftest.py", "pytest.ini", "visible"]
+    assert not any(f.endswith(("batch.py", "gradescope.py")) for f in files)
+    for name in files:
+        text = (release / name).read_text(encoding="utf-8", errors="replace")
+        assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text, name
+        assert "Model answers" not in text or name.endswith(".ipynb"), name
+    assert sorted(os.listdir(release / "notebooks")) == sorted(os.listdir(os.path.join(ROOT, "notebooks")))
+    with zipfile.ZipFile(f"{release}.zip") as archive:
+        assert sorted(n for n in archive.namelist() if not n.endswith("/")) == sorted(files)
+
+
+def test_released_grader_runs_visible_cases_only(release):
+    process = subprocess.run([sys.executable, "-m", "grader", "notebooks/01_parsing.ipynb"], cwd=release,
+                             capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    assert "only its visible cases were run" in process.stdout
+    assert "Score: 0 / 5" in process.stdout
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(os.path.join(ROOT, "notebooks"))))
+def test_released_notebooks_run(release, name):
+    path = release / "notebooks" / name
+    notebook = nbformat.read(path, as_version=4)
+    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert errors == []
+
+
+# -- batch grading ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def class_folder(tmp_path):
+    folder = tmp_path / "submitted"
+    (folder / "alice" / "ps1").mkdir(parents=True)
+    shutil.copy(os.path.join(SOLVED, "05_capstone.ipynb"), folder / "alice" / "ps1")
+    shutil.copy(os.path.join(SOLVED, "01_parsing.ipynb"), folder / "alice" / "ps1")
+    (folder / "bob").mkdir()
+    shutil.copy(SEED_SAMPLE, folder / "bob" / "answer.py")
+    shutil.copy(os.path.join(ROOT, "tests", "hostile", "kills_the_grader.py"), folder / "mallory.py")
+    shutil.copy(os.path.join(ROOT, "tests", "hostile", "not_json.ipynb"), folder / "carol.ipynb")
+    (folder / "dave").mkdir()
+    return folder
+
+
+def batch(folder, out, *options):
+    return subprocess.run([sys.executable, "-m", "grader.batch", str(folder), "--out", str(out), "--workers", "2",
+                           "--no-progress", *options], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def read_gradebook(out):
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def test_batch_grades_everyone_and_writes_a_gradebook(class_folder, tmp_path):
+    out = tmp_path / "out"
+    process = batch(class_folder, out)
+    assert process.returncode == 0, process.stderr
+    assert "Graded 5 students" in process.stdout and "Traceback" not in process.stderr
+    book = read_gradebook(out)
+    assert list(book) == ["alice", "bob", "carol", "dave", "mallory"]
+    assert book["alice"]["capstone"] == "116" and book["alice"]["parse-call"] == "33"
+    assert float(book["alice"]["total"]) == float(book["alice"]["max_total"]) > 100
+    assert 0 < float(book["bob"]["capstone"]) < 116
+    assert book["mallory"]["total"] == "0" and book["carol"]["total"] == "0"
+    assert "not a readable Jupyter notebook" in book["carol"]["notes"]
+    assert book["dave"]["notes"] == "no .py or .ipynb file was submitted"
+    report = (out / "feedback" / "bob" / "answer.py.txt").read_text(encoding="utf-8")
+    assert report.startswith("Grading answer.py\nScore: ")
+    assert json.loads((out / "feedback" / "alice" / "05_capstone.ipynb.results.json").read_text())["score"] > 100
+
+
+def test_batch_rerun_skips_what_is_graded_unless_asked(class_folder, tmp_path):
+    out = tmp_path / "out"
+    batch(class_folder, out)
+    stamp = os.path.getmtime(out / "results" / "alice.json")
+    time.sleep(0.05)
+    batch(class_folder, out)
+    assert os.path.getmtime(out / "results" / "alice.json") == stamp
+    os.utime(class_folder / "bob" / "answer.py")  # bob resubmits
+    batch(class_folder, out)
+    assert os.path.getmtime(out / "results" / "alice.json") == stamp
+    assert os.path.getmtime(out / "results" / "bob.json") > stamp
+    batch(class_folder, out, "--regrade")
+    assert os.path.getmtime(out / "results" / "alice.json") > stamp
+
+
+# -- Gradescope bundle -----------------------------------------------------------------------------
+
+def test_gradescope_bundle_runs_against_a_fake_autograder_tree(tmp_path):
+    bundle = tmp_path / "autograder.zip"
+    process = subprocess.run([sys.executable, "-m", "grader.gradescope", str(bundle)], cwd=ROOT, capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    root = tmp_path / "autograder"
+    (root / "source").mkdir(parents=True)
+    (root / "submission").mkdir()
+    with zipfile.ZipFile(bundle) as archive:
+        names = archive.namelist()
+        assert {"setup.sh", "run_autograder", "requirements-grader.txt"} <= set(names)
+        assert not any(n.startswith(("solutions", "notebooks", "tests")) for n in names)
+        assert any(n.startswith("grader/cases/tool_call/") for n in names)  # the hidden cases travel
+        archive.extractall(root / "source")
+    shutil.copy(SEED_SAMPLE, root / "submission" / "my_solution.py")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    run = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert 0 < results["score"] < sum(t["max_score"] for t in results["tests"])
+    for test in results["tests"]:
+        assert test["status"] in GRADESCOPE_STATUSES and test["visibility"] == "visible"
+        assert {"name", "score", "max_score", "output"} <= set(test)
+    assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+
+
+def test_gradescope_bundle_without_a_notebook_still_writes_results(tmp_path):
+    bundle = tmp_path / "autograder.zip"
+    subprocess.run([sys.executable, "-m", "grader.gradescope", str(bundle)], cwd=ROOT, check=True, capture_output=True)
+    root = tmp_path / "autograder"
+    (root / "submission").mkdir(parents=True)
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(root / "source")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
+    subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, timeout=300)
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == 0 and "does not exist" in results["output"]
+
+
+# -- Exercism and JUnit output ---------------------------------------------------------------------
+
+def test_exercism_and_junit_outputs_come_from_the_same_result(tmp_path):
+    process, results = run_grader(SEED_SAMPLE, "--exercism", str(tmp_path / "exercism.json"),
+                                  "--junit", str(tmp_path / "junit.xml"), results=tmp_path / "results.json")
+    assert process.returncode == 0
+    exercism = json.loads((tmp_path / "exercism.json").read_text())
+    assert exercism["version"] == 3 and exercism["status"] == "fail"
+    assert len(exercism["tests"]) == len(results["tests"])
+    assert [t["status"] == "pass" for t in exercism["tests"]] == [t["status"] == "passed" for t in results["tests"]]
+    assert all(len(t.get("output", "")) <= 500 for t in exercism["tests"])
+    assert all(t["message"] for t in exercism["tests"] if t["status"] == "fail")
+    suites = ElementTree.parse(tmp_path / "junit.xml").getroot()
+    assert int(suites.get("tests")) == len(results["tests"])
+    assert int(suites.get("failures")) == sum(t["status"] == "failed" for t in results["tests"])
+    assert len(suites.findall("./testsuite/testcase/failure")) == int(suites.get("failures"))
+
+
+def test_exercism_error_status_for_an_unreadable_submission(tmp_path):
+    bad = tmp_path / "broken.ipynb"
+    bad.write_text("{")
+    run_grader(bad, "--exercism", str(tmp_path / "exercism.json"))
+    exercism = json.loads((tmp_path / "exercism.json").read_text())
+    assert exercism["status"] == "error" and "not a readable Jupyter notebook" in exercism["message"]
+
+
+def test_every_exercise_has_a_gradebook_column_name():
+    assert len({e.id for e in EXERCISES}) == len(EXERCISES)

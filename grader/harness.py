@@ -16,8 +16,8 @@ from grader.sandbox import LoadReport, clean_text
 
 ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
-# keeps a whole class's grading run from waiting (5 s x 100 cases) on one endless loop.
-MAX_TIMEOUTS_IN_A_ROW = 3
+# keeps a whole class's grading run from waiting (2 s x 100 cases) on one endless loop.
+MAX_TIMEOUTS_IN_A_ROW = 2
 DISPATCH = {"__kit__": "dispatch"}
 
 

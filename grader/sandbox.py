@@ -41,8 +41,8 @@ class Limits:
             unbounded (int); the contract allows one of each.
     """
 
-    case_seconds: float = 5.0
-    load_seconds: float = 10.0
+    case_seconds: float = 2.0
+    load_seconds: float = 5.0
     memory_mb: int = 1024
     cpu_seconds: int = 120
     output_bytes: int = 8 * 1024 * 1024

@@ -1,0 +1,90 @@
+"""Batch grading speed: N generated submissions (correct, faulty, hostile) graded with 1 and 2 workers.
+
+Prints wall time, seconds per submission and throughput for each worker count, and the speed-up.
+Asserts nothing. Usage: ``python benchmarks/batch_speed.py [--count 500] [--workers 1 2]``.
+
+The mix: 40% correct (the compact base solution and the assembled reference), 40% faulty (the
+faulty-solution library in rotation), 20% hostile (the fixtures in tests/hostile in rotation:
+endless loops and sleeps included, graded with the default time limits).
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
+
+from course.assemble import seed_form  # noqa: E402
+from faulty.faults import FAULTS  # noqa: E402
+
+
+def faulty_source(fault, base):
+    for old, new in fault.edits:
+        base = base.replace(old, new)
+    return base
+
+
+def generate(folder, count):
+    """Write ``count`` submissions into ``folder``; returns how many of each kind."""
+    with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as handle:
+        base = handle.read()
+    correct = [base, seed_form()]
+    hostile_dir = os.path.join(ROOT, "tests", "hostile")
+    hostile = sorted(os.listdir(hostile_dir))
+    kinds = {"correct": 0, "faulty": 0, "hostile": 0}
+    for number in range(count):
+        slot = number % 10
+        if slot < 4:
+            kind, name, text = "correct", f"s{number:04d}.py", correct[number % len(correct)]
+        elif slot < 8:
+            fault = FAULTS[number % len(FAULTS)]
+            kind, name, text = "faulty", f"s{number:04d}.py", faulty_source(fault, base)
+        else:
+            fixture = hostile[number % len(hostile)]
+            kind, name = "hostile", f"s{number:04d}{os.path.splitext(fixture)[1]}"
+            with open(os.path.join(hostile_dir, fixture), encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        kinds[kind] += 1
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return kinds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=500)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="kit-batch-")
+    try:
+        submissions = os.path.join(folder, "submissions")
+        os.makedirs(submissions)
+        kinds = generate(submissions, args.count)
+        print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.count} submissions: "
+              + ", ".join(f"{n} {k}" for k, n in kinds.items()))
+        timings = {}
+        for workers in args.workers:
+            out = os.path.join(folder, f"out-{workers}")
+            started = time.perf_counter()
+            process = subprocess.run([sys.executable, "-m", "grader.batch", submissions, "--out", out, "--workers",
+                                      str(workers), "--no-progress"], cwd=ROOT, capture_output=True, text=True)
+            elapsed = time.perf_counter() - started
+            if process.returncode != 0:
+                raise SystemExit(f"batch failed: {process.stderr[-500:]}")
+            timings[workers] = elapsed
+            print(f"  {workers} worker(s): {elapsed:7.1f} s wall, {elapsed / args.count:.3f} s per submission, "
+                  f"{args.count / elapsed:.2f} submissions/s")
+        if len(timings) > 1:
+            first, last = min(timings), max(timings)
+            print(f"  speed-up {last} vs {first} worker(s): {timings[first] / timings[last]:.2f}x")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

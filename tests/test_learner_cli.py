@@ -1,0 +1,70 @@
+"""The learner's command line: progress, hint and watch, all driven by the grader."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import nbformat
+
+from conftest import ROOT
+
+LEARNER = os.path.join(ROOT, "notebooks")
+SOLVED = os.path.join(ROOT, "solutions", "notebooks")
+
+
+def learner(*args):
+    return subprocess.run([sys.executable, "-m", "grader.learner", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def workspace(tmp_path, solved=()):
+    folder = tmp_path / "notebooks"
+    shutil.copytree(LEARNER, folder)
+    for name in solved:
+        shutil.copy(os.path.join(SOLVED, name), folder / name)
+    return folder
+
+
+def test_progress_lists_every_exercise_with_its_state(tmp_path):
+    folder = workspace(tmp_path, solved=["00_start_here.ipynb", "01_parsing.ipynb"])
+    process = learner("--notebooks", str(folder), "progress")
+    assert process.returncode == 0, process.stderr
+    lines = process.stdout.splitlines()
+    assert "done" in lines[1] and "6/6" in lines[1] and "done" in lines[2] and "33/33" in lines[2]
+    assert all("not started" in line for line in lines[3:-1])
+    assert lines[-1] == "2 of 8 exercises done."
+
+
+def test_hint_names_the_next_exercise_and_its_first_failing_case(tmp_path):
+    folder = workspace(tmp_path, solved=["00_start_here.ipynb"])
+    notebook = nbformat.read(folder / "01_parsing.ipynb", as_version=4)
+    cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution"))
+    cell.source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
+    nbformat.write(notebook, folder / "01_parsing.ipynb")
+    process = learner("--notebooks", str(folder), "hint")
+    assert process.stdout.startswith("1 · parse_call")
+    assert "First failing case:" in process.stdout and "Hint: Check that raw is a str" in process.stdout
+
+
+def test_hint_for_a_named_exercise_and_when_everything_is_done(tmp_path):
+    assert "Hint: Return a new dict with exactly four keys" in learner("hint", "tool-result").stdout
+    folder = tmp_path / "all"
+    shutil.copytree(SOLVED, folder)
+    assert learner("--notebooks", str(folder), "hint").stdout.strip() == "Every exercise is done. Well done!"
+
+
+def test_watch_regrades_a_notebook_when_it_is_saved(tmp_path):
+    folder = workspace(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "grader.learner", "--notebooks", str(folder), "watch",
+                                "--interval", "0.2", "--max-events", "1"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().startswith("Watching ")
+        time.sleep(0.5)
+        shutil.copy(os.path.join(SOLVED, "00_start_here.ipynb"), folder / "00_start_here.ipynb")  # "save"
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert "00_start_here.ipynb: 0 · Warm-up: an error observation in Anthropic's shape: done 6/6." in out, err
+    assert "Next: 1 · parse_call" in out

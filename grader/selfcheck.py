@@ -61,7 +61,7 @@ class SelfCheckReport:
 
     def _repr_html_(self):
         body = "".join(
-            f"<tr><td>{'✅' if ok else '❌'}</td><td style='text-align:left'>{html.escape(title)}</td>"
+            f"<tr><td>{'✓' if ok else '✗'}</td><td style='text-align:left'>{html.escape(title)}</td>"
             f"<td style='text-align:left'>{'' if ok else html.escape(detail)}</td></tr>"
             for title, ok, detail in self.rows
         )

@@ -115,7 +115,9 @@ class Playground(TextFallbackBox):
         """Recompute both verdicts and redraw."""
         yours, reference = self.verdicts()
         cell = "<td style='vertical-align: top; text-align: left; width: 50%'><pre style='{}'>{}</pre></td>"
-        self.result.value = ("<table style='width: 95%'><tr><th style='text-align: left'>Your observe()</th>"
+        checked = html.escape(self.raw.value[:120] + ("…" if len(self.raw.value) > 120 else ""))
+        self.result.value = (f"<p class='kit-checked'>Checked: <code>{checked}</code></p>"
+                             "<table style='width: 95%'><tr><th style='text-align: left'>Your observe()</th>"
                              "<th style='text-align: left'>Reference</th></tr><tr>"
                              + cell.format(PRE, html.escape(yours)) + cell.format(PRE, html.escape(reference)) + "</tr></table>")
 
@@ -241,7 +243,7 @@ class ProgressView(TextFallbackBox):
     def refresh(self):
         """Grade the notebooks again (save yours first) and redraw."""
         self.rows = course_progress(self.notebooks_dir) if self.notebooks_dir else course_progress()
-        marks = {"done": "✅", "failing": "❌", "not started": "⬜", "missing": "❔"}
+        marks = {"done": "✓", "failing": "✗", "not started": "○", "missing": "?"}  # plain marks: every font has them
         body = "".join(
             f"<tr><td>{marks[r.state]}</td><td style='text-align: left'>{html.escape(r.exercise.title)}</td>"
             f"<td>{r.state}</td><td>{f'{r.score:g}/{r.max_score:g}' if r.max_score else '-'}</td>"

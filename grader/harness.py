@@ -18,6 +18,9 @@ ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
 # keeps a whole class's grading run from waiting (2 s x 100 cases) on one endless loop.
 MAX_TIMEOUTS_IN_A_ROW = 2
+# Likewise for a worker that dies (crash, exit, garbage on the channel) on every case: restarting it
+# 100 times proves nothing more than five times does.
+MAX_CRASHES_IN_A_ROW = 5
 DISPATCH = {"__kit__": "dispatch"}
 
 
@@ -146,6 +149,7 @@ class Harness:
         self.printed = ""
         self.last_transcript = None
         self.timeouts_in_a_row = 0
+        self.crashes_in_a_row = 0
 
     def take_output(self):
         """Return and forget what the submission printed since the last call (str, capped per case)."""
@@ -167,6 +171,9 @@ class Harness:
         if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW:
             return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
                     "cases were skipped to keep grading bounded; fix the endless loop first.")
+        if self.crashes_in_a_row >= MAX_CRASHES_IN_A_ROW:
+            return (f"Not run: the submission's process died on {MAX_CRASHES_IN_A_ROW} cases in a row, so the remaining "
+                    "cases were skipped; fix that crash first.")
         return None
 
     def notes_for(self, function):
@@ -214,6 +221,8 @@ class Harness:
         self.printed += outcome.output
         timed_out = bool(outcome.problem and "timed out" in outcome.problem)
         self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if timed_out else 0
+        crashed = bool(outcome.problem) and not timed_out
+        self.crashes_in_a_row = self.crashes_in_a_row + 1 if crashed else 0
         return transcript
 
     def for_exercise(self, exercise):

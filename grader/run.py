@@ -52,7 +52,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
         "--import-mode=importlib",  # case folders may reuse module names
         "-p", "no:cacheprovider",
         # The cases print nothing and need no logging, warnings or fd capture: about 8% faster per run.
-        "--capture=no", "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler",
+        "--capture=no", "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler", "--tb=no",
         "-q",
     ]
     # pytest's own chatter is not the learner's report; the report is built from plugin.results.

@@ -92,7 +92,8 @@ def exception_text(exc):
     except BaseException:  # a learner's exception whose __str__ raises
         message = ""
     message = message.splitlines()[0][:300] if message else ""
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+    name = type(exc).__name__[:100]  # a class name can be a megabyte long
+    return f"{name}: {message}" if message else name
 
 
 def where_raised(exc, label_prefix):

@@ -11,10 +11,11 @@ BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")
 
 
-def apply_edits(fault):
-    """base.py with the fault's edits applied; each edit must match exactly once."""
-    with open(BASE, encoding="utf-8") as handle:
-        source = handle.read()
+def apply_edits(fault, source=None):
+    """``source`` (default: base.py) with the fault's edits applied; each edit must match exactly once."""
+    if source is None:
+        with open(BASE, encoding="utf-8") as handle:
+            source = handle.read()
     for old, new in fault.edits:
         assert source.count(old) == 1, f"{fault.name}: edit target occurs {source.count(old)} times: {old!r}"
         source = source.replace(old, new)
@@ -68,15 +69,6 @@ def test_seed_sample_solution_loses_points_for_each_of_its_faults(grade):
 from faulty.step_faults import BASES, STEP_FAULTS  # noqa: E402
 
 
-def step_source(fault):
-    """The base of the fault's exercise with the fault's edits applied (each must match exactly once)."""
-    source = BASES[fault.exercise]
-    for old, new in fault.edits:
-        assert source.count(old) == 1, f"{fault.name}: edit target occurs {source.count(old)} times: {old!r}"
-        source = source.replace(old, new)
-    return source
-
-
 @pytest.mark.parametrize("exercise", sorted(BASES))
 def test_step_base_scores_full_marks(grade, tmp_path, exercise):
     path = tmp_path / "base.py"
@@ -89,7 +81,7 @@ def test_step_base_scores_full_marks(grade, tmp_path, exercise):
 @pytest.mark.parametrize("fault", STEP_FAULTS, ids=[f"{f.exercise}:{f.name}" for f in STEP_FAULTS])
 def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
     path = tmp_path / f"{fault.name}.py"
-    path.write_text(step_source(fault), encoding="utf-8")
+    path.write_text(apply_edits(fault, BASES[fault.exercise]), encoding="utf-8")
     process, results = grade(path, "--exercise", fault.exercise)
     assert process.returncode == 0, process.stderr
     hidden_failed = [t for t in results["tests"] if t["status"] == "failed" and "hidden" in t["tags"]]

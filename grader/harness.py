@@ -219,10 +219,8 @@ class Harness:
         transcript.problem = outcome.problem
         transcript.output = outcome.output
         self.printed += outcome.output
-        timed_out = bool(outcome.problem and "timed out" in outcome.problem)
-        self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if timed_out else 0
-        crashed = bool(outcome.problem) and not timed_out
-        self.crashes_in_a_row = self.crashes_in_a_row + 1 if crashed else 0
+        self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if outcome.stopped == "timeout" else 0
+        self.crashes_in_a_row = self.crashes_in_a_row + 1 if outcome.stopped == "crash" else 0
         return transcript
 
     def for_exercise(self, exercise):

@@ -75,15 +75,18 @@ class CaseOutcome:
             or ``{"raised": "ValueError: ...", "where": "cell 3, line 4"}``.
         problem: a sentence when the case did not finish (timeout, crash, flood), else None.
         output: what the submission printed during the case, capped (str).
+        stopped: why the case was cut short: ``"timeout"``, ``"crash"``, ``"limit"``, or None.
     """
 
     results: list = field(default_factory=list)
     problem: str | None = None
     output: str = ""
+    stopped: str | None = None
 
 
 class _Stop(Exception):
-    """The case cannot go on; ``args[0]`` is the sentence for the learner."""
+    """The case cannot go on; ``args[0]`` is the sentence for the learner, ``args[1]`` the kind:
+    ``"timeout"``, ``"crash"`` (the worker died or broke the protocol) or ``"limit"`` (stopped by a bound)."""
 
 
 def _limit_resources(limits):
@@ -257,7 +260,7 @@ class Sandbox:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._kill()
-                raise _Stop(f"timed out after {what}")
+                raise _Stop(f"timed out after {what}", "timeout")
             _, writable, _ = select.select([], [self.request_fd], [], remaining)
             if not writable:
                 continue
@@ -266,7 +269,7 @@ class Sandbox:
             except BlockingIOError:
                 continue
             except OSError:
-                raise _Stop(self._ended())
+                raise _Stop(self._ended(), "crash")
             data = data[written:]
 
     def _ended(self):
@@ -284,17 +287,17 @@ class Sandbox:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._kill()
-                raise _Stop(f"timed out after {what}")
+                raise _Stop(f"timed out after {what}", "timeout")
             ready, _, _ = select.select([self.reply_fd], [], [], remaining)
             if not ready:
                 continue
             data = os.read(self.reply_fd, 1 << 16)
             if not data:
-                raise _Stop(self._ended())
+                raise _Stop(self._ended(), "crash")
             self.buffer += data
             if len(self.buffer) > MAX_MESSAGE_BYTES:
                 self._kill()
-                raise _Stop(f"sent a value larger than {MAX_MESSAGE_BYTES // (1024 * 1024)} MB back to the grader")
+                raise _Stop(f"sent a value larger than {MAX_MESSAGE_BYTES // (1024 * 1024)} MB back to the grader", "limit")
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
             message = json.loads(line.decode("utf-8", "surrogatepass"))
@@ -303,7 +306,7 @@ class Sandbox:
         if not isinstance(message, dict) or not isinstance(message.get("op"), str):
             # Only learner code writing into the grader's pipe can produce this.
             self._kill()
-            raise _Stop("wrote garbage into the grader's channel")
+            raise _Stop("wrote garbage into the grader's channel", "crash")
         return message
 
     def _read_output(self, limit=4000):
@@ -349,7 +352,7 @@ class Sandbox:
             message = self._receive(deadline, what)
             if message.get("op") != "loaded":
                 self._kill()
-                raise _Stop("sent an unexpected message while loading")
+                raise _Stop("sent an unexpected message while loading", "crash")
             self.load_report = checked_load_report(message, self.entries)
         except _Stop as stop:
             self.load_report = LoadReport(fatal=f"While loading, the submission {stop.args[0]}.")
@@ -391,9 +394,10 @@ class Sandbox:
                 requests += 1
                 if requests > self.limits.max_requests:
                     self._kill()
-                    raise _Stop(f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded")
+                    raise _Stop(f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded", "limit")
                 self._send(responder.answer(message["op"], message), deadline, what)
         except _Stop as stop:
             outcome.problem = f"The submission {stop.args[0]}."
+            outcome.stopped = stop.args[1]
         outcome.output = self._read_output()
         return outcome

@@ -123,6 +123,30 @@ def gradebook_csv(summaries):
     return buffer.getvalue()
 
 
+def _run_pool(tasks, out, limits, total_seconds, workers, summaries, bar, retry=False):
+    """Grade ``tasks`` in a process pool; returns the students whose grading the pool lost."""
+    lost = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(grade_student, s, f, out, limits, total_seconds): s for s, f in tasks.items()}
+        for future in concurrent.futures.as_completed(futures):
+            student = futures[future]
+            try:
+                summaries[student] = future.result()
+            except concurrent.futures.process.BrokenProcessPool:
+                if retry:
+                    summaries[student] = {"student": student, "files": [os.path.basename(f) for f in tasks[student]],
+                                          "exercises": {}, "errors": ["grading this submission killed the grader process"]}
+                else:
+                    lost.append(student)
+                    continue
+            except Exception as exc:  # a grader bug costs one student
+                summaries[student] = {"student": student, "files": [], "exercises": {},
+                                      "errors": [f"the grader process failed ({type(exc).__name__})"]}
+            if bar is not None:
+                bar.update(1)
+    return lost
+
+
 def run_batch(folder, out, workers=None, regrade=False, limits=None, total_seconds=120.0, progress=True):
     """Grade a folder of submissions in parallel and write the gradebook.
 
@@ -151,17 +175,21 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
         from tqdm import tqdm
 
         bar = tqdm(total=len(todo), unit="student", desc="Grading", file=sys.stderr)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers or os.cpu_count()) as pool:
-        futures = {pool.submit(grade_student, s, f, out, limits, total_seconds): s for s, f in todo.items()}
-        for future in concurrent.futures.as_completed(futures):
-            student = futures[future]
-            try:
-                summaries[student] = future.result()
-            except Exception as exc:  # the pool process died: record it, keep the others
-                summaries[student] = {"student": student, "files": [], "exercises": {},
-                                      "errors": [f"the grader process failed ({type(exc).__name__})"]}
-            if bar is not None:
-                bar.update(1)
+    pending = dict(todo)
+    while pending:
+        # A pool whose process dies (a submission that found a way to kill it) is broken for every task
+        # in flight: each affected student is then graded again alone, so only the culprit loses.
+        broken = _run_pool(pending, out, limits, total_seconds, workers or os.cpu_count(), summaries, bar)
+        pending = {s: todo[s] for s in broken}
+        if len(broken) == 1:
+            student = broken[0]
+            summaries[student] = {"student": student, "files": [os.path.basename(f) for f in todo[student]],
+                                  "exercises": {}, "errors": ["grading this submission killed the grader process"]}
+            pending = {}
+        elif broken:
+            for student in broken:
+                _run_pool({student: todo[student]}, out, limits, total_seconds, 1, summaries, bar, retry=True)
+            pending = {}
     if bar is not None:
         bar.close()
     ordered = [summaries[s] for s in sorted(summaries)]

@@ -8,26 +8,45 @@ Without this, "ask once, then always reject" scored 64 of 115 on the capstone (f
 adversarial test of the grader).
 
 Each canary is ``callable(harness) -> None`` that raises ``expectations.CaseFailed`` when the
-behaviour is missing; ``CANARIES[cases_folder][kind]``.
+behaviour is missing; ``CANARIES[cases_folder][kind]``. Canary inputs carry a random part chosen per
+grading run, so a submission cannot recognise them and behave well only for them.
 """
+
+import secrets
 
 from grader import expectations as expect
 from grader.models import make_call
 from grader.registries import SEED_TOOLS, encode_registry, fresh
 
-VALID = make_call("get_weather", {"city": "Paris"})
-UNKNOWN = make_call("get_forecast", {"city": "Paris"})
+CITIES = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Pune", "Quito", "Perth"]
+
+
+def city():
+    """A valid city value nobody can predict (str)."""
+    return f"{secrets.choice(CITIES)} {secrets.token_hex(2)}"
+
+
+def valid_call():
+    """A plainly valid call with a random city: ``(raw, arguments)``."""
+    arguments = {"city": city()}
+    return make_call("get_weather", arguments), arguments
+
+
+def unknown_call():
+    """A call to a random unregistered tool (str)."""
+    return make_call(f"get_{secrets.token_hex(3)}", {"city": city()})
 
 
 def _tool_call_accepts(harness):
-    transcript = harness.run(VALID)
+    raw, arguments = valid_call()
+    transcript = harness.run(raw)
     expect.finished(transcript)
-    if len(transcript.dispatches) != 1 or not expect.strict_equal(transcript.dispatches[0][1], {"city": "Paris"}):
+    if len(transcript.dispatches) != 1 or not expect.strict_equal(transcript.dispatches[0][1], arguments):
         expect.fail("it did not dispatch a plainly valid call")
 
 
 def _tool_call_rejects(harness):
-    transcript = harness.run(UNKNOWN)
+    transcript = harness.run(unknown_call())
     if transcript.problem or transcript.raised:
         expect.fail("a call to an unregistered tool did not end in a refusal: "
                     + (transcript.problem or f"it raised {transcript.raised}").rstrip("."))
@@ -41,19 +60,19 @@ def _pair(harness, raw):
 
 
 def _parse_accepts(harness):
-    call, problems = _pair(harness, VALID)
+    call, problems = _pair(harness, valid_call()[0])
     if not isinstance(call, dict) or problems != []:
         expect.fail("it did not accept a plainly valid call")
 
 
 def _parse_rejects(harness):
-    call, problems = _pair(harness, "[]")
+    call, problems = _pair(harness, secrets.choice(["[]", "42", "null", "[" + valid_call()[0] + "]"]))
     if call is not None or not problems:
         expect.fail("it did not refuse JSON that is not an object")
 
 
 def _validate(harness, name):
-    return expect.returned(harness.call({"name": name, "arguments": {"city": "Paris"}},
+    return expect.returned(harness.call({"name": name, "arguments": {"city": city()}},
                                         encode_registry(fresh(SEED_TOOLS)), view="texts"))
 
 
@@ -63,7 +82,7 @@ def _validate_accepts(harness):
 
 
 def _validate_rejects(harness):
-    if not _validate(harness, "get_forecast"):
+    if not _validate(harness, f"get_{secrets.token_hex(3)}"):
         expect.fail("it reported no problem for an unregistered tool")
 
 
@@ -72,12 +91,12 @@ def _observe(harness, raw):
 
 
 def _observe_accepts(harness):
-    if _observe(harness, VALID) is not None:
+    if _observe(harness, valid_call()[0]) is not None:
         expect.fail("it produced an observation for a plainly valid call")
 
 
 def _observe_rejects(harness):
-    value = _observe(harness, UNKNOWN)
+    value = _observe(harness, unknown_call())
     if not isinstance(value, str) or not value.strip():
         expect.fail("it produced no observation for an unregistered tool")
 
@@ -86,12 +105,12 @@ SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "require
 
 
 def _schema_accepts(harness):
-    if expect.returned(harness.call({"city": "Paris"}, SCHEMA, view="texts")) != []:
+    if expect.returned(harness.call({"city": city()}, SCHEMA, view="texts")) != []:
         expect.fail("it reported problems for plainly valid arguments")
 
 
 def _schema_rejects(harness):
-    if not expect.returned(harness.call({"city": 7}, SCHEMA, view="texts")):
+    if not expect.returned(harness.call({"city": secrets.randbelow(10_000)}, SCHEMA, view="texts")):
         expect.fail("it reported no problem for a wrong type")
 
 

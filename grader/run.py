@@ -4,6 +4,9 @@ import contextlib
 import hashlib
 import io
 import os
+import stat
+import sys
+import tempfile
 import time
 
 from grader import exercises as course
@@ -18,19 +21,29 @@ CASES_DIR = os.path.join(GRADER_DIR, "cases")
 
 
 def grader_fingerprint(folder=GRADER_DIR):
-    """SHA-256 over every file of the grader (path and bytes), to notice a submission editing them.
+    """SHA-256 over everything in the grader's folder: every entry's name and type, every regular
+    file's bytes (bytecode caches included), to notice a submission adding or editing anything.
 
+    Never blocks: special files (a FIFO planted by a submission) are named, not opened.
     Returns:
         str (hex digest).
     """
     digest = hashlib.sha256()
-    for base, folders, files in sorted(os.walk(folder)):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
+    for base, folders, files in os.walk(folder):
+        folders.sort()
         for name in sorted(files):
-            if name.endswith((".py", ".json", ".ini")):
-                path = os.path.join(base, name)
-                digest.update(os.path.relpath(path, folder).encode())
-                with open(path, "rb") as handle:
+            path = os.path.join(base, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            digest.update(f"{os.path.relpath(path, folder)}:{stat.S_IFMT(info.st_mode)}:{info.st_size}".encode())
+            if stat.S_ISREG(info.st_mode):
+                try:
+                    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+                except OSError:
+                    continue
+                with os.fdopen(descriptor, "rb") as handle:
                     digest.update(handle.read())
     return digest.hexdigest()
 
@@ -53,6 +66,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
         "-p", "no:cacheprovider",
         # The cases print nothing and need no logging, warnings or fd capture: about 8% faster per run.
         "--capture=no", "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler", "--tb=no",
+        "--assert=plain",  # no rewriting: the cases judge with grader.expectations, and no rewrite caches exist
         "-q",
     ]
     # pytest's own chatter is not the learner's report; the report is built from plugin.results.
@@ -79,6 +93,10 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         submission could not be read. Never raises for anything inside the submission.
     """
     started = time.monotonic()
+    if sys.pycache_prefix is None:
+        # Bytecode for the cases is written and read only here, never next to the cases, so a
+        # planted __pycache__ file can neither replace a case nor go unnoticed (it changes the fingerprint).
+        sys.pycache_prefix = tempfile.mkdtemp(prefix="kit-pycache-")
     fingerprint = grader_fingerprint()
     limits = limits or Limits()
     try:

@@ -225,46 +225,88 @@ BLOCKED_EVENTS = frozenset({
     "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
 })
 PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.mkdir",
-                         "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move"})
+                         "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move",
+                         "os.setxattr", "os.removexattr"})
+# Modules that start processes or touch memory without raising any audit event of their own.
+BLOCKED_MODULES = frozenset({"_posixsubprocess", "_ctypes", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
+                             "_interpreters", "_posixshmem"})
+# Functions that signal other processes or make special files without an audit event: removed
+# before learner code runs.
+UNAUDITED = {"os": ("pidfd_open", "mkfifo", "mknod"), "posix": ("pidfd_open", "mkfifo", "mknod"),
+             "signal": ("pidfd_send_signal",)}
 
 
 def install_guard(scratch, kit):
-    """Refuse what no solution needs: see the module docstring. Raises PermissionError into learner code."""
+    """Refuse what no solution needs: see the module docstring. Raises PermissionError into learner code.
+
+    Paths must be absolute: the audit events do not carry ``dir_fd``, so a relative path could not
+    be resolved reliably (``os.open("x", ..., dir_fd=...)`` would escape the check).
+    """
     scratch = os.path.realpath(scratch) + os.sep
     kit = os.path.realpath(kit) + os.sep
-    realpath, fspath, blocked, path_events = os.path.realpath, os.fspath, BLOCKED_EVENTS, PATH_EVENTS
+    realpath, fsdecode, isabs = os.path.realpath, os.fsdecode, os.path.isabs
+    blocked, path_events, blocked_modules = BLOCKED_EVENTS, PATH_EVENTS, BLOCKED_MODULES
     write_flags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
     def refuse(what):
         raise PermissionError(f"the grader does not allow {what} in a submission")
+
+    def resolve(path):
+        try:
+            text = fsdecode(path)
+        except TypeError:
+            refuse("a path of that type")
+        if not isabs(text):
+            refuse("relative file paths (use an absolute path inside the working folder)")
+        return realpath(text)
 
     def hook(event, args):
         if event in blocked:
             refuse(event)
         if event in ("object.__setattr__", "object.__delattr__") and args and args[0] is hook:
             refuse("changing the grader's guard")
+        if event == "import" and args and args[0] in blocked_modules:
+            refuse(f"importing {args[0]}")
         if event == "open":
             path, mode, flags = args
             if isinstance(path, int) or path is None:
                 return
-            full = realpath(fspath(path))
-            full = full if isinstance(full, str) else full.decode("utf-8", "surrogateescape")
+            full = resolve(path)
             writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & write_flags)
             if writing and not full.startswith(scratch):
                 refuse("writing outside the scratch folder")
             if full.startswith(kit) or full + os.sep == kit:
                 refuse("reading the kit's own files")
+        elif event in ("os.listdir", "os.scandir"):
+            if args and args[0] is not None and not isinstance(args[0], int):
+                full = resolve(args[0])
+                if full.startswith(kit) or full + os.sep == kit:
+                    refuse("listing the kit's own files")
         elif event in path_events:
             for path in args:
-                if isinstance(path, str) and not realpath(path).startswith(scratch):
+                if isinstance(path, (str, bytes, os.PathLike)) and not resolve(path).startswith(scratch):
                     refuse(f"{event} outside the scratch folder")
 
     sys.addaudithook(hook)
 
 
+def remove_unaudited():
+    """Delete the few functions that could signal the grader without raising an audit event."""
+    import signal  # noqa: F401 - imported so that its attribute can be removed before learner code runs
+
+    for module_name, names in UNAUDITED.items():
+        module = sys.modules.get(module_name)
+        for name in names:
+            if module is not None and hasattr(module, name):
+                delattr(module, name)
+
+
 def main(argv):
     channel = Channel(int(argv[1]), int(argv[2]))
-    install_guard(argv[3], argv[4])
+    scratch, kit = argv[3], argv[4]
+    del sys.argv[1:]  # learner code need not know the kit's folder
+    remove_unaudited()
+    install_guard(scratch, kit)
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
     namespace = module.__dict__

@@ -34,16 +34,22 @@ EXPECTED = {
     "recursion.py": (r"RecursionError|segmentation fault|timed out", 60, 0),
     "prints_flood.py": (r"printed more than 8 MB in one case", 60, 0),
     "allocates.py": (r"ran out of memory", 30, 0),
-    "forks_and_daemonises.py": (r"the grader does not allow subprocess\.Popen", 30, 0),
+    "forks_and_daemonises.py": (r"the grader does not allow (subprocess\.Popen|importing _posixsubprocess)", 30, 0),
     "patches_the_channel.py": (r"the grader does not allow gc\.get_objects", 30, 0),
     "lying_objects.py": (r"an object of type Liar", 30, 0),
     "writes_results.py": (r"could not write /tmp/results\.json PermissionError", 30, 0),
     "edits_the_grader.py": (r"could not edit grader/plugin\.py PermissionError", 30, 0),
-    "imports_reference.py": (r"the grader does not allow reading the kit's own files", 30, 0),
+    "imports_reference.py": (r"the grader does not allow (reading|listing) the kit's own files|No module named 'solutions'", 30, 0),
     "kills_the_grader.py": (r"the grader does not allow os\.kill", 30, 0),
     "garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
     "hostile_text.py": (r"raised ValueError: bad", 30, 0),
     "string_metadata.ipynb": (r"behaves like the stub", 30, 0),
+    "games_the_canary.py": (r"Not counted: it checks that a bad input is refused", 30, 0),
+    "plants_bytecode.py": (r"could not plant tmp/kit-planted\.pyc PermissionError", 30, 0),
+    "spawns_without_audit.py": (r"could not import _posixsubprocess PermissionError", 30, 0),
+    "signals_without_audit.py": (r"could not pidfd AttributeError", 30, 0),
+    "replaces_output_file.py": (r"could not AttributeError|still here", 30, 0),
+    "deep_garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
     "not_json.ipynb": (r"is not a readable Jupyter notebook", 30, 2),
 }
 
@@ -79,8 +85,11 @@ def test_hostile_submission(tmp_path, name):
     assert elapsed < seconds, f"grading took {elapsed:.1f} s"
     assert process.returncode == status, process.stderr
     assert "Traceback" not in process.stdout + process.stderr
-    assert results is not None and results["score"] == 0
-    assert all(t["score"] == 0 for t in results["tests"]) and results["tests"]
+    assert results is not None and results["tests"]
+    # A visible case's input is public: special-casing it earns that one visible point and nothing else.
+    allowed = 1 if name == "games_the_canary.py" else 0
+    assert results["score"] <= allowed
+    assert sum(t["score"] for t in results["tests"] if "hidden" in t["tags"]) == 0
     everything = process.stdout + process.stderr + json.dumps(results, ensure_ascii=False)
     assert re.search(pattern, everything), f"expected /{pattern}/ in the report"
     assert "\x1b" not in process.stdout and len(process.stdout) < 300_000

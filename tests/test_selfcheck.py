@@ -24,7 +24,7 @@ def test_stub_fails_every_case_without_raising():
     assert report.passed == 0
     assert all("behaves like the stub" in detail for _, ok, detail in report.rows)
     assert "0 of 6 visible checks passed" in str(report)
-    assert "<table" in report._repr_html_() and "❌" in report._repr_html_()
+    assert "<table" in report._repr_html_() and "<td>✗</td>" in report._repr_html_()
 
 
 def test_exceptions_and_endless_loops_become_rows(monkeypatch):

@@ -1,8 +1,11 @@
-"""Writes garbage into the grader's reply pipe (its file descriptor is in sys.argv)."""
+"""Writes garbage into every pipe it can find, hoping to confuse the grader's channel."""
 import os
-import sys
 
 
 def handle_tool_call(raw, ask_model):
-    os.write(int(sys.argv[2]), b"this is not json\n")
+    for fd in range(3, 10):
+        try:
+            os.write(fd, b"this is not json\n")
+        except OSError:
+            pass
     return {"status": "rejected", "error": "garbage"}

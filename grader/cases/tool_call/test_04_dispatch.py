@@ -15,8 +15,8 @@ pytestmark = pytest.mark.gate("rejects")
 DISPATCH_RULE = "A call that passes every check is dispatched once, exactly as sent, without asking the model; dispatch's result is returned unchanged."
 
 VALID_CALLS = {
-    "required-only": ("get_weather", {"city": "Paris"}),
-    "with-optional": ("get_weather", {"city": "Paris", "units": "metric"}),
+    "required-only": ("get_weather", {"city": "Lyon"}),
+    "with-optional": ("get_weather", {"city": "Lyon", "units": "metric"}),
     "int-where-float-declared": ("convert_currency", {"amount": 10, "source": "EUR", "target": "USD"}),
     "float": ("convert_currency", {"amount": 10.5, "source": "EUR", "target": "USD"}),
     "int-and-bool": ("set_alarm", {"hour": 7, "minute": 0, "label": "gym", "repeat": False}),
@@ -64,9 +64,9 @@ def test_whitespace_around_json(harness):
     Why: whitespace around a JSON value is valid JSON (RFC 8259) and models end with newlines;
     rejecting it wastes the retry.
     """
-    transcript = harness.run("\n  " + make_call("get_weather", {"city": "Paris"}) + "\n")
+    transcript = harness.run("\n  " + make_call("get_weather", {"city": "Kyiv"}) + "\n")
     expect_no_retry(transcript)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_dispatched(transcript, "get_weather", {"city": "Kyiv"})
 
 
 @pytest.mark.points(1)
@@ -77,9 +77,9 @@ def test_unicode_escapes_in_name(harness):
     Why: "get\\u005fweather" is the same JSON string as "get_weather"; a validator that pattern-matches
     the raw text instead of parsing it gets this wrong.
     """
-    transcript = harness.run('{"name": "get\\u005fweather", "arguments": {"city": "Paris"}}')
+    transcript = harness.run('{"name": "get\\u005fweather", "arguments": {"city": "Accra"}}')
     expect_no_retry(transcript)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_dispatched(transcript, "get_weather", {"city": "Accra"})
 
 
 @pytest.mark.points(1)
@@ -91,8 +91,8 @@ def test_dispatch_result_returned_unchanged(harness):
     {"status": "ok", ...} changes what the agent loop sees.
     """
     reply = "22°C, light rain"
-    transcript = harness.run(make_call("get_weather", {"city": "Paris"}), dispatch_reply=lambda name, args: reply)
+    transcript = harness.run(make_call("get_weather", {"city": "Nairobi"}), dispatch_reply=lambda name, args: reply)
     finished(transcript)
     if not strict_equal(transcript.result, reply):
         fail(f"{transcript.function} did not return dispatch's result unchanged; return exactly what dispatch returns.", transcript)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_dispatched(transcript, "get_weather", {"city": "Nairobi"})

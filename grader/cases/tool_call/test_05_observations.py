@@ -39,10 +39,10 @@ def test_two_violations_fixed_in_one_retry(harness):
     Why: the seed's sample returns after the first violation; a careful model fixes that one and
     the call fails again on the second, wasting the only retry.
     """
-    model = FixesWhatIsNamed("get_weather", {"country": "FR"}, [("city", "city", "Paris"), ("country", "country", REMOVE)])
+    model = FixesWhatIsNamed("get_weather", {"country": "FR"}, [("city", "city", "Lyon"), ("country", "country", REMOVE)])
     transcript = harness.run(make_call("get_weather", {"country": "FR"}), model=model)
     expect_one_retry(transcript)
-    expect_fixed_in_one_retry(transcript, "get_weather", {"city": "Paris"})
+    expect_fixed_in_one_retry(transcript, "get_weather", {"city": "Lyon"})
 
 
 @pytest.mark.points(2)

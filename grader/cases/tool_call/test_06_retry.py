@@ -14,7 +14,7 @@ ORDER = 6
 pytestmark = pytest.mark.gate("accepts")
 
 BUDGET_RULE = "An invalid call gets exactly one retry (one call to ask_model); after that, a rejection with error text."
-VALID = make_call("get_weather", {"city": "Paris"})
+VALID = make_call("get_weather", {"city": "Bogotá"})  # not the visible cases' Paris: hidden cases must not be guessable
 INVALID = make_call("get_weather", {"city": 75001})
 
 
@@ -85,7 +85,7 @@ def test_valid_retry_is_dispatched(harness, first):
     """
     transcript = harness.run(first, model=Answers(VALID))
     expect_one_retry(transcript)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_dispatched(transcript, "get_weather", {"city": "Bogotá"})
 
 
 @pytest.mark.points(1)
@@ -123,4 +123,4 @@ def test_valid_call_after_invalid_call(harness):
              "(only for the invalid one).", transcript)
     transcript.observations.clear()
     expect_no_retry(transcript)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_dispatched(transcript, "get_weather", {"city": "Bogotá"})

@@ -5,6 +5,7 @@ import os
 
 import pytest
 
+from grader.canaries import city
 from grader.expectations import expect_dispatched, expect_mentions, expect_one_retry
 from grader.models import Answers, make_call
 from grader.registries import REAL_CALL_TOOLS
@@ -29,7 +30,6 @@ MUST_MENTION = {
     "malformed JSON": (["arguments"], "say that arguments must be an object."),
     "parallel calls as a list": ([("object", "dict")], "say that a call must be a JSON object."),
 }
-FIXED = make_call("get_weather", {"city": "Paris"})
 
 
 def _slug(entry):
@@ -46,8 +46,9 @@ def test_real_malformed_call(harness, entry):
     Why: these calls were emitted by real models and reported in public bug trackers (each entry
     keeps its source_url); a runtime must reject every one, tell the model why, and accept the fix.
     """
-    transcript = harness.run(entry["raw"], model=Answers(FIXED), tools=REAL_CALL_TOOLS)
+    arguments = {"city": city()}  # unpredictable, so no submission can recognise the fix
+    transcript = harness.run(entry["raw"], model=Answers(make_call("get_weather", arguments)), tools=REAL_CALL_TOOLS)
     expect_one_retry(transcript)
     words, fix = MUST_MENTION[entry["category"]]
     expect_mentions(transcript.observations[0], words, "The observation", fix)
-    expect_dispatched(transcript, "get_weather", {"city": "Paris"})
+    expect_dispatched(transcript, "get_weather", arguments)

@@ -7,6 +7,9 @@ learner-facing title and the rest says why the case exists. Tests receive the ``
 fixture (``grader.harness.Harness``) and judge with ``grader.expectations``.
 """
 
+import sys
+import tempfile
+
 import pytest
 
 from grader.canaries import gate_failure
@@ -68,6 +71,19 @@ class GradingPlugin:
         config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")
         config.addinivalue_line("markers", "gate(kind): count the case only if the exercise's canary of that kind holds")
         config.kit_grading = self
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_collection(self, session):
+        # The case modules are compiled from their source, never from a __pycache__ file next to them:
+        # a planted bytecode file must not be able to stand in for a case. Only the collection (which
+        # imports the cases) is affected; pytest's own modules keep their caches.
+        previous = sys.pycache_prefix
+        with tempfile.TemporaryDirectory(prefix="kit-pycache-") as private:
+            sys.pycache_prefix = private
+            try:
+                yield
+            finally:
+                sys.pycache_prefix = previous
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):

@@ -5,8 +5,6 @@ import hashlib
 import io
 import os
 import stat
-import sys
-import tempfile
 import time
 
 from grader import exercises as course
@@ -93,10 +91,6 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         submission could not be read. Never raises for anything inside the submission.
     """
     started = time.monotonic()
-    if sys.pycache_prefix is None:
-        # Bytecode for the cases is written and read only here, never next to the cases, so a
-        # planted __pycache__ file can neither replace a case nor go unnoticed (it changes the fingerprint).
-        sys.pycache_prefix = tempfile.mkdtemp(prefix="kit-pycache-")
     fingerprint = grader_fingerprint()
     limits = limits or Limits()
     try:

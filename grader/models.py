@@ -116,13 +116,13 @@ def make_call(name, arguments=None, **extra):
 
     Args:
         name: the tool name (any JSON value, so cases can send wrong ones).
-        arguments: the arguments value (any JSON value); omitted from the text when ``...``.
+        arguments: the arguments value (any JSON value, None for null); the key is left out when ``...``.
         extra: more top-level keys (rarely needed).
     Returns:
         str.
     """
     call = {"name": name}
     if arguments is not ...:
-        call["arguments"] = arguments if arguments is not None else None
+        call["arguments"] = arguments
     call.update(extra)
     return json.dumps(call)

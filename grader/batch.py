@@ -29,6 +29,7 @@ from grader.sandbox import Limits
 
 SUFFIXES = (".py", ".ipynb")
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", ".git"}
+KILLED = "grading this submission killed the grader process"
 
 
 def find_submissions(folder):
@@ -123,6 +124,11 @@ def gradebook_csv(summaries):
     return buffer.getvalue()
 
 
+def _failed(student, files, error):
+    """The summary of a student whose grading failed as a whole: no scores, one sentence why."""
+    return {"student": student, "files": [os.path.basename(f) for f in files], "exercises": {}, "errors": [error]}
+
+
 def _run_pool(tasks, out, limits, total_seconds, workers, summaries, bar, retry=False):
     """Grade ``tasks`` in a process pool; returns the students whose grading the pool lost."""
     lost = []
@@ -134,14 +140,12 @@ def _run_pool(tasks, out, limits, total_seconds, workers, summaries, bar, retry=
                 summaries[student] = future.result()
             except concurrent.futures.process.BrokenProcessPool:
                 if retry:
-                    summaries[student] = {"student": student, "files": [os.path.basename(f) for f in tasks[student]],
-                                          "exercises": {}, "errors": ["grading this submission killed the grader process"]}
+                    summaries[student] = _failed(student, tasks[student], KILLED)
                 else:
                     lost.append(student)
                     continue
             except Exception as exc:  # a grader bug costs one student
-                summaries[student] = {"student": student, "files": [], "exercises": {},
-                                      "errors": [f"the grader process failed ({type(exc).__name__})"]}
+                summaries[student] = _failed(student, tasks[student], f"the grader process failed ({type(exc).__name__})")
             if bar is not None:
                 bar.update(1)
     return lost
@@ -183,8 +187,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
         pending = {s: todo[s] for s in broken}
         if len(broken) == 1:
             student = broken[0]
-            summaries[student] = {"student": student, "files": [os.path.basename(f) for f in todo[student]],
-                                  "exercises": {}, "errors": ["grading this submission killed the grader process"]}
+            summaries[student] = _failed(student, todo[student], KILLED)
             pending = {}
         elif broken:
             for student in broken:

@@ -53,16 +53,32 @@ def _started(notebook, exercise_id):
     return True  # no marked cell: a learner's own notebook, always graded
 
 
-def _grade(path, exercise_ids, timeout):
+def run_grader(path, exercise_ids=(), timeout=None):
+    """Run ``python -m grader PATH --results ...`` in a subprocess, as a learner would.
+
+    Args:
+        path: the notebook or file to grade (str; relative paths are taken from the current folder).
+        exercise_ids: grade only these exercises (ids); default: those found in the file.
+        timeout: seconds to wait for the grader (float or None).
+    Returns:
+        ``(report, results)``: the printed report (or the grader's error line) and the Gradescope
+        results dict, or None when no results.json was written.
+    Raises:
+        subprocess.TimeoutExpired: the grader took longer than ``timeout``.
+    """
     with tempfile.TemporaryDirectory() as folder:
         results = os.path.join(folder, "results.json")
-        command = [sys.executable, "-m", "grader", path, "--results", results]
+        command = [sys.executable, "-m", "grader", os.path.abspath(path), "--results", results]
         for exercise_id in exercise_ids:
             command += ["--exercise", exercise_id]
-        subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=timeout,
-                       env={**os.environ, "PYTHONPATH": ROOT})
-        with open(results, encoding="utf-8") as handle:
-            return json.load(handle)
+        run = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+                             env={**os.environ, "PYTHONPATH": ROOT})
+        try:
+            with open(results, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            data = None
+    return run.stdout or run.stderr, data
 
 
 def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
@@ -94,7 +110,9 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
         if not started:
             continue
         try:
-            results = _grade(path, [e.id for e in started], timeout)
+            _, results = run_grader(path, [e.id for e in started], timeout)
+            if results is None:
+                raise ValueError("no results.json")
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             rows.update({e.id: ExerciseProgress(e, "failing", detail=f"Could not grade {name} ({type(exc).__name__}).")
                          for e in started})

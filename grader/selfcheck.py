@@ -233,24 +233,13 @@ def grade_notebook(default):
     Returns:
         ``GraderRun``; displayed as the report. Never raises: a grader failure is shown as text.
     """
-    import json
-    import os
-    import pathlib
-    import subprocess
-    import sys
-    import tempfile
+    from grader.progress import run_grader
 
     path = notebook_path(default)
-    root = str(pathlib.Path(__file__).resolve().parent.parent)
     print(f"Grading the saved file {path} (save first: the grader reads the file, not this kernel).")
-    with tempfile.TemporaryDirectory() as folder:
-        results = os.path.join(folder, "results.json")
-        run = subprocess.run([sys.executable, "-m", "grader", path, "--results", results], capture_output=True,
-                             text=True, env={**os.environ, "PYTHONPATH": root})
-        try:
-            with open(results, encoding="utf-8") as handle:
-                data = json.load(handle)
-            score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])
-        except (OSError, ValueError, KeyError):
-            score, max_score = 0.0, 0.0
-    return GraderRun(run.stdout or run.stderr, score, max_score)
+    report, data = run_grader(path)
+    try:
+        score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])
+    except (TypeError, KeyError):
+        score, max_score = 0.0, 0.0
+    return GraderRun(report, score, max_score)

@@ -75,23 +75,46 @@ def _graded_cell(cell):
     return not (isinstance(tags, list) and SKIP_TAG in tags)
 
 
+# jsonschema (imported by nbformat) imports these optional packages, when installed, to check string
+# formats (JupyterLab's dependencies install them). Notebook validation checks no such format, and
+# importing them costs about 0.05 s, a tenth of grading; rfc3987_syntax alone builds a grammar for 1 s.
+FORMAT_PACKAGES = ("fqdn", "idna", "isoduration", "jsonpointer", "rfc3339_validator", "rfc3986_validator",
+                   "rfc3987", "rfc3987_syntax", "uri_template", "webcolors")
+
+
+def read_notebook_text():
+    """``nbformat.reads``, imported without jsonschema's optional format checkers.
+
+    The packages in ``FORMAT_PACKAGES`` are hidden only while nbformat is first imported, and
+    only those not imported already; afterwards any other code can import them as usual.
+    Returns:
+        the ``nbformat.reads`` function.
+    """
+    if "nbformat" in sys.modules:
+        return sys.modules["nbformat"].reads
+    hidden = [name for name in FORMAT_PACKAGES if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # "import name" now raises ImportError, which jsonschema expects
+    try:
+        import nbformat
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]
+    return nbformat.reads
+
+
 def extract_notebook(path, text):
     """Chunks from a notebook's text (see module docstring for which cells count).
 
     Raises:
         SubmissionError: the text is not a notebook nbformat can read.
     """
-    if "nbformat" not in sys.modules:
-        # jsonschema (under nbformat) imports the optional rfc3987_syntax package when it is installed
-        # (JupyterLab's dependencies install it); building its grammar takes about 1 s, more than the
-        # whole grading run. Notebook validation never checks IRI formats, so the grader opts out.
-        sys.modules.setdefault("rfc3987_syntax", None)
-    import nbformat
-
+    notebook_reader = read_notebook_text()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. MissingIDFieldWarning for old notebooks: noise for a learner
-            notebook = nbformat.reads(text, as_version=4)
+            notebook = notebook_reader(text, as_version=4)
     except Exception as exc:  # nbformat raises several types (NotJSONError, ValidationError, KeyError...)
         kind = type(exc).__name__
         raise SubmissionError(f"{os.path.basename(path)} is not a readable Jupyter notebook ({kind}); "
@@ -153,3 +176,4 @@ def extract(path):
     if path.endswith(".ipynb"):
         return extract_notebook(path, text)
     return Submission(path, chunks=[{"label": name, "kind": "file", "code": text}])
+

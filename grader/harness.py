@@ -145,11 +145,19 @@ class Harness:
         self.sandbox = sandbox
         self.deadline = time.monotonic() + total_seconds
         self.total_seconds = total_seconds
-        self.report = LoadReport(fatal=fatal) if fatal else sandbox.load()
+        self._report = LoadReport(fatal=fatal) if fatal else None
         self.printed = ""
         self.last_transcript = None
         self.timeouts_in_a_row = 0
         self.crashes_in_a_row = 0
+
+    @property
+    def report(self):
+        """The ``LoadReport``; the first use waits for the worker to finish loading the submission,
+        so that the grader imports pytest while the worker loads."""
+        if self._report is None:
+            self._report = self.sandbox.load()
+        return self._report
 
     def take_output(self):
         """Return and forget what the submission printed since the last call (str, capped per case)."""

@@ -66,6 +66,23 @@ class GradingPlugin:
         self.internal_errors = []
         self.canary_results = {}
 
+    @pytest.fixture(scope="session")
+    def harness(self):
+        """The submission under grading, called the way this exercise is called (``grader.harness.ExerciseHarness``).
+
+        A fixture of this plugin, not of a ``conftest.py`` next to the cases: pytest imports conftest
+        files before collection and may cache their bytecode there, outside the grader's control.
+        """
+        return self.view
+
+    def pytest_generate_tests(self, metafunc):
+        """Give ``visible_case`` the visible cases of the exercise being graded."""
+        if "visible_case" in metafunc.fixturenames:
+            from grader.visible_cases import VISIBLE_CASES
+
+            cases = VISIBLE_CASES.get(self.exercise.id, [])
+            metafunc.parametrize("visible_case", cases, ids=[c.case_id for c in cases])
+
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "points(n): points the case is worth")
         config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")

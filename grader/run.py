@@ -1,16 +1,18 @@
 """Grade one submission: extraction -> isolated execution (via pytest cases) -> GradeResult."""
 
+import compileall
 import contextlib
 import hashlib
 import io
 import os
+import re
 import stat
+import sys
 import time
 
 from grader import exercises as course
 from grader.extract import SubmissionError, extract
 from grader.harness import Harness
-from grader.plugin import GradingPlugin
 from grader.sandbox import Limits, Sandbox
 from grader.scoring import GradeResult
 
@@ -46,13 +48,38 @@ def grader_fingerprint(folder=GRADER_DIR):
     return digest.hexdigest()
 
 
+def warm_bytecode_cache(folder=GRADER_DIR):
+    """Compile the grader's own modules (not the cases) into ``__pycache__`` before a run starts.
+
+    During a run the grader writes no bytecode (its fingerprint would change, voiding the result),
+    so modules it imports lazily would otherwise be compiled from source on every run. Skipped when
+    Python is told not to write bytecode (``PYTHONDONTWRITEBYTECODE``); a read-only kit is fine.
+    About 1 ms when the caches are current.
+    """
+    if not sys.dont_write_bytecode:
+        compileall.compile_dir(folder, quiet=2, rx=re.compile(r"[\\/]cases[\\/]"))
+
+
+@contextlib.contextmanager
+def no_bytecode_writes():
+    """Within the block Python writes no ``.pyc`` files, so the grader's folder does not change."""
+    previous = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        yield
+    finally:
+        sys.dont_write_bytecode = previous
+
+
 def run_cases(exercise, harness, cases_dir=CASES_DIR):
     """Run one exercise's case folder with pytest, in this process, against the loaded submission.
 
     Returns:
         the ``GradingPlugin`` after the run (``results``, ``internal_errors``).
     """
-    import pytest
+    import pytest  # imported here, while the worker loads the submission (see ``grade``)
+
+    from grader.plugin import GradingPlugin
 
     plugin = GradingPlugin(exercise, harness)
     folders = [os.path.join(cases_dir, "visible"), os.path.join(cases_dir, exercise.cases)]
@@ -62,8 +89,13 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
         "--rootdir", cases_dir,
         "--import-mode=importlib",  # case folders may reuse module names
         "-p", "no:cacheprovider",
+        # Installed pytest plugins (nbval, xdist, anyio...) have no business here; loading them costs
+        # more than running every case (nbval alone imports jupyter_client: about 0.1 s).
+        "--disable-plugin-autoload",
+        "--noconftest",  # the fixtures live in GradingPlugin; a conftest.py planted among the cases is never loaded
         # The cases print nothing and need no logging, warnings or fd capture: about 8% faster per run.
         "--capture=no", "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler", "--tb=no",
+        *[arg for name in ("unraisableexception", "threadexception", "pastebin", "junitxml", "doctest", "unittest", "legacypath", "tmpdir", "monkeypatch", "recwarn", "setuponly", "setupplan", "stepwise", "subtests", "debugging", "skipping") for arg in ("-p", "no:" + name)],
         "--assert=plain",  # no rewriting: the cases judge with grader.expectations, and no rewrite caches exist
         "-q",
     ]
@@ -91,42 +123,32 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         submission could not be read. Never raises for anything inside the submission.
     """
     started = time.monotonic()
+    warm_bytecode_cache()
+    with no_bytecode_writes():
+        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started)
+
+
+def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
     fingerprint = grader_fingerprint()
-    limits = limits or Limits()
+    sandbox = Sandbox(limits)
     try:
-        submission, fatal = extract(path), None
-    except SubmissionError as exc:
-        submission, fatal = None, str(exc)
-    if exercise_ids:
-        chosen = [course.BY_ID[i] for i in exercise_ids]
-    else:
-        chosen = course.detect(submission) if submission else [course.DEFAULT]
-    sandbox = None
-    if submission is not None:
-        entries = list(dict.fromkeys(name for exercise in chosen for name in exercise.functions))
-        sandbox = Sandbox(submission.chunks, entries, limits)
-    result = GradeResult(submission=os.fspath(path), error=fatal)
-    try:
+        sandbox.start()  # the worker boots while the submission is read
+        try:
+            submission, fatal = extract(path), None
+        except SubmissionError as exc:
+            submission, fatal = None, str(exc)
+        if exercise_ids:
+            chosen = [course.BY_ID[i] for i in exercise_ids]
+        else:
+            chosen = course.detect(submission) if submission else [course.DEFAULT]
+        if submission is not None:
+            entries = list(dict.fromkeys(name for exercise in chosen for name in exercise.functions))
+            sandbox.begin_load(submission.chunks, entries)  # the worker loads it while pytest is imported
         harness = Harness(sandbox, total_seconds=total_seconds, fatal=fatal)
-        internal_errors = []
-        for exercise in chosen:
-            if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
-                result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
-                                    "cases were run. Your instructor's grader runs the hidden ones too.")
-            plugin = run_cases(exercise, harness, cases_dir)
-            result.cases += plugin.results
-            internal_errors += plugin.internal_errors
-            for function in exercise.functions:
-                result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
+        result = run_exercises(path, submission, chosen, harness, cases_dir)
+        result.error = fatal
     finally:
-        if sandbox is not None:
-            sandbox.close()
-    if submission is not None:
-        printed = harness.report.output.strip()
-        printed = [f"While loading, your code printed: {printed[:1000]}"] if printed else []
-        result.notes = submission.notes + list(harness.report.problems) + printed + result.notes
-    if internal_errors:
-        result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
+        sandbox.close()  # before the fingerprint check: no submission code may run after it
     if grader_fingerprint() != fingerprint:
         # Only code running during grading can have done it; no score from this run can be trusted.
         for case in result.cases:
@@ -134,4 +156,36 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
             case.feedback = "Void: the grader's own files changed while this submission was graded."
         result.error = "the grader's files changed while this submission was graded, so the result is void"
     result.execution_time = time.monotonic() - started
+    return result
+
+
+def run_exercises(path, submission, chosen, harness, cases_dir=CASES_DIR):
+    """Run the cases of each chosen exercise against one loaded submission and gather the notes.
+
+    Args:
+        path: the submission's path (str or path-like), for the result.
+        submission: the ``grader.extract.Submission``, or None when it could not be read.
+        chosen: the ``grader.exercises.Exercise`` objects to grade (list).
+        harness: the ``grader.harness.Harness`` holding the submission's worker.
+        cases_dir: the folder holding one case folder per exercise (str).
+    Returns:
+        ``GradeResult`` with every case and the learner-facing notes (``error`` not yet set).
+    """
+    result = GradeResult(submission=os.fspath(path))
+    internal_errors = []
+    for exercise in chosen:
+        if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
+            result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
+                                "cases were run. Your instructor's grader runs the hidden ones too.")
+        plugin = run_cases(exercise, harness, cases_dir)
+        result.cases += plugin.results
+        internal_errors += plugin.internal_errors
+        for function in exercise.functions:
+            result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
+    if submission is not None:
+        printed = harness.report.output.strip()
+        printed = [f"While loading, your code printed: {printed[:1000]}"] if printed else []
+        result.notes = submission.notes + list(harness.report.problems) + printed + result.notes
+    if internal_errors:
+        result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
     return result

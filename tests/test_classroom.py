@@ -36,7 +36,7 @@ def release(tmp_path_factory):
 def test_release_holds_nothing_hidden(release):
     files = [os.path.relpath(os.path.join(b, n), release) for b, _, names in os.walk(release) for n in names]
     assert not any(f.startswith(("solutions", "tests", "course")) for f in files)
-    assert sorted(os.listdir(release / "grader" / "cases")) == ["conftest.py", "pytest.ini", "visible"]
+    assert sorted(os.listdir(release / "grader" / "cases")) == ["pytest.ini", "visible"]
     assert not any(f.endswith(("batch.py", "gradescope.py")) for f in files)
     for name in files:
         text = (release / name).read_text(encoding="utf-8", errors="replace")

@@ -138,3 +138,45 @@ def test_importing_the_reference_package_does_not_work(grade, tmp_path):
     process, results = grade(write(tmp_path, "cheat.py", "from solutions import handle_tool_call\n"))
     assert results["score"] == 0
     assert "ModuleNotFoundError: No module named 'solutions'" in results["output"]
+
+
+def copy_of_the_grader(tmp_path):
+    """A fresh copy of grader/ with no bytecode caches, as on a fresh clone."""
+    import shutil
+
+    kit = tmp_path / "kit"
+    shutil.copytree(os.path.join(ROOT, "grader"), kit / "grader",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return kit
+
+
+def test_first_run_on_a_fresh_clone_is_not_voided_by_python_writing_bytecode(tmp_path):
+    """Python writes __pycache__ into grader/ on first import; that must not look like tampering."""
+    import subprocess
+    import sys
+
+    kit = copy_of_the_grader(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    for run in (1, 2):
+        process = subprocess.run([sys.executable, "-m", "grader", BASE], cwd=kit, env=env,
+                                 capture_output=True, text=True, timeout=300)
+        assert process.returncode == 0, (run, process.stderr)
+        assert "Score: 116 / 116" in process.stdout, run
+        assert "void" not in process.stdout + process.stderr
+    assert (kit / "grader" / "__pycache__").is_dir()  # the run did cache bytecode, outside the checked window
+    assert not (kit / "grader" / "cases" / "__pycache__").exists()  # cases are always compiled from source
+
+
+def test_a_conftest_planted_among_the_cases_is_never_loaded(tmp_path):
+    """A conftest.py next to the cases could rewrite every result; the grader runs pytest with --noconftest."""
+    import subprocess
+    import sys
+
+    kit = copy_of_the_grader(tmp_path)
+    (kit / "grader" / "cases" / "conftest.py").write_text(
+        "import pytest\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n"
+        "    return True  # no case function ever runs, so every case passes\n", encoding="utf-8")
+    stub = write(tmp_path, "stub.py", "def handle_tool_call(raw, ask_model):\n    return None\n")
+    process = subprocess.run([sys.executable, "-m", "grader", os.fspath(stub)], cwd=kit,
+                             capture_output=True, text=True, timeout=300)
+    assert "Score: 0 / 116" in process.stdout, process.stdout[:500]

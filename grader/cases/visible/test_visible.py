@@ -1,6 +1,6 @@
 """Visible self-checks: the same cases the notebook's self-check cell runs, here in the sandbox.
 
-Collected for every exercise; ``conftest.py`` parametrises ``visible_case`` with the cases of the
+Collected for every exercise; ``grader.plugin.GradingPlugin`` parametrises ``visible_case`` with the cases of the
 exercise being graded (``grader.visible_cases.VISIBLE_CASES``).
 """
 

@@ -15,7 +15,8 @@ re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__``
 
 Protocol: one JSON object per line. The grader sends ``load`` once, then ``case`` messages; the
 worker answers ``loaded`` and, per case, zero or more ``ask_model``/``dispatch`` requests (each
-answered by a ``reply`` or ``raise``) and one ``done`` per invocation.
+answered by a ``reply``, a ``raise``, or a ``halt`` when a call made too many of them) and one
+``done`` per invocation.
 """
 
 import json
@@ -26,6 +27,14 @@ import types
 MAX_DEPTH = 200
 PROXY_ERRORS = {"ConnectionError": ConnectionError, "TimeoutError": TimeoutError, "RuntimeError": RuntimeError}
 TYPES = {"str": str, "int": int, "float": float, "bool": bool, "list": list, "dict": dict}
+
+
+class RequestLimitReached(BaseException):
+    """Raised inside ask_model/dispatch when a call made too many requests (the grader's ``halt``).
+
+    A BaseException, like KeyboardInterrupt, so that a retry loop's ``except Exception`` does not
+    swallow it and the call ends; the grader judges the case as unbounded whatever it returns.
+    """
 
 
 class NotPlain(Exception):
@@ -165,6 +174,8 @@ def make_proxies(channel):
     def ask(op, payload):
         channel.send(dict(op=op, **payload))
         reply = channel.receive()
+        if reply["op"] == "halt":
+            raise RequestLimitReached("the grader stopped this call: too many ask_model/dispatch requests")
         if reply["op"] == "raise":
             raise PROXY_ERRORS.get(reply["type"], RuntimeError)(reply["message"])
         return reply["value"]

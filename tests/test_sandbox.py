@@ -1,0 +1,77 @@
+"""The worker protocol's bounds, driven directly: a retry loop is halted without restarting the worker."""
+
+import pytest
+
+from grader.harness import Responder, Transcript
+from grader.models import NeverCorrects
+from grader.sandbox import HALT_GRACE, Limits, Sandbox
+
+ASK = {"__kit__": "ask_model"}
+
+
+@pytest.fixture
+def sandbox_for():
+    opened = []
+
+    def _open(code, entry="handle"):
+        sandbox = Sandbox(Limits(case_seconds=5.0))
+        sandbox.begin_load([{"label": "submission.py", "kind": "file", "code": code}], [entry])
+        report = sandbox.load()
+        assert report.fatal is None and report.entries[entry]["state"] == "ok"
+        opened.append(sandbox)
+        return sandbox
+
+    yield _open
+    for sandbox in opened:
+        sandbox.close()
+
+
+def run(sandbox, invocations):
+    transcript = Transcript()
+    responder = Responder(transcript, NeverCorrects("{}"), lambda name, arguments: "ok")
+    return sandbox.run("handle", invocations, {}, responder), transcript
+
+
+def test_an_unbounded_retry_is_halted_and_the_worker_keeps_running(sandbox_for):
+    sandbox = sandbox_for(
+        "def handle(raw, ask_model):\n"
+        "    while True:\n"
+        "        try:\n"
+        "            raw = ask_model('again')\n"
+        "        except Exception:\n"
+        "            pass\n")
+    pid = sandbox.process.pid
+    outcome, transcript = run(sandbox, [["{}", ASK]])
+    assert outcome.stopped == "limit"
+    assert "made more than 8 requests" in outcome.problem
+    assert len(transcript.observations) == sandbox.limits.max_requests
+    assert outcome.results[0]["raised"].startswith("RequestLimitReached")
+    assert sandbox.process is not None and sandbox.process.pid == pid  # halted, not killed
+
+
+def test_a_loop_that_swallows_the_halt_is_killed_after_the_grace(sandbox_for):
+    sandbox = sandbox_for(
+        "def handle(raw, ask_model):\n"
+        "    while True:\n"
+        "        try:\n"
+        "            raw = ask_model('again')\n"
+        "        except BaseException:\n"
+        "            pass\n")
+    outcome, transcript = run(sandbox, [["{}", ASK]])
+    assert outcome.stopped == "limit" and "the retry is not bounded" in outcome.problem
+    assert len(transcript.observations) == sandbox.limits.max_requests  # halts are not model turns
+    assert sandbox.process is None  # killed; the next case starts a new worker
+    assert outcome.results == []
+    assert HALT_GRACE >= 1
+
+
+def test_the_request_budget_is_per_call_not_per_case(sandbox_for):
+    sandbox = sandbox_for(
+        "def handle(raw, ask_model):\n"
+        "    for _ in range(5):\n"
+        "        ask_model('again')\n"
+        "    return 'done'\n")
+    outcome, transcript = run(sandbox, [["{}", ASK]] * 4)  # 20 requests in all, 5 per call
+    assert outcome.problem is None
+    assert [r["result"] for r in outcome.results] == [{"plain": "done"}] * 4
+    assert len(transcript.observations) == 20

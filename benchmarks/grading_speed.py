@@ -6,7 +6,8 @@ Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
   3. executing that same solved notebook with nbclient, which is what nbgrader and otter-grader do for
      every submission, and the ratio of (3) to (2);
   4. with ``--baseline REV``: (1) again on a git worktree of REV, and the ratio now/baseline;
-  5. where the time goes: interpreter start, importing the grader and pytest, and the rest.
+  5. where the time goes: interpreter start, imports (the command line, pytest, nbformat), the rest;
+     and, in one warm process, pytest's own work against the cases' (their bodies skipped or not).
 
 Usage: ``python benchmarks/grading_speed.py [--runs 5] [--baseline REV]`` from the kit's folder.
 """
@@ -23,20 +24,62 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = os.path.join("tests", "faulty", "base.py")
 SOLVED = os.path.join("solutions", "notebooks", "05_capstone.ipynb")
-ENV = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+# Python's defaults, as an instructor's machine has them: bytecode caches are written on the warm-up
+# run and read afterwards (a shell that sets PYTHONDONTWRITEBYTECODE would measure compiling instead).
+ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
-def median_seconds(command, cwd, runs):
-    """Median wall-clock seconds of ``command`` over ``runs`` runs after one warm-up (list of floats too)."""
-    subprocess.run(command, cwd=cwd, capture_output=True, env=ENV)
+def median_seconds(command, cwd, runs, env=None):
+    """Median wall-clock seconds of ``command`` over ``runs`` runs after one warm-up (list of floats too).
+
+    ``env``: variables to set on top of ``ENV`` (dict) or None.
+    """
+    env = {**ENV, **(env or {})}
+    subprocess.run(command, cwd=cwd, capture_output=True, env=env)
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        process = subprocess.run(command, cwd=cwd, capture_output=True, env=ENV)
+        process = subprocess.run(command, cwd=cwd, capture_output=True, env=env)
         times.append(time.perf_counter() - started)
         if process.returncode not in (0,):
             raise SystemExit(f"benchmark command failed ({process.returncode}): {' '.join(command)}\n{process.stderr.decode()[-500:]}")
     return statistics.median(times), times
+
+
+WARM_PROCESS = """
+import statistics, sys, time
+import pytest
+import grader.run
+
+class SkipBodies:
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem):
+        return True  # the case body is not run: what is left is pytest's and the grader's own work
+
+def median(runs):
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        grader.run.grade(BASE)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+BASE, runs = sys.argv[1], int(sys.argv[2])
+grader.run.grade(BASE)
+whole = median(runs)
+main = pytest.main
+pytest.main = lambda args, plugins=(): main(args, plugins=[*plugins, SkipBodies()])
+print(whole, median(runs))
+"""
+
+
+def warm_process_figures(runs):
+    """In one process that has graded once already: median seconds to grade base.py, and the same with
+    every case body skipped (pytest's and the grader's own work per run). Returns (float, float)."""
+    process = subprocess.run([sys.executable, "-c", WARM_PROCESS, BASE, str(runs)], cwd=ROOT, capture_output=True,
+                             text=True, env=ENV, check=True)
+    whole, skipped = process.stdout.split()
+    return float(whole), float(skipped)
 
 
 def nbclient_command(path):
@@ -69,15 +112,22 @@ def main():
     line("nbclient executing the same notebook", executed, executed_times)
     print(f"  ratio nbclient execution / grading the notebook: {executed / solved:.1f}x")
 
-    print("Where the time goes (grading base.py):")
+    print("Where the time goes:")
     start, _ = median_seconds([sys.executable, "-c", "pass"], ROOT, args.runs)
-    imports, _ = median_seconds([sys.executable, "-c", "import grader.cli, pytest"], ROOT, args.runs)
-    reading, _ = median_seconds([sys.executable, "-c", f"from grader.extract import extract; extract({SOLVED!r})"],
+    cli, _ = median_seconds([sys.executable, "-c", "import grader.cli"], ROOT, args.runs)
+    imports, _ = median_seconds([sys.executable, "-c", "import grader.cli, grader.run; grader.run.import_pytest()"],
                                 ROOT, args.runs)
+    reading, _ = median_seconds([sys.executable, "-c", f"import grader.cli, grader.extract; grader.extract.extract({SOLVED!r})"],
+                                ROOT, args.runs, env={"NBFORMAT_VALIDATOR": "jsonschema"})
     line("interpreter start", start)
-    line("importing the grader and pytest (beyond start)", imports - start)
-    line("worker start, pytest collection and every case (the rest)", one - imports)
-    line("reading a notebook with nbformat (beyond start; notebooks only)", reading - start)
+    line("importing the grader's command line", cli - start)
+    line("importing pytest and the grading plugin", imports - cli)
+    line("importing nbformat, reading the notebook (in a forked reader, meanwhile)", reading - cli)
+    line("base.py: worker, pytest collection, every case (the rest)", one - imports)
+    warm, skipped = warm_process_figures(args.runs)
+    line("in one warm process: grading base.py", warm)
+    line("  of which pytest and bookkeeping (every case body skipped)", skipped)
+    line("  of which the case bodies (round trips to the worker, learner code)", warm - skipped)
 
     if args.baseline:
         folder = tempfile.mkdtemp(prefix="kit-baseline-")

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 
 from grader.models import NeverCorrects
-from grader.registries import SEED_TOOLS, encode_registry, fresh
+from grader.registries import SEED_TOOLS, encode_registry
 from grader.sandbox import LoadReport, clean_text
 
 ASK_MODEL = {"__kit__": "ask_model"}
@@ -21,6 +21,9 @@ MAX_TIMEOUTS_IN_A_ROW = 2
 # Likewise for a worker that dies (crash, exit, garbage on the channel) on every case: restarting it
 # 100 times proves nothing more than five times does.
 MAX_CRASHES_IN_A_ROW = 5
+# A retry loop that swallows the grader's halt (see grader.sandbox.HALT_GRACE) does so on every case;
+# each one costs a worker restart.
+MAX_UNSTOPPABLE_IN_A_ROW = 2
 DISPATCH = {"__kit__": "dispatch"}
 
 
@@ -150,6 +153,7 @@ class Harness:
         self.last_transcript = None
         self.timeouts_in_a_row = 0
         self.crashes_in_a_row = 0
+        self.unstoppable_in_a_row = 0
 
     @property
     def report(self):
@@ -179,6 +183,10 @@ class Harness:
         if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW:
             return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
                     "cases were skipped to keep grading bounded; fix the endless loop first.")
+        if self.unstoppable_in_a_row >= MAX_UNSTOPPABLE_IN_A_ROW:
+            return (f"Not run: on {MAX_UNSTOPPABLE_IN_A_ROW} cases in a row the submission kept calling ask_model/dispatch "
+                    "after the grader stopped the call (it catches BaseException), so the remaining cases were "
+                    "skipped; let the retry end after one attempt.")
         if self.crashes_in_a_row >= MAX_CRASHES_IN_A_ROW:
             return (f"Not run: the submission's process died on {MAX_CRASHES_IN_A_ROW} cases in a row, so the remaining "
                     "cases were skipped; fix that crash first.")
@@ -229,6 +237,7 @@ class Harness:
         self.printed += outcome.output
         self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if outcome.stopped == "timeout" else 0
         self.crashes_in_a_row = self.crashes_in_a_row + 1 if outcome.stopped == "crash" else 0
+        self.unstoppable_in_a_row = self.unstoppable_in_a_row + 1 if outcome.stopped == "unstoppable" else 0
         return transcript
 
     def for_exercise(self, exercise):
@@ -269,7 +278,7 @@ class ExerciseHarness:
             ``Transcript``.
         """
         raws = raw if isinstance(raw, list) else [raw]
-        registry = encode_registry(fresh(tools if tools is not None else SEED_TOOLS))
+        registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
                                 tools_replaced=tools is not None and tools != SEED_TOOLS)

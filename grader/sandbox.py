@@ -78,7 +78,8 @@ class CaseOutcome:
             or ``{"raised": "ValueError: ...", "where": "cell 3, line 4"}``.
         problem: a sentence when the case did not finish (timeout, crash, flood), else None.
         output: what the submission printed during the case, capped (str).
-        stopped: why the case was cut short: ``"timeout"``, ``"crash"``, ``"limit"``, or None.
+        stopped: why the case was cut short: ``"timeout"``, ``"crash"``, ``"limit"``, ``"unstoppable"``
+            (it kept asking after the grader's halt, so the worker was killed), or None.
     """
 
     results: list = field(default_factory=list)
@@ -89,7 +90,8 @@ class CaseOutcome:
 
 class _Stop(Exception):
     """The case cannot go on; ``args[0]`` is the sentence for the learner, ``args[1]`` the kind:
-    ``"timeout"``, ``"crash"`` (the worker died or broke the protocol) or ``"limit"`` (stopped by a bound)."""
+    ``"timeout"``, ``"crash"`` (the worker died or broke the protocol), ``"limit"`` (stopped by a bound)
+    or ``"unstoppable"`` (it swallowed the halt after a bound, and was killed)."""
 
 
 def _limit_resources(limits):
@@ -437,7 +439,7 @@ class Sandbox:
                 requests += 1
                 if requests > self.limits.max_requests + HALT_GRACE:
                     self._kill()  # it swallowed the halts too: only a restart stops it
-                    raise _Stop(unbounded, "limit")
+                    raise _Stop(unbounded, "unstoppable")
                 if requests > self.limits.max_requests:
                     # Raise an exception into the loop instead of killing the worker: restarting it costs
                     # more than the whole case (about 0.04 s), and most loops end on the first halt.

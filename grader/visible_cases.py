@@ -283,9 +283,9 @@ def run_visible(harness, case):
     Returns:
         ``Transcript``.
     """
-    from grader.registries import encode_registry, fresh
+    from grader.registries import encode_registry
 
     if isinstance(case, ToolCallCase):
         return harness.run(case.raw, model=case.model(), tools=case.tools)
-    args = [encode_registry(fresh(a.tools)) if isinstance(a, Registry) else a for a in case.args]
+    args = [encode_registry(a.tools) if isinstance(a, Registry) else a for a in case.args]
     return harness.call(*args, function=case.function, view=case.view)

@@ -61,3 +61,61 @@ def test_missing_and_folder_paths(tmp_path):
         extract(tmp_path / "missing.py")
     with pytest.raises(SubmissionError, match="is a folder"):
         extract(tmp_path)
+
+
+READ_IN_A_FRESH_PROCESS = """
+import json, sys
+sys.path.insert(0, {root!r})
+import grader.extract as extract_module
+extract_module.READ_MEMORY_BYTES = int(sys.argv[2])
+from grader.extract import ReadInBackground, SubmissionError
+reading = ReadInBackground(sys.argv[1])
+forked = reading.pid is not None
+try:
+    s = reading.result()
+    out = {{"chunks": s.chunks, "notes": s.notes, "grade_ids": list(s.grade_ids)}}
+except SubmissionError as exc:
+    out = {{"error": str(exc)}}
+print(json.dumps({{"forked": forked, "nbformat_here": "nbformat" in sys.modules, **out}}))
+"""
+
+
+def read_in_fresh_process(path, memory_bytes=2 * 1024 ** 3):
+    """Run ReadInBackground in a new interpreter (this one has imported nbformat, so it would not fork)."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = READ_IN_A_FRESH_PROCESS.format(root=ROOT)
+    process = subprocess.run([sys.executable, "-c", code, str(path), str(memory_bytes)], capture_output=True,
+                             text=True, timeout=120)
+    assert process.returncode == 0, process.stderr
+    return json.loads(process.stdout)
+
+
+def test_a_notebook_read_in_a_forked_process_equals_reading_it_here(tmp_path):
+    from conftest import ROOT
+
+    path = f"{ROOT}/solutions/notebooks/05_capstone.ipynb"
+    out = read_in_fresh_process(path)
+    here = extract(path)
+    assert out["forked"] is True and out["nbformat_here"] is False  # nbformat was imported by the child only
+    assert out["chunks"] == here.chunks and out["notes"] == here.notes and tuple(out["grade_ids"]) == here.grade_ids
+
+
+def test_a_bad_notebook_read_in_a_forked_process_gives_the_same_sentence(tmp_path):
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{not json")
+    out = read_in_fresh_process(path)
+    assert out["forked"] is True
+    assert out["error"] == "broken.ipynb is not a readable Jupyter notebook (NotJSONError); re-download it or save it again from Jupyter."
+
+
+def test_a_reading_process_that_runs_out_of_memory_gives_a_sentence(tmp_path):
+    path = tmp_path / "n.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("a = 1")]), path)
+    out = read_in_fresh_process(path, memory_bytes=16 * 1024 ** 2)  # less than the process already uses
+    assert out["forked"] is True
+    assert out["error"] == "n.ipynb could not be read: reading it ran out of memory or crashed."

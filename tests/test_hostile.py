@@ -51,7 +51,7 @@ EXPECTED = {
     "replaces_output_file.py": (r"could not AttributeError|still here", 30, 0),
     "deep_garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
     "not_json.ipynb": (r"is not a readable Jupyter notebook", 30, 2),
-    "swallows_the_halt.py": (r"made more than 8 requests to ask_model/dispatch for one call", 60, 0),
+    "swallows_the_halt.py": (r"kept calling ask_model/dispatch after the grader stopped the call", 30, 0),
 }
 
 

@@ -58,7 +58,7 @@ def test_a_loop_that_swallows_the_halt_is_killed_after_the_grace(sandbox_for):
         "        except BaseException:\n"
         "            pass\n")
     outcome, transcript = run(sandbox, [["{}", ASK]])
-    assert outcome.stopped == "limit" and "the retry is not bounded" in outcome.problem
+    assert outcome.stopped == "unstoppable" and "the retry is not bounded" in outcome.problem
     assert len(transcript.observations) == sandbox.limits.max_requests  # halts are not model turns
     assert sandbox.process is None  # killed; the next case starts a new worker
     assert outcome.results == []

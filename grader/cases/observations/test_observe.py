@@ -4,7 +4,7 @@ import pytest
 
 from grader.expectations import expect_no_observation, expect_observation, fail, returned
 from grader.models import make_call
-from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry, fresh
+from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
 GROUP = "observe"
 ORDER = 1
@@ -14,7 +14,7 @@ BOUND_RULE = "Observations are at most 2,000 characters and contain no traceback
 
 
 def observe(harness, raw, tools=TYPED_TOOLS, times=1):
-    return harness.call(raw, encode_registry(fresh(tools)), times=times)
+    return harness.call(raw, encode_registry(tools), times=times)
 
 
 @pytest.mark.points(1)

@@ -3,7 +3,7 @@
 import pytest
 
 from grader.expectations import expect_no_violations, expect_violations
-from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry, fresh
+from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
 GROUP = "validate_call"
 ORDER = 1
@@ -14,7 +14,7 @@ INVALID_RULE = ("Every violation is reported: unregistered or non-string names, 
 
 def validate(harness, name, arguments, tools=TYPED_TOOLS):
     call = {"name": name, "arguments": arguments}
-    return harness.call(call, encode_registry(fresh(tools)), view="texts")
+    return harness.call(call, encode_registry(tools), view="texts")
 
 
 VALID = {

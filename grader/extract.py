@@ -231,7 +231,12 @@ class ReadInBackground:
         if (self.path.endswith(".ipynb") and hasattr(os, "fork") and "nbformat" not in sys.modules
                 and os.path.isfile(self.path)):
             read_fd, write_fd = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to spare (a process limit): read it here instead
+                os.close(read_fd)
+                os.close(write_fd)
+                return
             if pid == 0:  # the child never returns from here
                 os.close(read_fd)
                 _read_in_child(self.path, write_fd)

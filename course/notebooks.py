@@ -136,6 +136,22 @@ def holds_learner_work(path, generated):
     return exercise_sources(current) != exercise_sources(generated)
 
 
+def generated_notebooks():
+    """Every notebook pair as generated from the solved sources, without touching any file.
+
+    Returns:
+        list of ``(filename, solved, learner)``: the file name (e.g. ``"01_parsing.ipynb"``) and the
+        solved and learner ``NotebookNode``s (outputs cleared). The learner version is what a student
+        release ships, whatever the working copy in ``notebooks/`` holds.
+    """
+    out = []
+    for filename in sorted(os.listdir(SOLVED_DIR)):
+        if filename.endswith(".ipynb"):
+            solved = refresh_solved(nbformat.read(os.path.join(SOLVED_DIR, filename), as_version=4))
+            out.append((filename, solved, learner_version(solved, filename)))
+    return out
+
+
 def build(check=False, force=False):
     """Regenerate the solved notebooks' package-backed cells and every learner notebook.
 
@@ -150,13 +166,9 @@ def build(check=False, force=False):
         notebooks left alone because they hold work (lists of repository-relative str).
     """
     changed, kept = [], []
-    for filename in sorted(os.listdir(SOLVED_DIR)):
-        if not filename.endswith(".ipynb"):
-            continue
+    for filename, solved, learner in generated_notebooks():
         solved_path = os.path.join(SOLVED_DIR, filename)
-        solved = refresh_solved(nbformat.read(solved_path, as_version=4))
         learner_path = os.path.join(LEARNER_DIR, filename)
-        learner = learner_version(solved, filename)
         for path, notebook in [(solved_path, solved), (learner_path, learner)]:
             text = nbformat.writes(notebook) + "\n"
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None

@@ -3,11 +3,14 @@
 Writes what learners get for a classroom assignment: the learner notebooks, the visible
 self-checks (the grader with only its visible cases, so ``python -m grader`` and the progress view
 still work), ``requirements.txt`` and a README for students. Nothing hidden: no ``solutions/``,
-no hidden cases, no model answers, no instructor tools. ``tests/test_release.py`` proves it.
+no hidden cases, no model answers, no instructor tools. The notebooks are generated afresh from
+the solved sources, so work done in this clone's ``notebooks/`` never reaches students.
+``tests/test_classroom.py`` proves it.
 """
 
 import argparse
 import os
+import re
 import shutil
 import sys
 
@@ -15,6 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Instructor-only parts of the grader: the hidden cases and the tools that grade a class.
 HIDDEN_CASE_FOLDERS = {"tool_call", "tool_result", "parsing", "schema", "observations", "json_schema", "adapters"}
 INSTRUCTOR_MODULES = {"batch.py", "gradescope.py"}
+# What a student needs: JupyterLab and widgets for the notebooks, nbformat and pytest for `python -m grader`.
+# The kit's test tools (nbval, nbclient, Playwright) and the batch's progress bar stay with the instructor.
+STUDENT_PACKAGES = {"jupyter", "jupyterlab", "ipywidgets", "nbformat", "pytest"}
 
 STUDENT_README = """# Tool-call validation: the course
 
@@ -60,6 +66,15 @@ def _copy_grader(destination):
             shutil.copyfile(os.path.join(base, name), target)
 
 
+def student_requirements():
+    """The kit's requirements.txt cut to ``STUDENT_PACKAGES``, keeping the same pinned ranges (str)."""
+    with open(os.path.join(ROOT, "requirements.txt"), encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    kept = [line for line in lines if line and not line.startswith("#")
+            and re.split(r"[<>=!~\[ ]", line, maxsplit=1)[0].lower() in STUDENT_PACKAGES]
+    return "# The course: JupyterLab and widgets for the notebooks, nbformat and pytest for the grader.\n" + "\n".join(kept) + "\n"
+
+
 def build_release(destination, make_zip=False):
     """Write the student release into ``destination`` (it must not exist yet).
 
@@ -71,11 +86,17 @@ def build_release(destination, make_zip=False):
     Raises:
         FileExistsError: ``destination`` exists (a release never overwrites anything).
     """
-    os.makedirs(destination)
-    shutil.copytree(os.path.join(ROOT, "notebooks"), os.path.join(destination, "notebooks"),
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    import nbformat
+
+    from course.notebooks import generated_notebooks
+
+    os.makedirs(os.path.join(destination, "notebooks"))
+    for filename, _, learner in generated_notebooks():  # never the working copy: it may hold answers
+        with open(os.path.join(destination, "notebooks", filename), "w", encoding="utf-8") as handle:
+            handle.write(nbformat.writes(learner) + "\n")
     _copy_grader(destination)
-    shutil.copyfile(os.path.join(ROOT, "requirements.txt"), os.path.join(destination, "requirements.txt"))
+    with open(os.path.join(destination, "requirements.txt"), "w", encoding="utf-8") as handle:
+        handle.write(student_requirements())
     with open(os.path.join(destination, "README.md"), "w", encoding="utf-8") as handle:
         handle.write(STUDENT_README)
     files = sorted(os.path.relpath(os.path.join(base, name), destination)

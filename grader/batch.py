@@ -32,6 +32,16 @@ IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", ".git"}
 KILLED = "grading this submission killed the grader process"
 
 
+def submission_files(folder):
+    """Every ``.py``/``.ipynb`` file under ``folder`` at any depth, sorted, skipping checkpoints, caches
+    and hidden folders (list of str). Shared with the Gradescope bundle, where ``folder`` is the upload."""
+    files = []
+    for base, folders, names in os.walk(folder):
+        folders[:] = sorted(f for f in folders if f not in IGNORED_PARTS and not f.startswith("."))
+        files += [os.path.join(base, n) for n in sorted(names) if n.endswith(SUFFIXES) and not n.startswith(".")]
+    return files
+
+
 def find_submissions(folder):
     """Map each student to their submission files.
 
@@ -49,11 +59,7 @@ def find_submissions(folder):
         if os.path.isfile(path) and entry.endswith(SUFFIXES):
             students[os.path.splitext(entry)[0]] = [path]
         elif os.path.isdir(path):
-            files = []
-            for base, folders, names in os.walk(path):
-                folders[:] = sorted(f for f in folders if f not in IGNORED_PARTS and not f.startswith("."))
-                files += [os.path.join(base, n) for n in sorted(names) if n.endswith(SUFFIXES)]
-            students[entry] = files
+            students[entry] = submission_files(path)
     return students
 
 
@@ -63,64 +69,101 @@ def _safe(name):
 
 
 def up_to_date(summary_path, files):
-    """True when ``summary_path`` exists and is newer than every one of ``files``."""
+    """The stored summary when it still describes ``files``, else None.
+
+    Up to date means: the summary exists, names exactly these files, and is newer than each of
+    them (a file copied in with an old timestamp still changes the list, so it is graded).
+    Returns:
+        the summary dict, or None.
+    """
     try:
         graded = os.path.getmtime(summary_path)
-    except OSError:
-        return False
-    return all(os.path.getmtime(f) <= graded for f in files)
+        with open(summary_path, encoding="utf-8") as handle:
+            summary = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(summary, dict) or summary.get("files") != [os.path.basename(f) for f in files]:
+        return None
+    return summary if all(os.path.getmtime(f) <= graded for f in files) else None
 
 
-def grade_student(student, files, out, limits, total_seconds):
+def zero_score_reason(result):
+    """Why a graded file earned nothing, for the gradebook's notes column: the first failed case's
+    feedback, cut to 160 characters (str), or an empty string when it earned points."""
+    if result.score > 0 or result.error:
+        return ""
+    failed = [case.feedback for case in result.cases if not case.passed and case.feedback]
+    reason = failed[0] if failed else "no case passed"
+    return reason if len(reason) <= 160 else reason[:159] + "…"
+
+
+def grade_student(student, files, out, limits, total_seconds, exercise_ids=None):
     """Grade every file of one student; write their feedback and summary. Runs in a pool process.
 
     Args:
         student: the student's id (str). files: their submission files (list of str).
         out: the output folder (str). limits: ``grader.sandbox.Limits``. total_seconds: per file (float).
+        exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
     Returns:
         the summary dict written to ``OUT/results/STUDENT.json``:
-        ``{"student", "files", "exercises": {id: [score, max]}, "errors": [...]}``.
+        ``{"student", "files", "exercises": {id: [score, max]}, "errors": [...]}``; each exercise
+        counts once, from the student's best file for it (``grader.scoring.best_per_exercise``).
     """
     from grader.run import grade  # imported in the pool process, once
+    from grader.scoring import best_per_exercise
 
     summary = {"student": student, "files": [os.path.basename(f) for f in files], "exercises": {}, "errors": []}
     if not files:
         summary["errors"].append("no .py or .ipynb file was submitted")
     feedback_dir = os.path.join(out, "feedback", _safe(student))
+    results = []
     for path in files:
         try:
-            result = grade(path, limits=limits, total_seconds=total_seconds)
+            result = grade(path, limits=limits, total_seconds=total_seconds, exercise_ids=exercise_ids)
         except Exception as exc:  # a grader bug must cost one student, never the batch
             summary["errors"].append(f"{os.path.basename(path)}: the grader failed ({type(exc).__name__})")
             continue
+        results.append(result)
         name = _safe(os.path.basename(path))
         write_text_atomically(os.path.join(feedback_dir, name + ".txt"), text_report(result) + "\n")
         write_json_atomically(os.path.join(feedback_dir, name + ".results.json"), gradescope_results(result))
         if result.error:
             summary["errors"].append(f"{os.path.basename(path)}: {result.error}")
-        for exercise_id in dict.fromkeys(c.exercise_id for c in result.cases):
-            cases = [c for c in result.cases if c.exercise_id == exercise_id]
-            score, available = sum(c.points for c in cases), sum(c.max_points for c in cases)
-            best = summary["exercises"].get(exercise_id)
-            if best is None or score > best[0]:
-                summary["exercises"][exercise_id] = [score, available]
+        elif zero_score_reason(result):
+            summary["errors"].append(f"{os.path.basename(path)}: 0 points; {zero_score_reason(result)}")
+    combined = best_per_exercise(results, student)
+    for exercise_id in dict.fromkeys(case.exercise_id for case in combined.cases):
+        cases = [case for case in combined.cases if case.exercise_id == exercise_id]
+        summary["exercises"][exercise_id] = [sum(c.points for c in cases), sum(c.max_points for c in cases)]
     write_json_atomically(os.path.join(out, "results", _safe(student) + ".json"), summary)
     return summary
 
 
 def gradebook_csv(summaries):
-    """The gradebook as CSV text: one row per student, one column per exercise seen, total, notes."""
-    seen = {e for s in summaries for e in s["exercises"]}
-    columns = [e.id for e in EXERCISES if e.id in seen]
+    """The gradebook as CSV text: one row per student, one column per exercise seen, total, notes.
+
+    Every student has the same ``max_total``: an exercise some student was graded on counts for
+    everyone, and a student with no file for it gets 0 there (as nbgrader's gradebook does for a
+    missing submission), so a percentage means the same in every row.
+    """
+    maxima = {}
+    for summary in summaries:
+        for exercise_id, (_, available) in summary["exercises"].items():
+            maxima[exercise_id] = max(maxima.get(exercise_id, 0), available)
+    columns = [e.id for e in EXERCISES if e.id in maxima]
+    available = sum(maxima[c] for c in columns)
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["student", *columns, "total", "max_total", "notes"])
     for summary in summaries:
         scores = summary["exercises"]
-        total = sum(scores[c][0] for c in columns if c in scores)
-        available = sum(scores[c][1] for c in columns if c in scores)
-        writer.writerow([summary["student"], *[f"{scores[c][0]:g}" if c in scores else "" for c in columns],
-                         f"{total:g}", f"{available:g}", "; ".join(summary["errors"])])
+        earned = [scores[c][0] if c in scores else 0 for c in columns]
+        notes = list(summary["errors"])
+        missing = [c for c in columns if c not in scores]
+        if missing and summary["files"]:
+            notes.append("nothing graded for " + ", ".join(missing))
+        writer.writerow([summary["student"], *[f"{e:g}" for e in earned], f"{sum(earned):g}", f"{available:g}",
+                         "; ".join(notes)])
     return buffer.getvalue()
 
 
@@ -142,11 +185,12 @@ def prepare_pool_process():
     import_pytest()
 
 
-def _run_pool(tasks, out, limits, total_seconds, workers, summaries, bar, retry=False):
+def _run_pool(tasks, out, limits, total_seconds, workers, summaries, bar, retry=False, exercise_ids=None):
     """Grade ``tasks`` in a process pool; returns the students whose grading the pool lost."""
     lost = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=prepare_pool_process) as pool:
-        futures = {pool.submit(grade_student, s, f, out, limits, total_seconds): s for s, f in tasks.items()}
+        futures = {pool.submit(grade_student, s, f, out, limits, total_seconds, exercise_ids): s
+                   for s, f in tasks.items()}
         for future in concurrent.futures.as_completed(futures):
             student = futures[future]
             try:
@@ -164,7 +208,8 @@ def _run_pool(tasks, out, limits, total_seconds, workers, summaries, bar, retry=
     return lost
 
 
-def run_batch(folder, out, workers=None, regrade=False, limits=None, total_seconds=120.0, progress=True):
+def run_batch(folder, out, workers=None, regrade=False, limits=None, total_seconds=120.0, progress=True,
+              exercise_ids=None):
     """Grade a folder of submissions in parallel and write the gradebook.
 
     Args:
@@ -173,20 +218,21 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
         regrade: grade students whose results are up to date too (bool).
         limits: ``grader.sandbox.Limits``. total_seconds: per-file budget (float).
         progress: show a progress bar on stderr (bool).
+        exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
     Returns:
-        list of summaries (every student, graded now or before), sorted by student.
+        ``(summaries, graded_now)``: every student's summary (graded now or before), sorted by
+        student, and how many students were graded in this run (int).
     """
     limits = limits or Limits()
     students = find_submissions(folder)
     summaries, todo = {}, {}
     for student, files in students.items():
         summary_path = os.path.join(out, "results", _safe(student) + ".json")
-        if not regrade and files and up_to_date(summary_path, files):
-            with open(summary_path, encoding="utf-8") as handle:
-                summaries[student] = json.load(handle)
+        stored = None if regrade else up_to_date(summary_path, files)
+        if stored is not None:
+            summaries[student] = stored
         else:
             todo[student] = files
-    os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     bar = None
     if progress:
         from tqdm import tqdm
@@ -196,7 +242,8 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
     while pending:
         # A pool whose process dies (a submission that found a way to kill it) is broken for every task
         # in flight: each affected student is then graded again alone, so only the culprit loses.
-        broken = _run_pool(pending, out, limits, total_seconds, workers or os.cpu_count(), summaries, bar)
+        broken = _run_pool(pending, out, limits, total_seconds, workers or os.cpu_count(), summaries, bar,
+                           exercise_ids=exercise_ids)
         pending = {s: todo[s] for s in broken}
         if len(broken) == 1:
             student = broken[0]
@@ -204,13 +251,14 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
             pending = {}
         elif broken:
             for student in broken:
-                _run_pool({student: todo[student]}, out, limits, total_seconds, 1, summaries, bar, retry=True)
+                _run_pool({student: todo[student]}, out, limits, total_seconds, 1, summaries, bar, retry=True,
+                          exercise_ids=exercise_ids)
             pending = {}
     if bar is not None:
         bar.close()
     ordered = [summaries[s] for s in sorted(summaries)]
     write_text_atomically(os.path.join(out, "gradebook.csv"), gradebook_csv(ordered))
-    return ordered
+    return ordered, len(todo)
 
 
 def main(argv=None):
@@ -220,19 +268,31 @@ def main(argv=None):
     parser.add_argument("--out", required=True, help="folder for gradebook.csv, feedback/ and results/")
     parser.add_argument("--workers", type=int, default=None, help="grader processes (default: the number of CPUs)")
     parser.add_argument("--regrade", action="store_true", help="grade students whose results are up to date too")
-    parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS")
-    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS")
+    parser.add_argument("--exercise", action="append", choices=[e.id for e in EXERCISES], metavar="ID",
+                        help="grade this exercise in every file (repeatable) instead of the ones found in it")
+    parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
+                        help="wall-clock limit for one case (default: %(default)s)")
+    parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
+                        help="wall-clock limit for loading a submission (default: %(default)s)")
+    parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
+                        help="address-space limit of the process running a submission (default: %(default)s)")
+    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="wall-clock limit for all cases of one file (default: %(default)s)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.submissions):
         print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
         return 2
-    summaries = run_batch(args.submissions, args.out, workers=args.workers, regrade=args.regrade,
-                          limits=Limits(case_seconds=args.case_timeout), total_seconds=args.total_timeout,
-                          progress=not args.no_progress)
+    limits = Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
+    summaries, graded = run_batch(args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits,
+                                  total_seconds=args.total_timeout, progress=not args.no_progress,
+                                  exercise_ids=args.exercise)
     problems = sum(bool(s["errors"]) for s in summaries)
-    print(f"Graded {len(summaries)} students; gradebook: {os.path.join(args.out, 'gradebook.csv')}"
-          + (f"; {problems} with problems (see the notes column)" if problems else ""))
+    skipped = len(summaries) - graded
+    print(f"Graded {graded} student{'s' * (graded != 1)}"
+          + (f" ({skipped} up to date, not graded again; --regrade grades them)" if skipped else "")
+          + f"; gradebook of {len(summaries)}: {os.path.join(args.out, 'gradebook.csv')}"
+          + (f"; {problems} with notes (see the notes column)" if problems else ""))
     return 0
 
 

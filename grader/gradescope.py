@@ -32,18 +32,42 @@ RUN_AUTOGRADER = """#!/usr/bin/env bash
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 mkdir -p "$ROOT/results"
 cd "$ROOT/source" || exit 1
-# The first notebook (else the first .py file) the student uploaded.
-SUBMISSION=$(find "$ROOT/submission" -type f -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' | sort | head -n 1)
-if [ -z "$SUBMISSION" ]; then
-    SUBMISSION=$(find "$ROOT/submission" -type f -name '*.py' | sort | head -n 1)
-fi
-python3 -m grader "${{SUBMISSION:-$ROOT/submission/no-notebook-was-uploaded.ipynb}}" {options}\\
-    --results "$ROOT/results/results.json"
+# Every .py and .ipynb file the student uploaded is graded; each exercise counts from the best file for it.
+python3 -m grader.gradescope --grade-upload "$ROOT/submission" --results "$ROOT/results/results.json" {options}
 if [ ! -s "$ROOT/results/results.json" ]; then
     echo '{{"score": 0, "output": "The autograder could not run; please tell your instructor."}}' > "$ROOT/results/results.json"
 fi
 exit 0
 """
+
+NOTHING_UPLOADED = ("No .py or .ipynb file was found in your upload: upload your notebook (for example "
+                    "05_capstone.ipynb) or your .py file, then submit again.")
+
+
+def grade_upload(folder, results_path, exercise_ids=None):
+    """Grade everything a student uploaded and write Gradescope's results.json (what ``run_autograder`` runs).
+
+    Args:
+        folder: the upload (``/autograder/submission``) (str).
+        results_path: where to write results.json (str).
+        exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
+    Returns:
+        the combined ``GradeResult`` (``grader.scoring.best_per_exercise`` over the files); with no
+        file at all, a result with no cases and a sentence telling the student what to upload.
+    """
+    from grader.batch import submission_files
+    from grader.report import gradescope_results, text_report, write_json_atomically
+    from grader.run import grade
+    from grader.scoring import GradeResult, best_per_exercise
+
+    files = submission_files(folder) if os.path.isdir(folder) else []
+    if files:
+        combined = best_per_exercise([grade(path, exercise_ids=exercise_ids) for path in files], folder)
+    else:
+        combined = GradeResult(submission=folder, error=NOTHING_UPLOADED)
+    write_json_atomically(results_path, gradescope_results(combined))
+    print(text_report(combined))
+    return combined
 
 
 def bundle_files(exercise_ids=()):
@@ -53,7 +77,7 @@ def bundle_files(exercise_ids=()):
         exercise_ids: grade only these exercises (ids from grader/exercises.json); default: the ones
             found in each submission.
     """
-    options = "".join(f"--exercise {e} " for e in exercise_ids)
+    options = " ".join(f"--exercise {e}" for e in exercise_ids)
     files = {
         "setup.sh": (SETUP_SH.encode(), True),
         "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
@@ -89,12 +113,21 @@ def build_bundle(path, exercise_ids=()):
 
 
 def main(argv=None):
-    """Command line; returns 0 on success."""
+    """Command line; returns 0 on success. ``--grade-upload`` is what the bundle's ``run_autograder`` calls."""
     parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
-    parser.add_argument("zip", help="the bundle to write, e.g. autograder.zip")
+    parser.add_argument("zip", nargs="?", help="the bundle to write, e.g. autograder.zip")
     parser.add_argument("--exercise", action="append", default=[], metavar="ID",
                         help="grade only this exercise (repeatable); default: those found in each submission")
+    parser.add_argument("--grade-upload", metavar="FOLDER", help="(inside Gradescope) grade this upload folder")
+    parser.add_argument("--results", metavar="PATH", help="with --grade-upload: where to write results.json")
     args = parser.parse_args(argv)
+    if args.grade_upload:
+        if not args.results:
+            parser.error("--grade-upload needs --results PATH")
+        grade_upload(args.grade_upload, args.results, args.exercise or None)
+        return 0
+    if not args.zip:
+        parser.error("give the bundle to write, e.g. autograder.zip")
     members = build_bundle(args.zip, args.exercise)
     print(f"Wrote {args.zip} ({len(members)} files): upload it as the autograder of a Gradescope programming assignment.")
     return 0

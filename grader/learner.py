@@ -19,7 +19,7 @@ from grader.progress import NOTEBOOKS_DIR, course_progress, format_progress
 
 def next_exercise(rows):
     """The first row, in course order, that is not done (or None when everything is)."""
-    return next((row for row in rows if row.state != "done"), None)
+    return next((row for row in rows if row.state not in ("done", "visible ok")), None)
 
 
 def hint_text(rows, exercise_id=None):
@@ -94,7 +94,7 @@ def main(argv=None):
     commands.add_parser("progress", help="show every exercise: done, failing or not started")
     hint = commands.add_parser("hint", help="print the hint for the next exercise (or the one named)")
     hint.add_argument("exercise", nargs="?", choices=sorted(BY_ID), help="an exercise id")
-    watcher = commands.add_parser("watch", help="re-check a notebook every time you save it")
+    watcher = commands.add_parser("watch", help="watch the notebooks folder; re-check whichever notebook you save")
     watcher.add_argument("--interval", type=float, default=1.0, help="seconds between checks for a save")
     watcher.add_argument("--max-events", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -48,6 +48,17 @@ def case_gate(item):
     return None
 
 
+@pytest.fixture(scope="session")
+def harness(request):
+    """The submission under grading, called the way this exercise is called (``grader.harness.ExerciseHarness``).
+
+    Defined here, not in a ``conftest.py`` next to the cases: pytest imports conftest files before
+    collection and may cache their bytecode there, outside the grader's control. This module is
+    registered as a plugin next to the ``GradingPlugin`` instance (see ``grader.run.run_cases``).
+    """
+    return request.config.kit_grading.view
+
+
 class GradingPlugin:
     """Collects points and feedback for one exercise while pytest runs its cases.
 
@@ -65,15 +76,6 @@ class GradingPlugin:
         self.results = []
         self.internal_errors = []
         self.canary_results = {}
-
-    @pytest.fixture(scope="session")
-    def harness(self):
-        """The submission under grading, called the way this exercise is called (``grader.harness.ExerciseHarness``).
-
-        A fixture of this plugin, not of a ``conftest.py`` next to the cases: pytest imports conftest
-        files before collection and may cache their bytecode there, outside the grader's control.
-        """
-        return self.view
 
     def pytest_generate_tests(self, metafunc):
         """Give ``visible_case`` the visible cases of the exercise being graded."""

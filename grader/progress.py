@@ -31,7 +31,9 @@ class ExerciseProgress:
 
     Attributes:
         exercise: the ``grader.exercises.Exercise``.
-        state: ``"done"``, ``"failing"``, ``"not started"`` or ``"missing"`` (no notebook) (str).
+        state: ``"done"``, ``"visible ok"`` (every visible case passes, and this copy of the kit has no
+            hidden cases: a student release), ``"failing"``, ``"not started"`` or ``"missing"`` (no
+            notebook) (str).
         score: points earned, max_score: points available (float; 0 when not graded).
         detail: one sentence for the table, e.g. the first failing case (str).
     """
@@ -122,7 +124,12 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
             earned = sum(t["score"] for t in tests)
             available = sum(t["max_score"] for t in tests)
             failed = [t for t in tests if t["status"] == "failed"]
-            if tests and not failed:
+            if tests and not failed and all(t.get("tags", [None, None])[1] == "visible" for t in tests):
+                # A student release has no hidden cases: passing the visible ones is not "done".
+                rows[exercise.id] = ExerciseProgress(exercise, "visible ok", earned, available,
+                                                     "Every visible case passes; the hidden cases run only in your "
+                                                     "instructor's grader.")
+            elif tests and not failed:
                 rows[exercise.id] = ExerciseProgress(exercise, "done", earned, available, "Every case passes.")
             else:
                 first = failed[0]["name"] if failed else results.get("output", "").splitlines()[-1:]
@@ -139,5 +146,7 @@ def format_progress(rows):
         score = f"{row.score:g}/{row.max_score:g}" if row.max_score else "-"
         lines.append(f"{row.exercise.title:<{width}}  {row.state:<11}  {score:<7}  {row.detail}")
     done = sum(r.state == "done" for r in rows)
-    lines.append(f"{done} of {len(rows)} exercises done.")
+    visible_only = sum(r.state == "visible ok" for r in rows)
+    lines.append(f"{done} of {len(rows)} exercises done"
+                 + (f"; {visible_only} pass their visible cases (hidden cases are not in this copy)." if visible_only else "."))
     return "\n".join(lines)

@@ -49,7 +49,7 @@ def text_report(result):
                 if case.rule and case.rule != last_rule:
                     lines.append(f"      Rule: {case.rule}")  # once per run of cases that share it
                     last_rule = case.rule
-                lines.append(f"      What happened: {case.feedback}")
+                lines.append(f"      What happened: {case.feedback}".replace("\n", "\n      "))
                 if case.output.strip():
                     lines.append("      Your code printed: " + capped(case.output).replace("\n", "\n        "))
     visible = [c for c in result.cases if c.visibility == "visible"]
@@ -58,6 +58,10 @@ def text_report(result):
     if visible:
         passed = sum(c.passed for c in visible)
         lines.append(f"Visible self-checks: {passed} of {len(visible)} passed.")
+    if graded and all(c.visibility == "visible" for c in graded):
+        # A student release: saying "all graded cases passed" here would claim what was never checked.
+        lines.append("Hidden cases: none in this copy of the kit; your instructor's grader runs them too.")
+        return "\n".join(lines)
     passed = sum(c.passed for c in graded)
     verdict = "all graded cases passed." if graded and passed == len(graded) else f"{passed} of {len(graded)} passed."
     lines.append(f"Graded cases (visible and hidden): {verdict}")

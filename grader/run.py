@@ -108,7 +108,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
     ]
     # pytest's own chatter is not the learner's report; the report is built from plugin.results.
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        pytest.main(args, plugins=[plugin])
+        pytest.main(args, plugins=[plugin, sys.modules["grader.plugin"]])  # the module holds the harness fixture
     return plugin
 
 

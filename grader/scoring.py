@@ -1,5 +1,6 @@
 """Scoring: the result model every report is written from (text, Gradescope results.json)."""
 
+import os
 from dataclasses import dataclass, field
 
 
@@ -81,3 +82,40 @@ class GradeResult:
     def group_scores(self):
         """``{group: (earned, available)}`` in group order."""
         return {name: (sum(c.points for c in cases), sum(c.max_points for c in cases)) for name, cases in self.groups()}
+
+
+def best_per_exercise(results, submission):
+    """One result for a student who handed in several files: per exercise, the file that scored best.
+
+    Like a gradebook that keeps a student's best attempt, each exercise counts once, from the file
+    with the most points for it (the first such file on a tie); a file that could not be read counts
+    only when no file could. Notes and errors of every file are kept, prefixed with its file name.
+
+    Args:
+        results: ``GradeResult`` per file, in the order the files were graded (list).
+        submission: what the combined result names as its submission (str), e.g. the upload folder.
+    Returns:
+        ``GradeResult``; ``error`` is set only when no file could be graded at all (the files'
+        sentences joined), and ``execution_time`` is the sum over the files (s).
+    """
+    combined = GradeResult(submission=submission)
+    best = {}
+    # A file that could not be read says nothing about any exercise: its cases count only when no file was read.
+    readable = [result for result in results if not result.error] or results
+    for result in readable:
+        for exercise_id in dict.fromkeys(case.exercise_id for case in result.cases):
+            score = sum(case.points for case in result.cases if case.exercise_id == exercise_id)
+            if exercise_id not in best or score > best[exercise_id][0]:
+                best[exercise_id] = (score, result)
+    for exercise_id, (_, result) in best.items():
+        combined.cases += [case for case in result.cases if case.exercise_id == exercise_id]
+    for result in results:
+        name = os.path.basename(result.submission)
+        prefix = f"{name}: " if len(results) > 1 else ""
+        combined.notes += [prefix + note for note in result.notes]
+        if result.error and len(results) > 1:
+            combined.notes.append(f"{name} could not be graded: {result.error}")
+        combined.execution_time += result.execution_time
+    if results and all(result.error for result in results):
+        combined.error = "; ".join(dict.fromkeys(result.error for result in results))
+    return combined

@@ -15,7 +15,7 @@ from grader import expectations
 from grader.exercises import BY_ID
 from grader.harness import Responder, Transcript, from_description, receipt_dispatch
 from grader.registries import fresh
-from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase
+from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase, failure_text
 from grader.worker import apply_view, describe
 
 CASE_SECONDS = 5
@@ -168,7 +168,7 @@ def check(function, exercise="capstone"):
         try:
             case.check(transcript)
         except expectations.CaseFailed as exc:
-            rows.append((case.title, False, f"{exc} Input: {case.shown_input[:120]} Hint: {case.hint}"))
+            rows.append((case.title, False, failure_text(exc, case, 120, separator=" ")))
         else:
             rows.append((case.title, True, ""))
     return SelfCheckReport(rows, name)

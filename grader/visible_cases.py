@@ -277,6 +277,19 @@ VISIBLE_CASES = {
 }
 
 
+def failure_text(message, case, input_limit, separator="\n"):
+    """What a failed visible case tells the learner: what happened, the input (it is visible), the hint.
+
+    Args:
+        message: the failure (str or ``expectations.CaseFailed``). case: the visible case.
+        input_limit: characters of the input to show (int). separator: between the three parts (str):
+            a line break in reports, a space in the notebook's self-check table.
+    Returns:
+        str.
+    """
+    return separator.join([str(message), f"Input: {case.shown_input[:input_limit]}", f"Hint: {case.hint}"])
+
+
 def run_visible(harness, case):
     """Run one visible case through the grader's sandbox (``grader.harness.ExerciseHarness``).
 

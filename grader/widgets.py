@@ -243,7 +243,7 @@ class ProgressView(TextFallbackBox):
     def refresh(self):
         """Grade the notebooks again (save yours first) and redraw."""
         self.rows = course_progress(self.notebooks_dir) if self.notebooks_dir else course_progress()
-        marks = {"done": "✓", "failing": "✗", "not started": "○", "missing": "?"}  # plain marks: every font has them
+        marks = {"done": "✓", "visible ok": "◐", "failing": "✗", "not started": "○", "missing": "?"}  # plain marks: every font has them
         body = "".join(
             f"<tr><td>{marks[r.state]}</td><td style='text-align: left'>{html.escape(r.exercise.title)}</td>"
             f"<td>{r.state}</td><td>{f'{r.score:g}/{r.max_score:g}' if r.max_score else '-'}</td>"

@@ -43,8 +43,21 @@ def test_release_holds_nothing_hidden(release):
         assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text, name
         assert "Model answers" not in text or name.endswith(".ipynb"), name
     assert sorted(os.listdir(release / "notebooks")) == sorted(os.listdir(os.path.join(ROOT, "notebooks")))
+    packages = [line.split(">")[0] for line in (release / "requirements.txt").read_text().splitlines()
+                if line and not line.startswith("#")]
+    assert packages == ["jupyter", "jupyterlab", "ipywidgets", "nbformat", "pytest"]
     with zipfile.ZipFile(f"{release}.zip") as archive:
         assert sorted(n for n in archive.namelist() if not n.endswith("/")) == sorted(files)
+
+
+def test_release_notebooks_are_generated_not_copied_from_the_working_copy(release):
+    """An instructor who worked through notebooks/ in this clone must not hand out those answers."""
+    from course.notebooks import exercise_sources, generated_notebooks
+
+    for filename, _, learner in generated_notebooks():
+        assert (release / "notebooks" / filename).read_text(encoding="utf-8") == nbformat.writes(learner) + "\n"
+        shipped = nbformat.read(release / "notebooks" / filename, as_version=4)
+        assert exercise_sources(shipped) == exercise_sources(learner)
 
 
 def test_released_grader_runs_visible_cases_only(release):
@@ -53,6 +66,23 @@ def test_released_grader_runs_visible_cases_only(release):
     assert process.returncode == 0, process.stderr
     assert "only its visible cases were run" in process.stdout
     assert "Score: 0 / 5" in process.stdout
+
+
+def test_a_release_never_claims_the_hidden_cases_passed(release, tmp_path):
+    """With only visible cases, "all graded cases passed" and "done" would be claims nobody checked."""
+    copy = tmp_path / "course"
+    shutil.copytree(release, copy)
+    shutil.copy(os.path.join(SOLVED, "01_parsing.ipynb"), copy / "notebooks" / "01_parsing.ipynb")
+    process = subprocess.run([sys.executable, "-m", "grader", "notebooks/01_parsing.ipynb"], cwd=copy,
+                             capture_output=True, text=True)
+    assert "Score: 5 / 5" in process.stdout
+    assert process.stdout.rstrip().endswith("Hidden cases: none in this copy of the kit; your instructor's grader runs them too.")
+    assert "all graded cases passed" not in process.stdout
+    progress = subprocess.run([sys.executable, "-m", "grader.learner", "progress"], cwd=copy, capture_output=True,
+                              text=True)
+    row = next(line for line in progress.stdout.splitlines() if line.startswith("1 · parse_call"))
+    assert "visible ok" in row and "5/5" in row
+    assert "0 of 8 exercises done; 1 pass their visible cases" in progress.stdout
 
 
 @pytest.mark.parametrize("name", sorted(os.listdir(os.path.join(ROOT, "notebooks"))))
@@ -103,6 +133,11 @@ def test_batch_grades_everyone_and_writes_a_gradebook(class_folder, tmp_path):
     assert book["mallory"]["total"] == "0" and book["carol"]["total"] == "0"
     assert "not a readable Jupyter notebook" in book["carol"]["notes"]
     assert book["dave"]["notes"] == "no .py or .ipynb file was submitted"
+    # One maximum for everyone: bob handed in the capstone only, and gets 0 (not a blank) for parsing.
+    assert {row["max_total"] for row in book.values()} == {book["alice"]["max_total"]}
+    assert book["bob"]["parse-call"] == "0" and "nothing graded for parse-call" in book["bob"]["notes"]
+    # A zero says why: mallory's first failed case.
+    assert book["mallory"]["notes"].startswith("mallory.py: 0 points; ") and len(book["mallory"]["notes"]) < 220
     report = (out / "feedback" / "bob" / "answer.py.txt").read_text(encoding="utf-8")
     assert report.startswith("Grading answer.py\nScore: ")
     assert json.loads((out / "feedback" / "alice" / "05_capstone.ipynb.results.json").read_text())["score"] > 100
@@ -113,10 +148,14 @@ def test_batch_rerun_skips_what_is_graded_unless_asked(class_folder, tmp_path):
     batch(class_folder, out)
     stamp = os.path.getmtime(out / "results" / "alice.json")
     time.sleep(0.05)
-    batch(class_folder, out)
+    rerun = batch(class_folder, out)
     assert os.path.getmtime(out / "results" / "alice.json") == stamp
+    assert rerun.stdout.startswith("Graded 0 students (5 up to date, not graded again; --regrade grades them)")
     os.utime(class_folder / "bob" / "answer.py")  # bob resubmits
+    shutil.copy(SEED_SAMPLE, class_folder / "dave" / "late.py")  # dave hands in late, with an old timestamp
+    os.utime(class_folder / "dave" / "late.py", (1, 1))
     batch(class_folder, out)
+    assert read_gradebook(out)["dave"]["capstone"] != "0"
     assert os.path.getmtime(out / "results" / "alice.json") == stamp
     assert os.path.getmtime(out / "results" / "bob.json") > stamp
     batch(class_folder, out, "--regrade")
@@ -160,7 +199,25 @@ def test_gradescope_bundle_without_a_notebook_still_writes_results(tmp_path):
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "PATH": os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]}
     subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, timeout=300)
     results = json.loads((root / "results" / "results.json").read_text())
-    assert results["score"] == 0 and "does not exist" in results["output"]
+    assert results["score"] == 0 and results["tests"] == []
+    assert "No .py or .ipynb file was found in your upload" in results["output"]
+
+
+def test_gradescope_upload_of_several_notebooks_grades_each_exercise_from_its_best_file(tmp_path):
+    from grader.gradescope import grade_upload
+
+    upload = tmp_path / "submission"
+    (upload / "work").mkdir(parents=True)
+    shutil.copy(os.path.join(SOLVED, "00_start_here.ipynb"), upload)
+    shutil.copy(os.path.join(SOLVED, "05_capstone.ipynb"), upload / "work")
+    shutil.copy(SEED_SAMPLE, upload / "05_capstone.py")  # an older, weaker attempt at the capstone
+    (upload / "notes.txt").write_text("not graded")
+    combined = grade_upload(str(upload), str(tmp_path / "results.json"))
+    results = json.loads((tmp_path / "results.json").read_text())
+    exercises = {t["extra_data"]["exercise"] for t in results["tests"]}
+    assert exercises == {"tool-result", "capstone"}
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) == combined.score  # the best file each
+    assert len([t for t in results["tests"] if t["extra_data"]["exercise"] == "capstone"]) == 112
 
 
 # -- Exercism and JUnit output ---------------------------------------------------------------------

@@ -7,7 +7,7 @@ exercise being graded (``grader.visible_cases.VISIBLE_CASES``).
 import pytest
 
 from grader.expectations import CaseFailed
-from grader.visible_cases import run_visible
+from grader.visible_cases import failure_text, run_visible
 
 GROUP = "Visible self-checks"
 ORDER = 0
@@ -25,4 +25,4 @@ def test_visible_case(harness, visible_case):
     try:
         visible_case.check(transcript)
     except CaseFailed as exc:
-        raise CaseFailed(f"{exc} Input: {visible_case.shown_input[:300]} Hint: {visible_case.hint}") from None
+        raise CaseFailed(failure_text(exc, visible_case, 300)) from None

@@ -18,6 +18,10 @@ ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
 # keeps a whole class's grading run from waiting (2 s x 100 cases) on one endless loop.
 MAX_TIMEOUTS_IN_A_ROW = 2
+# And one that hangs on every other case (keeping a counter across restarts) would dodge that rule and
+# take the whole total budget (found by an adversarial test); a correct but slow solution times out
+# on the five 1 MB cases at most.
+MAX_TIMEOUTS_IN_TOTAL = 6
 # Likewise for a worker that dies (crash, exit, garbage on the channel) on every case: restarting it
 # 100 times proves nothing more than five times does.
 MAX_CRASHES_IN_A_ROW = 5
@@ -152,6 +156,7 @@ class Harness:
         self.printed = ""
         self.last_transcript = None
         self.timeouts_in_a_row = 0
+        self.timeouts_in_total = 0
         self.crashes_in_a_row = 0
         self.unstoppable_in_a_row = 0
 
@@ -183,6 +188,9 @@ class Harness:
         if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW:
             return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
                     "cases were skipped to keep grading bounded; fix the endless loop first.")
+        if self.timeouts_in_total >= MAX_TIMEOUTS_IN_TOTAL:
+            return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_TOTAL} cases, so the remaining cases were "
+                    "skipped to keep grading bounded; find what makes it hang or so slow.")
         if self.unstoppable_in_a_row >= MAX_UNSTOPPABLE_IN_A_ROW:
             return (f"Not run: on {MAX_UNSTOPPABLE_IN_A_ROW} cases in a row the submission kept calling ask_model/dispatch "
                     "after the grader stopped the call (it catches BaseException), so the remaining cases were "
@@ -236,6 +244,7 @@ class Harness:
         transcript.output = outcome.output
         self.printed += outcome.output
         self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if outcome.stopped == "timeout" else 0
+        self.timeouts_in_total += outcome.stopped == "timeout"
         self.crashes_in_a_row = self.crashes_in_a_row + 1 if outcome.stopped == "crash" else 0
         self.unstoppable_in_a_row = self.unstoppable_in_a_row + 1 if outcome.stopped == "unstoppable" else 0
         return transcript

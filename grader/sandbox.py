@@ -19,6 +19,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from grader import confine
+
 WORKER_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 KIT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(WORKER_PATH, encoding="utf-8") as _handle:
@@ -94,8 +96,9 @@ class _Stop(Exception):
     or ``"unstoppable"`` (it swallowed the halt after a bound, and was killed)."""
 
 
-def _limit_resources(limits):
-    """Return a preexec function that applies ``limits`` inside the child before exec."""
+def _limit_resources(limits, confinement=None):
+    """Return a preexec function that applies ``limits`` (and the Landlock ``confinement`` plan from
+    ``grader.confine.prepare``, if any) inside the child before exec."""
 
     def apply():
         import resource
@@ -112,6 +115,8 @@ def _limit_resources(limits):
                 resource.setrlimit(which, (value, value))
             except (ValueError, OSError):
                 pass  # a limit the platform refuses is skipped, not fatal
+        if confinement is not None:
+            confine.apply(confinement)  # raises if it fails: never run unconfined by surprise
 
     return apply
 
@@ -203,6 +208,7 @@ class Sandbox:
         self.output_fd = None
         self.load_report = None
         self.load_deadline = None  # set while a load message is sent and its answer not yet read
+        self.confinement = confine.prepare(self.scratch)  # None where the kernel has no Landlock
 
     # -- process management -------------------------------------------------------------------
 
@@ -212,7 +218,8 @@ class Sandbox:
         if self.output_fd is None:
             self.output_fd = os.open(self.output_path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         output = os.dup(self.output_fd)
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "HOME": self.scratch}
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "HOME": self.scratch,
+               "TMPDIR": self.scratch}  # tempfile then writes where the worker may write
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-B", "-u", "-c", WORKER_SOURCE, str(request_r), str(reply_w), self.scratch, KIT_ROOT],
@@ -223,7 +230,7 @@ class Sandbox:
                 env=env,
                 pass_fds=(request_r, reply_w),
                 start_new_session=True,
-                preexec_fn=_limit_resources(self.limits),
+                preexec_fn=_limit_resources(self.limits, self.confinement),
             )
         finally:
             os.close(output)

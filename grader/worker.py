@@ -239,12 +239,34 @@ PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "o
                          "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move",
                          "os.setxattr", "os.removexattr"})
 # Modules that start processes or touch memory without raising any audit event of their own.
+# sqlite3 and the dbm modules open files in C without an "open" audit event (found by an adversarial test).
 BLOCKED_MODULES = frozenset({"_posixsubprocess", "_ctypes", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
-                             "_interpreters", "_posixshmem"})
+                             "_interpreters", "_posixshmem", "_sqlite3", "_dbm", "_gdbm"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
 UNAUDITED = {"os": ("pidfd_open", "mkfifo", "mknod"), "posix": ("pidfd_open", "mkfifo", "mknod"),
              "signal": ("pidfd_send_signal",)}
+
+
+# Function attributes whose change would rewire code (a helper of the guard, say); no solution sets them.
+FUNCTION_INTERNALS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
+
+
+def _refuse(what, _error=PermissionError):
+    """Raise the guard's PermissionError naming what was refused."""
+    raise _error(f"the grader does not allow {what} in a submission")
+
+
+def _resolve(path, _fsdecode=os.fsdecode, _isabs=os.path.isabs, _realpath=os.path.realpath, _refuse=_refuse,
+             _type_error=TypeError):
+    """The real absolute path a file event names; refuses relative paths and paths of other types."""
+    try:
+        text = _fsdecode(path)
+    except _type_error:
+        _refuse("a path of that type")
+    if not _isabs(text):
+        _refuse("relative file paths (use an absolute path inside the working folder)")
+    return _realpath(text)
 
 
 def install_guard(scratch, kit):
@@ -252,51 +274,48 @@ def install_guard(scratch, kit):
 
     Paths must be absolute: the audit events do not carry ``dir_fd``, so a relative path could not
     be resolved reliably (``os.open("x", ..., dir_fd=...)`` would escape the check).
+
+    The hook and its helpers hold everything they use as default arguments: no closure cells, no
+    globals, no builtins looked up at call time. Learner code that reaches their frames (through a
+    traceback, say) finds only values it cannot rewire: changing a function's code or defaults is
+    refused here, and rebinding a builtin or a global changes nothing the hook uses. Python code
+    cannot make this airtight (``os.path.realpath`` reads module globals); the kernel's Landlock
+    rules (``grader.confine``) are the boundary that holds.
     """
     scratch = os.path.realpath(scratch) + os.sep
     kit = os.path.realpath(kit) + os.sep
-    realpath, fsdecode, isabs = os.path.realpath, os.fsdecode, os.path.isabs
-    blocked, path_events, blocked_modules = BLOCKED_EVENTS, PATH_EVENTS, BLOCKED_MODULES
-    write_flags = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 
-    def refuse(what):
-        raise PermissionError(f"the grader does not allow {what} in a submission")
-
-    def resolve(path):
-        try:
-            text = fsdecode(path)
-        except TypeError:
-            refuse("a path of that type")
-        if not isabs(text):
-            refuse("relative file paths (use an absolute path inside the working folder)")
-        return realpath(text)
-
-    def hook(event, args):
-        if event in blocked:
-            refuse(event)
-        if event in ("object.__setattr__", "object.__delattr__") and args and args[0] is hook:
-            refuse("changing the grader's guard")
-        if event == "import" and args and args[0] in blocked_modules:
-            refuse(f"importing {args[0]}")
+    def hook(event, args, *, _scratch=scratch, _kit=kit, _blocked=BLOCKED_EVENTS, _path_events=PATH_EVENTS,
+             _blocked_modules=BLOCKED_MODULES, _internals=FUNCTION_INTERNALS, _function=types.FunctionType,
+             _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep=os.sep,
+             _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
+             _type=type, _any=any, _bool=bool, _len=len):
+        if event in _blocked:
+            _refuse(event)
+        if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
+                and _type(args[0]) is _function and args[1] in _internals:
+            _refuse(f"changing a function's {args[1]}")
+        if event == "import" and args and args[0] in _blocked_modules:
+            _refuse(f"importing {args[0]}")
         if event == "open":
             path, mode, flags = args
-            if isinstance(path, int) or path is None:
+            if _isinstance(path, int) or path is None:
                 return
-            full = resolve(path)
-            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & write_flags)
-            if writing and not full.startswith(scratch):
-                refuse("writing outside the scratch folder")
-            if full.startswith(kit) or full + os.sep == kit:
-                refuse("reading the kit's own files")
-        elif event in ("os.listdir", "os.scandir"):
-            if args and args[0] is not None and not isinstance(args[0], int):
-                full = resolve(args[0])
-                if full.startswith(kit) or full + os.sep == kit:
-                    refuse("listing the kit's own files")
-        elif event in path_events:
+            full = _resolve(path)
+            writing = (_isinstance(mode, str) and _any(c in mode for c in "wax+")) or _bool((flags or 0) & _write_flags)
+            if writing and not full.startswith(_scratch):
+                _refuse("writing outside the scratch folder")
+            if full.startswith(_kit) or full + _sep == _kit:
+                _refuse("reading the kit's own files")
+        elif event == "os.listdir" or event == "os.scandir":
+            if args and args[0] is not None and not _isinstance(args[0], int):
+                full = _resolve(args[0])
+                if full.startswith(_kit) or full + _sep == _kit:
+                    _refuse("listing the kit's own files")
+        elif event in _path_events:
             for path in args:
-                if isinstance(path, (str, bytes, os.PathLike)) and not resolve(path).startswith(scratch):
-                    refuse(f"{event} outside the scratch folder")
+                if _isinstance(path, _paths) and not _resolve(path).startswith(_scratch):
+                    _refuse(f"{event} outside the scratch folder")
 
     sys.addaudithook(hook)
 

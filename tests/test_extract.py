@@ -119,3 +119,42 @@ def test_a_reading_process_that_runs_out_of_memory_gives_a_sentence(tmp_path):
     out = read_in_fresh_process(path, memory_bytes=16 * 1024 ** 2)  # less than the process already uses
     assert out["forked"] is True
     assert out["error"] == "n.ipynb could not be read: reading it ran out of memory or crashed."
+
+
+def test_a_pipe_or_a_device_is_refused_at_once(tmp_path):
+    """A FIFO named .ipynb blocked the grader forever, and /dev/zero never ends (an adversarial test)."""
+    import os
+
+    fifo = tmp_path / "fifo.ipynb"
+    os.mkfifo(fifo)
+    device = tmp_path / "zero.py"
+    device.symlink_to("/dev/zero")
+    for path in (fifo, device):
+        with pytest.raises(SubmissionError) as info:
+            extract(path)
+        assert str(info.value) == f"{path.name} is not a regular file (a pipe, device or socket), so it cannot be graded."
+
+
+def test_a_large_notebook_is_validated_with_fastjsonschema(tmp_path, monkeypatch):
+    """50,000 cells took 23 s with jsonschema's validator, 2 s with fastjsonschema (an adversarial test)."""
+    import os
+
+    import nbformat.validator
+
+    from grader.extract import LARGE_NOTEBOOK_CHARACTERS
+
+    seen = []
+    original = nbformat.validator.get_current_validator
+    monkeypatch.setattr(nbformat.validator, "get_current_validator",
+                        lambda: seen.append(os.environ.get("NBFORMAT_VALIDATOR")) or original())
+    monkeypatch.setenv("NBFORMAT_VALIDATOR", "jsonschema")
+    small, large = tmp_path / "small.ipynb", tmp_path / "large.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("x = 1")]), small)
+    nbformat.write(new_notebook(cells=[new_code_cell(f"x{i} = {i}") for i in range(5_000)]), large)
+    assert os.path.getsize(large) > LARGE_NOTEBOOK_CHARACTERS > os.path.getsize(small)
+    extract(small)
+    assert set(seen) == {"jsonschema"}
+    seen.clear()
+    assert len(extract(large).chunks) == 5_000
+    assert set(seen) == {"fastjsonschema"}
+    assert os.environ["NBFORMAT_VALIDATOR"] == "jsonschema"  # restored

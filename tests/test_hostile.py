@@ -21,6 +21,10 @@ from conftest import ROOT, run_grader
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
 OPTIONS = ("--case-timeout", "1", "--load-timeout", "2", "--memory-mb", "512")
 
+# Where the kernel has Landlock (grader.confine), some attacks are refused by it before the guard sees them:
+# the worker cannot even read /proc or open "/".
+KERNEL = r"|Permission denied: '/(proc/\d+/cwd)?'"
+
 # fixture -> (pattern the report or results.json must contain, seconds allowed, expected exit status)
 EXPECTED = {
     "exit_at_import.py": (r"called sys\.exit\(3\) while loading", 30, 0),
@@ -38,19 +42,22 @@ EXPECTED = {
     "patches_the_channel.py": (r"the grader does not allow gc\.get_objects", 30, 0),
     "lying_objects.py": (r"an object of type Liar", 30, 0),
     "writes_results.py": (r"could not write /tmp/results\.json PermissionError", 30, 0),
-    "edits_the_grader.py": (r"could not edit grader/plugin\.py PermissionError", 30, 0),
-    "imports_reference.py": (r"the grader does not allow (reading|listing) the kit's own files|No module named 'solutions'", 30, 0),
+    "edits_the_grader.py": (r"could not edit grader/plugin\.py PermissionError" + KERNEL, 30, 0),
+    "imports_reference.py": (r"the grader does not allow (reading|listing) the kit's own files|No module named 'solutions'"
+                             + KERNEL, 30, 0),
     "kills_the_grader.py": (r"the grader does not allow os\.kill", 30, 0),
     "garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
     "hostile_text.py": (r"raised ValueError: bad", 30, 0),
     "string_metadata.ipynb": (r"behaves like the stub", 30, 0),
     "games_the_canary.py": (r"Not counted: it checks that a bad input is refused", 30, 0),
-    "plants_bytecode.py": (r"could not plant tmp/kit-planted\.pyc PermissionError", 30, 0),
+    "plants_bytecode.py": (r"could not plant tmp/kit-planted\.pyc PermissionError" + KERNEL, 30, 0),
     "spawns_without_audit.py": (r"could not import _posixsubprocess PermissionError", 30, 0),
     "signals_without_audit.py": (r"could not pidfd AttributeError", 30, 0),
     "replaces_output_file.py": (r"could not AttributeError|still here", 30, 0),
     "deep_garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
     "not_json.ipynb": (r"is not a readable Jupyter notebook", 30, 2),
+    "disarms_the_guard.py": (r"could not rewire _refuse the grader does not allow changing a function's __code__", 30, 0),
+    "hangs_on_every_other_case.py": (r"timed out on 6 cases, so the remaining cases were skipped", 40, 0),
     "swallows_the_halt.py": (r"kept calling ask_model/dispatch after the grader stopped the call", 30, 0),
 }
 

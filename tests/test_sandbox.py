@@ -75,3 +75,57 @@ def test_the_request_budget_is_per_call_not_per_case(sandbox_for):
     assert outcome.problem is None
     assert [r["result"] for r in outcome.results] == [{"plain": "done"}] * 4
     assert len(transcript.observations) == 20
+
+
+# -- the kernel's boundary (Landlock), tested with the audit-hook guard switched off -------------
+
+from grader import confine  # noqa: E402
+from grader import sandbox as sandbox_module  # noqa: E402
+
+UNGUARDED = sandbox_module.WORKER_SOURCE.replace("    sys.addaudithook(hook)", "    pass  # guard off for this test")
+
+PROBE = """
+import os, signal, socket
+def attempt(action):
+    try:
+        action()
+        return "allowed"
+    except OSError as exc:
+        return type(exc).__name__
+
+def handle(kit_file, outside):
+    return {
+        "read the kit": attempt(lambda: open(kit_file).read()),
+        "write outside scratch": attempt(lambda: open(outside, "w").write("forged")),
+        "signal the grader": attempt(lambda: os.kill(os.getppid(), 0)),
+        "connect TCP": attempt(lambda: socket.create_connection(("127.0.0.1", 9), timeout=1)),
+        "write in scratch": attempt(lambda: open(os.path.join(os.getcwd(), "ok.txt"), "w").write("fine")),
+    }
+"""
+
+
+@pytest.mark.skipif(confine.abi_version() < 6, reason="this kernel has no Landlock ABI 6 (Linux 6.12+)")
+def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
+    """The audit hook is Python and can be subverted; the kernel's rules must hold without it."""
+    from conftest import ROOT
+
+    monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
+    sandbox = Sandbox(Limits(case_seconds=10.0))
+    try:
+        sandbox.begin_load([{"label": "probe.py", "kind": "file", "code": PROBE}], ["handle"])
+        assert sandbox.load().fatal is None
+        outside = tmp_path / "forged.json"
+        transcript = Transcript()
+        outcome = sandbox.run("handle", [[f"{ROOT}/grader/cases/tool_call/test_01_parsing.py", str(outside)]], {},
+                              Responder(transcript, NeverCorrects("{}"), lambda n, a: "ok"))
+    finally:
+        sandbox.close()
+    assert outcome.problem is None, outcome.problem
+    assert outcome.results[0]["result"]["plain"] == {
+        "read the kit": "PermissionError",
+        "write outside scratch": "PermissionError",
+        "signal the grader": "PermissionError",
+        "connect TCP": "PermissionError",
+        "write in scratch": "allowed",
+    }
+    assert not outside.exists()

@@ -8,33 +8,74 @@ Without this, "ask once, then always reject" scored 64 of 115 on the capstone (f
 adversarial test of the grader).
 
 Each canary is ``callable(harness) -> None`` that raises ``expectations.CaseFailed`` when the
-behaviour is missing; ``CANARIES[cases_folder][kind]``. Canary inputs carry a random part chosen per
-grading run, so a submission cannot recognise them and behave well only for them.
+behaviour is missing; ``CANARIES[cases_folder][kind]``. Canary inputs are drawn per grading run from
+ordinary-looking values (real city names, plausible tool names, several kinds of non-object JSON), so
+a submission cannot tell them from any other input and behave well only for them.
 """
 
+import json
 import secrets
 
 from grader import expectations as expect
 from grader.models import make_call
-from grader.registries import SEED_TOOLS, encode_registry, fresh
+from grader.registries import SEED_TOOLS, encode_registry
 
-CITIES = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Pune", "Quito", "Perth"]
+# Canary inputs look like any other input: real city names and plausible tool names, drawn afresh per
+# run, never a recognisable marker (a name plus a random hex suffix could be matched by a regular
+# expression, and "refuse everything except canaries" then scored 74 of 116: an adversarial test).
+CITIES = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Pune", "Quito", "Perth", "Nairobi", "Bogotá", "Hanoi",
+          "Kraków", "Porto", "Dakar", "Montréal", "Busan", "Tbilisi", "Accra", "Seville", "Cusco", "Leeds",
+          "Madurai", "Recife", "Valletta", "Ghent", "Aarhus", "Da Nang", "San José", "New York", "Rio de Janeiro",
+          "Kyiv", "Zürich", "Ljubljana", "Córdoba", "Mombasa", "Hobart", "Tromsø", "Cebu", "Izmir", "Malmö"]
+VERBS = ["get", "fetch", "lookup", "search", "send", "create", "delete", "list", "read", "update", "run", "book"]
+NOUNS = ["forecast", "weather_data", "email", "file", "calendar_event", "stock_price", "flight", "user",
+         "document", "temperature", "news", "reminder", "route", "invoice"]
+KNOWN = set(SEED_TOOLS) | {"get_weather"}
 
 
 def city():
-    """A valid city value nobody can predict (str)."""
-    return f"{secrets.choice(CITIES)} {secrets.token_hex(2)}"
+    """A valid city value nobody can predict or tell from any other city (str)."""
+    return secrets.choice(CITIES)
+
+
+def weather_arguments():
+    """Plainly valid arguments for get_weather: a city, sometimes with units (dict)."""
+    arguments = {"city": city()}
+    if secrets.randbelow(2):
+        arguments["units"] = secrets.choice(["metric", "imperial"])
+    return arguments
 
 
 def valid_call():
-    """A plainly valid call with a random city: ``(raw, arguments)``."""
-    arguments = {"city": city()}
+    """A plainly valid call to the seed's tool: ``(raw, arguments)``."""
+    arguments = weather_arguments()
     return make_call("get_weather", arguments), arguments
 
 
+def unknown_name():
+    """A plausible tool name that is not registered (str), e.g. ``"fetch_forecast"``."""
+    while True:
+        name = f"{secrets.choice(VERBS)}_{secrets.choice(NOUNS)}"
+        if name not in KNOWN:
+            return name
+
+
 def unknown_call():
-    """A call to a random unregistered tool (str)."""
-    return make_call(f"get_{secrets.token_hex(3)}", {"city": city()})
+    """A call to an unregistered tool with ordinary arguments (str)."""
+    return make_call(unknown_name(), weather_arguments())
+
+
+def not_an_object():
+    """Valid JSON that is not an object, of a random kind (str)."""
+    kinds = [lambda: "[]", lambda: str(secrets.randbelow(10_000) - 5_000), lambda: "null", lambda: "true",
+             lambda: json.dumps(city()), lambda: "[" + valid_call()[0] + "]",
+             lambda: json.dumps([city() for _ in range(1 + secrets.randbelow(3))])]
+    return secrets.choice(kinds)()
+
+
+def wrong_type_value():
+    """A value that is not a string, of a random kind (JSON data)."""
+    return secrets.choice([secrets.randbelow(10_000), [city()], None, True, {"name": city()}, 2.5])
 
 
 def _tool_call_accepts(harness):
@@ -66,14 +107,14 @@ def _parse_accepts(harness):
 
 
 def _parse_rejects(harness):
-    call, problems = _pair(harness, secrets.choice(["[]", "42", "null", "[" + valid_call()[0] + "]"]))
+    call, problems = _pair(harness, not_an_object())
     if call is not None or not problems:
         expect.fail("it did not refuse JSON that is not an object")
 
 
 def _validate(harness, name):
-    return expect.returned(harness.call({"name": name, "arguments": {"city": city()}},
-                                        encode_registry(fresh(SEED_TOOLS)), view="texts"))
+    return expect.returned(harness.call({"name": name, "arguments": weather_arguments()},
+                                        encode_registry(SEED_TOOLS), view="texts"))
 
 
 def _validate_accepts(harness):
@@ -82,12 +123,12 @@ def _validate_accepts(harness):
 
 
 def _validate_rejects(harness):
-    if not _validate(harness, f"get_{secrets.token_hex(3)}"):
+    if not _validate(harness, unknown_name()):
         expect.fail("it reported no problem for an unregistered tool")
 
 
 def _observe(harness, raw):
-    return expect.returned(harness.call(raw, encode_registry(fresh(SEED_TOOLS))))
+    return expect.returned(harness.call(raw, encode_registry(SEED_TOOLS)))
 
 
 def _observe_accepts(harness):
@@ -110,7 +151,7 @@ def _schema_accepts(harness):
 
 
 def _schema_rejects(harness):
-    if not expect.returned(harness.call({"city": secrets.randbelow(10_000)}, SCHEMA, view="texts")):
+    if not expect.returned(harness.call({"city": wrong_type_value()}, SCHEMA, view="texts")):
         expect.fail("it reported no problem for a wrong type")
 
 

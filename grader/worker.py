@@ -248,10 +248,6 @@ UNAUDITED = {"os": ("pidfd_open", "mkfifo", "mknod"), "posix": ("pidfd_open", "m
              "signal": ("pidfd_send_signal",)}
 
 
-# Function attributes whose change would rewire code (a helper of the guard, say); no solution sets them.
-FUNCTION_INTERNALS = frozenset({"__code__", "__defaults__", "__kwdefaults__"})
-
-
 def _refuse(what, _error=PermissionError):
     """Raise the guard's PermissionError naming what was refused."""
     raise _error(f"the grader does not allow {what} in a submission")
@@ -285,16 +281,20 @@ def install_guard(scratch, kit):
     scratch = os.path.realpath(scratch) + os.sep
     kit = os.path.realpath(kit) + os.sep
 
-    def hook(event, args, *, _scratch=scratch, _kit=kit, _blocked=BLOCKED_EVENTS, _path_events=PATH_EVENTS,
-             _blocked_modules=BLOCKED_MODULES, _internals=FUNCTION_INTERNALS, _function=types.FunctionType,
+    # Positional defaults: a tuple nobody can change in place (keyword-only ones live in a mutable dict).
+    def hook(event, args, _scratch=scratch, _kit=kit, _blocked=BLOCKED_EVENTS, _path_events=PATH_EVENTS,
+             _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
+             _guarded=(_refuse, _resolve, os.fsdecode, os.path.isabs, os.path.realpath),
              _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep=os.sep,
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len):
         if event in _blocked:
             _refuse(event)
         if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
-                and _type(args[0]) is _function and args[1] in _internals:
-            _refuse(f"changing a function's {args[1]}")
+                and _type(args[0]) is _function:
+            # No solution rewires code; the standard library does set defaults, but not on the guard's helpers.
+            if args[1] == "__code__" or (args[1] in ("__defaults__", "__kwdefaults__") and args[0] in _guarded):
+                _refuse(f"changing a function's {args[1]}")
         if event == "import" and args and args[0] in _blocked_modules:
             _refuse(f"importing {args[0]}")
         if event == "open":

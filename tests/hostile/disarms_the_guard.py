@@ -14,6 +14,10 @@ except PermissionError as exc:
                     value.__code__ = (lambda *args, **kwargs: None).__code__
                 except PermissionError as refused:
                     print("could not rewire", value.__name__, refused)
+                try:
+                    value.__defaults__ = value.__defaults__ and (None,) * len(value.__defaults__)
+                except PermissionError as refused:
+                    print("could not change defaults of", value.__name__, refused)
                 for cell in value.__closure__ or ():
                     cell.cell_contents = None
         tb = tb.tb_next

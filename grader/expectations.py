@@ -205,15 +205,19 @@ def expect_parsed(transcript, expected):
              "parsed, with arguments set to {} only when it was missing or null.")
 
 
-def expect_parse_error(transcript, mentions=(), fix=""):
-    """``parse_call`` returned ``(None, [problem, ...])`` whose text mentions ``mentions``."""
+def expect_parse_error(transcript, mentions=(), fix="", accepted=""):
+    """``parse_call`` returned ``(None, [problem, ...])`` whose text mentions ``mentions``.
+
+    ``accepted``: when the input is something json.loads lets through, why it is still not a call
+    (str), added to the feedback if a call was returned.
+    """
     value = returned(transcript)
     if not (isinstance(value, list) and len(value) == 2):
         fail(f"parse_call must return a pair (call, problems), but it returned {describe_value(value)}.")
     call, problems = value
     if call is not None:
-        fail("parse_call returned a call for text that is not exactly one JSON object; return (None, [problem]) instead "
-             "and repair nothing.")
+        fail("parse_call returned a call for text that is not exactly one JSON object"
+             + (f" ({accepted})" if accepted else "") + "; return (None, [problem]) instead and repair nothing.")
     if not problems:
         fail(f"parse_call returned no problem for invalid input. {SILENT_FAILURE}")
     problem_texts(problems, "parse_call's problems")

@@ -13,7 +13,7 @@ collect_ignore_glob = ["golden/*", "faulty/*", "hostile/*"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_grader(submission, *options, results=None, timeout=300):
+def run_grader(submission, *options, results=None, timeout=300, env=None):
     """Run ``python -m grader SUBMISSION [options]`` from the repository root.
 
     Args:
@@ -21,13 +21,15 @@ def run_grader(submission, *options, results=None, timeout=300):
         options: extra command-line options (str).
         results: where to write results.json (path-like), or None.
         timeout: seconds before the test gives up on the grader (float).
+        env: variables to set for the grader on top of this process's (dict) or None.
     Returns:
         ``(completed_process, results_dict_or_None)``.
     """
     command = [sys.executable, "-m", "grader", os.fspath(submission), *options]
     if results is not None:
         command += ["--results", os.fspath(results)]
-    process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    process = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+                             env={**os.environ, **env} if env else None)
     data = None
     if results is not None and os.path.exists(results):
         with open(results, encoding="utf-8") as handle:

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import subprocess
-import tempfile
 import time
 
 import pytest
@@ -62,8 +61,10 @@ EXPECTED = {
 }
 
 
-def worker_processes():
-    """PIDs of grader workers (their command line names a kit-grade- scratch folder) and of `sleep 300`."""
+def worker_processes(marker):
+    """PIDs of processes whose command line holds ``marker`` (this test's temporary folder, where the
+    grader puts its workers' scratch folders) or is `sleep 300`. Scoping by folder keeps other graders
+    running on the same machine out of the count."""
     found = set()
     for path in glob.glob("/proc/[0-9]*/cmdline"):
         try:
@@ -71,7 +72,7 @@ def worker_processes():
                 command = handle.read().replace(b"\0", b" ")
         except OSError:
             continue
-        if b"kit-grade-" in command or command.strip() == b"sleep 300":
+        if marker.encode() in command or command.strip() == b"sleep 300":
             found.add(path.split("/")[2])
     return found
 
@@ -83,11 +84,13 @@ def test_every_fixture_has_an_expectation():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_hostile_submission(tmp_path, name):
     pattern, seconds, status = EXPECTED[name]
-    scratch_before = set(glob.glob(os.path.join(tempfile.gettempdir(), "kit-grade-*")))
-    processes_before = worker_processes()
+    temporary = tmp_path / "tmp"  # the grader's TMPDIR: its scratch folders, and nobody else's, go here
+    temporary.mkdir()
+    processes_before = worker_processes(str(temporary))
     grader_before = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
     started = time.monotonic()
-    process, results = run_grader(os.path.join(HOSTILE, name), *OPTIONS, results=tmp_path / "results.json", timeout=seconds + 60)
+    process, results = run_grader(os.path.join(HOSTILE, name), *OPTIONS, results=tmp_path / "results.json",
+                                  timeout=seconds + 60, env={"TMPDIR": str(temporary)})
     elapsed = time.monotonic() - started
 
     assert elapsed < seconds, f"grading took {elapsed:.1f} s"
@@ -101,7 +104,7 @@ def test_hostile_submission(tmp_path, name):
     everything = process.stdout + process.stderr + json.dumps(results, ensure_ascii=False)
     assert re.search(pattern, everything), f"expected /{pattern}/ in the report"
     assert "\x1b" not in process.stdout and len(process.stdout) < 300_000
-    assert worker_processes() <= processes_before, "a process was left behind"
-    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "kit-grade-*"))) <= scratch_before, "scratch folder left behind"
+    assert worker_processes(str(temporary)) <= processes_before, "a process was left behind"
+    assert os.listdir(temporary) == [], "a scratch folder was left behind"
     after = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
     assert after == grader_before, "the grader's files changed"

@@ -16,7 +16,7 @@ from grader.sandbox import LoadReport, clean_text
 
 ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
-# keeps a whole class's grading run from waiting (2 s x 100 cases) on one endless loop.
+# keeps a whole class's grading run from waiting (1 s x 100 cases) on one endless loop.
 MAX_TIMEOUTS_IN_A_ROW = 2
 # And one that hangs on every other case (keeping a counter across restarts) would dodge that rule and
 # take the whole total budget (found by an adversarial test); a correct but slow solution times out

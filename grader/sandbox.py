@@ -46,8 +46,10 @@ class Limits:
             catch); after ``HALT_GRACE`` more, the worker is killed.
     """
 
-    case_seconds: float = 2.0
-    load_seconds: float = 5.0
+    # The slowest case (1 MB of input, twice) takes about 0.05 s against the reference: 1 s leaves a slow
+    # machine 20 times that, and keeps a hanging submission cheap in a class's batch.
+    case_seconds: float = 1.0
+    load_seconds: float = 3.0
     memory_mb: int = 1024
     cpu_seconds: int = 120
     output_bytes: int = 8 * 1024 * 1024

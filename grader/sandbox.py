@@ -357,8 +357,12 @@ class Sandbox:
         Starting a Python process takes tens of milliseconds; started first, it overlaps with the
         grader's own work instead of adding to it.
         """
-        if self.process is None:
-            self._spawn()
+        if self.process is None and not (self.load_report is not None and self.load_report.fatal):
+            try:
+                self._spawn()
+            except (OSError, subprocess.SubprocessError) as exc:  # no process left, or confinement refused
+                self.load_report = LoadReport(fatal=f"The grader could not start the process that runs submissions "
+                                                    f"({type(exc).__name__}: {exc}); please report it.")
 
     def begin_load(self, chunks, entries):
         """Send the submission's code to the worker without waiting for the answer (``load`` reads it).
@@ -372,6 +376,8 @@ class Sandbox:
 
     def _send_load(self):
         self.start()
+        if self.process is None:  # it could not start: load_report says why
+            return
         self.load_deadline = time.monotonic() + self.limits.load_seconds
         try:
             self._send({"op": "load", "chunks": self.chunks, "entries": self.entries}, self.load_deadline,

@@ -129,3 +129,19 @@ def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
         "write in scratch": "allowed",
     }
     assert not outside.exists()
+
+
+def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why(monkeypatch, tmp_path):
+    """If the kernel refuses the confinement, grading must not go on unconfined, nor crash."""
+    from grader.run import grade
+
+    def refuse(plan):
+        raise OSError(1, "landlock_restrict_self failed")
+
+    monkeypatch.setattr(confine, "apply", refuse)
+    monkeypatch.setattr(confine, "prepare", lambda scratch: ("a plan",))
+    submission = tmp_path / "s.py"
+    submission.write_text("def handle_tool_call(raw, ask_model):\n    return None\n")
+    result = grade(submission)
+    assert result.score == 0 and len(result.cases) == 112
+    assert all("could not start the process that runs submissions (SubprocessError" in c.feedback for c in result.cases)

@@ -5,13 +5,16 @@ code in the same process as the learner's code, so code determined to corrupt th
 switch it off. Landlock rules are enforced by the kernel and inherited by every process the worker
 starts: once applied, the worker (and anything it forks) can
 
-- write, create or remove files only inside its scratch folder, and ``/dev/null``;
+- write, create or remove files only inside its scratch folder (no device nodes there), and ``/dev/null``;
 - read and execute only the Python installation, the system's libraries (``/usr``, ``/lib*``,
   ``/etc``) and its scratch folder; so not the kit (the reference solution, the hidden cases,
   the grader's bytecode), not ``/proc``, not results files;
 - (Landlock ABI 4, Linux 6.7) not bind or connect TCP sockets;
 - (ABI 6, Linux 6.12) not signal processes outside its own sandbox (the grader), nor connect to
   abstract Unix sockets outside it.
+
+Landlock does not cover changes of file metadata (mode, owner, times, extended attributes), UDP,
+or resource limits of other processes: the guard refuses those (``grader.worker``).
 
 Documented in the kernel's userspace API (Documentation/userspace-api/landlock.rst); the
 constants below are from ``include/uapi/linux/landlock.h``. The system calls have the same numbers
@@ -30,6 +33,7 @@ RULE_PATH_BENEATH = 1
 PR_SET_NO_NEW_PRIVS = 38
 
 FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+FS_MAKE_CHAR, FS_MAKE_BLOCK = 1 << 6, 1 << 11
 FS_ABI1 = (1 << 13) - 1  # EXECUTE .. MAKE_SYM: every right of ABI 1
 FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
@@ -107,7 +111,10 @@ def prepare(scratch):
     size = 24 if version >= 6 else 16 if version >= 4 else 8  # older kernels refuse fields they do not know
     read = (FS_EXECUTE | FS_READ_FILE | FS_READ_DIR) & fs
     rules = [(path, read) for path in _read_paths()]
-    rules += [("/dev/null", (FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE) & fs & FILE_RIGHTS), (scratch, fs & ~FS_EXECUTE)]
+    # In scratch: everything but running programs and making device nodes (a character device made there
+    # reached the kernel log: an adversarial test).
+    scratch_rights = fs & ~(FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK)
+    rules += [("/dev/null", (FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE) & fs & FILE_RIGHTS), (scratch, scratch_rights)]
     return attr, size, [(os.fsencode(path), rights) for path, rights in rules]
 
 

@@ -21,8 +21,8 @@ CASES_DIR = os.path.join(GRADER_DIR, "cases")
 
 
 def grader_fingerprint(folder=GRADER_DIR):
-    """SHA-256 over everything in the grader's folder: every entry's name and type, every regular
-    file's bytes (bytecode caches included), to notice a submission adding or editing anything.
+    """SHA-256 over everything in the grader's folder: every entry's name, type, permissions and owner,
+    every regular file's bytes (bytecode caches included), to notice a submission adding or editing anything.
 
     Never blocks: special files (a FIFO planted by a submission) are named, not opened.
     Returns:
@@ -37,7 +37,8 @@ def grader_fingerprint(folder=GRADER_DIR):
                 info = os.lstat(path)
             except OSError:
                 continue
-            digest.update(f"{os.path.relpath(path, folder)}:{stat.S_IFMT(info.st_mode)}:{info.st_size}".encode())
+            # Mode and owner too: a changed permission can break or open up later runs (an adversarial test).
+            digest.update(f"{os.path.relpath(path, folder)}:{info.st_mode}:{info.st_uid}:{info.st_size}".encode())
             if stat.S_ISREG(info.st_mode):
                 try:
                     descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)

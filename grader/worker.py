@@ -21,6 +21,7 @@ answered by a ``reply``, a ``raise``, or a ``halt`` when a call made too many of
 
 import json
 import os
+import stat
 import sys
 import types
 
@@ -244,8 +245,10 @@ BLOCKED_MODULES = frozenset({"_posixsubprocess", "_ctypes", "_testcapi", "_testi
                              "_interpreters", "_posixshmem", "_sqlite3", "_dbm", "_gdbm"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
-UNAUDITED = {"os": ("pidfd_open", "mkfifo", "mknod"), "posix": ("pidfd_open", "mkfifo", "mknod"),
-             "signal": ("pidfd_send_signal",)}
+# setpriority and the sched_* setters act on other processes (the grader) without an audit event.
+_UNAUDITED_OS = ("pidfd_open", "mkfifo", "mknod", "setpriority", "sched_setaffinity", "sched_setscheduler",
+                 "sched_setparam")
+UNAUDITED = {"os": _UNAUDITED_OS, "posix": _UNAUDITED_OS, "signal": ("pidfd_send_signal",)}
 
 
 def _refuse(what, _error=PermissionError):
@@ -253,14 +256,50 @@ def _refuse(what, _error=PermissionError):
     raise _error(f"the grader does not allow {what} in a submission")
 
 
-def _resolve(path, _fsdecode=os.fsdecode, _isabs=os.path.isabs, _realpath=os.path.realpath, _refuse=_refuse,
-             _type_error=TypeError):
+def _realpath(path, _lstat=os.lstat, _readlink=os.readlink, _is_link=stat.S_ISLNK, _oserror=OSError):
+    """``os.path.realpath`` for an absolute str path, built only from captured C functions and str methods.
+
+    ``os.path.realpath`` is Python code that reads ``posixpath``'s and ``os``'s module globals, which
+    learner code can rebind to make every path look as if it were in the scratch folder (found by an
+    adversarial test); this one cannot be rewired that way. Returns the resolved path (str).
+    """
+    pending = path.split("/")[::-1]
+    parts = []
+    links = 0
+    while pending:
+        name = pending.pop()
+        if name in ("", "."):
+            continue
+        if name == "..":
+            if parts:
+                parts.pop()
+            continue
+        candidate = "/" + "/".join(parts + [name])
+        try:
+            is_link = _is_link(_lstat(candidate).st_mode)
+        except _oserror:
+            is_link = False  # a missing component: keep it as written, as realpath does
+        if not is_link:
+            parts.append(name)
+            continue
+        links += 1
+        if links > 40:
+            return candidate  # a symlink loop: the path names nothing, so nothing is at stake
+        target = _readlink(candidate)
+        if target.startswith("/"):
+            parts = []
+        pending.extend(target.split("/")[::-1])
+    return "/" + "/".join(parts)
+
+
+def _resolve(path, _fsdecode=os.fsdecode, _isabs=os.path.isabs, _realpath=_realpath, _refuse=_refuse,
+             _type_error=TypeError, _str=str, _type=type):
     """The real absolute path a file event names; refuses relative paths and paths of other types."""
     try:
         text = _fsdecode(path)
     except _type_error:
         _refuse("a path of that type")
-    if not _isabs(text):
+    if _type(text) is not _str or not text.startswith("/"):
         _refuse("relative file paths (use an absolute path inside the working folder)")
     return _realpath(text)
 
@@ -284,7 +323,7 @@ def install_guard(scratch, kit):
     # Positional defaults: a tuple nobody can change in place (keyword-only ones live in a mutable dict).
     def hook(event, args, _scratch=scratch, _kit=kit, _blocked=BLOCKED_EVENTS, _path_events=PATH_EVENTS,
              _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
-             _guarded=(_refuse, _resolve, os.fsdecode, os.path.isabs, os.path.realpath),
+             _guarded=(_refuse, _resolve, _realpath, os.fsdecode),
              _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep=os.sep,
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len):
@@ -295,7 +334,12 @@ def install_guard(scratch, kit):
             # No solution rewires code; the standard library does set defaults, but not on the guard's helpers.
             if args[1] == "__code__" or (args[1] in ("__defaults__", "__kwdefaults__") and args[0] in _guarded):
                 _refuse(f"changing a function's {args[1]}")
-        if event == "import" and args and args[0] in _blocked_modules:
+        if event == "import" and args and _isinstance(args[0], str) and (
+                args[0].rpartition(".")[2] in _blocked_modules
+                or (_len(args) > 1 and _isinstance(args[1], str) and args[1].rpartition("/")[2].partition(".")[0]
+                    in _blocked_modules)):
+            # By the last part of the name and by the file: an extension module's init function is named after
+            # its last part, so "x._posixsubprocess" loads the same code (an adversarial test).
             _refuse(f"importing {args[0]}")
         if event == "open":
             path, mode, flags = args
@@ -313,6 +357,8 @@ def install_guard(scratch, kit):
                 if full.startswith(_kit) or full + _sep == _kit:
                     _refuse("listing the kit's own files")
         elif event in _path_events:
+            if args and _isinstance(args[0], int):
+                _refuse(f"{event} on a file descriptor")  # fchmod & co.: the descriptor may name any file
             for path in args:
                 if _isinstance(path, _paths) and not _resolve(path).startswith(_scratch):
                     _refuse(f"{event} outside the scratch folder")

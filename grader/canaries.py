@@ -171,23 +171,26 @@ WHY = {
 }
 
 
-def gate_failure(harness, cases_folder, kind, cache):
-    """The sentence that voids a passed case whose gate fails, or None when the gate holds.
+# Each canary runs this many times per exercise, before cases drawn at random: a submission that counts
+# its calls cannot tell which call is a canary (with one canary at a fixed place, "dispatch only the 3rd
+# call" scored 64 of 116: an adversarial test), and must pass all of them.
+RUNS_PER_KIND = 3
 
-    Args:
-        harness: the exercise's ``ExerciseHarness``. cases_folder: the exercise's case folder (str).
-        kind: ``"accepts"`` or ``"rejects"``. cache: dict kept by the caller (one canary run per kind).
-    Returns:
-        str or None.
-    """
-    canary = CANARIES.get(cases_folder, {}).get(kind)
-    if canary is None:
-        return None
-    if kind not in cache:
-        try:
-            canary(harness)
-            cache[kind] = None
-        except expect.CaseFailed as exc:
-            reason = str(exc).rstrip(".")
-            cache[kind] = "Not counted: " + WHY[kind].format(function=harness.entry, reason=reason) + " Fix that first."
-    return cache[kind]
+
+def kinds_for(cases_folder):
+    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``)."""
+    return sorted(CANARIES.get(cases_folder, {}))
+
+
+def run_canary(harness, cases_folder, kind):
+    """Run one canary once. Returns None when the behaviour holds, else the reason it does not (str)."""
+    try:
+        CANARIES[cases_folder][kind](harness)
+    except expect.CaseFailed as exc:
+        return str(exc).rstrip(".")
+    return None
+
+
+def void_sentence(harness, kind, reason):
+    """The feedback of a passed case voided because its canary failed (str)."""
+    return "Not counted: " + WHY[kind].format(function=harness.entry, reason=reason) + " Fix that first."

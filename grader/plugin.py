@@ -7,12 +7,13 @@ learner-facing title and the rest says why the case exists. Tests receive the ``
 fixture (``grader.harness.Harness``) and judge with ``grader.expectations``.
 """
 
+import secrets
 import sys
 import tempfile
 
 import pytest
 
-from grader.canaries import gate_failure
+from grader.canaries import RUNS_PER_KIND, kinds_for, run_canary, void_sentence
 from grader.expectations import CaseFailed
 from grader.scoring import CaseResult
 
@@ -75,7 +76,9 @@ class GradingPlugin:
         self.view = harness.for_exercise(exercise)
         self.results = []
         self.internal_errors = []
-        self.canary_results = {}
+        self.canary_plan = {}  # item index -> canary kinds to run just before that item
+        self.canary_failures = {}  # kind -> the first reason a run of that canary failed
+        self.gated = []  # (CaseResult, kind) of passed cases whose points depend on a canary
 
     def pytest_generate_tests(self, metafunc):
         """Give ``visible_case`` the visible cases of the exercise being graded."""
@@ -104,6 +107,35 @@ class GradingPlugin:
             finally:
                 sys.pycache_prefix = previous
 
+    def pytest_collection_modifyitems(self, items):
+        """Plan the canary runs: each kind ``RUNS_PER_KIND`` times, before items drawn at random."""
+        self.item_index = {item.nodeid: number for number, item in enumerate(items)}
+        draw = secrets.SystemRandom()
+        for kind in kinds_for(self.exercise.cases):
+            for number in draw.sample(range(len(items)), min(RUNS_PER_KIND, len(items))):
+                self.canary_plan.setdefault(number, []).append(kind)
+
+    def pytest_runtest_setup(self, item):
+        for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
+            self._run_canary(kind)
+
+    def _run_canary(self, kind):
+        reason = run_canary(self.view, self.exercise.cases, kind)
+        self._harness.take_output()  # what the canary printed belongs to no case
+        self._harness.last_transcript = None
+        if reason is not None:
+            self.canary_failures.setdefault(kind, reason)
+
+    def pytest_sessionfinish(self):
+        """Void the passed cases whose canary failed in any of its runs (all runs are over by now)."""
+        for kind in {kind for _, kind in self.gated}:
+            if not any(kind in kinds for kinds in self.canary_plan.values()):
+                self._run_canary(kind)  # no item to run it before (cannot happen with cases collected)
+        for result, kind in self.gated:
+            if kind in self.canary_failures:
+                result.points, result.passed = 0.0, False
+                result.feedback = void_sentence(self.view, kind, self.canary_failures[kind])
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
@@ -119,14 +151,9 @@ class GradingPlugin:
         feedback = ""
         printed = self._harness.take_output()
         passed = report.passed
+        gate = case_gate(item) if report.passed else None
         if report.passed:
             self._harness.last_transcript = None
-            gate = case_gate(item)
-            if gate:
-                voided = gate_failure(self.view, self.exercise.cases, gate, self.canary_results)
-                self._harness.take_output()  # what the canary printed belongs to no case
-                if voided:
-                    passed, feedback = False, voided
         if not report.passed:
             exc = call.excinfo.value if call.excinfo else None
             if isinstance(exc, CaseFailed):
@@ -139,7 +166,7 @@ class GradingPlugin:
                 # A bug in the case itself, never the learner's fault; keep details for instructors.
                 feedback = "The grader could not judge this case (an internal error); the case counts as failed."
                 self.internal_errors.append(f"{item.nodeid}: {type(exc).__name__}: {exc}" if exc else item.nodeid)
-        self.results.append(CaseResult(
+        result = CaseResult(
             case_id=f"{self.exercise.id}::{item.nodeid}",
             exercise=self.exercise.title,
             exercise_id=self.exercise.id,
@@ -153,4 +180,7 @@ class GradingPlugin:
             feedback=feedback,
             visibility=getattr(module, "VISIBILITY", "hidden"),
             output=printed,
-        ))
+        )
+        self.results.append(result)
+        if gate:
+            self.gated.append((result, gate))

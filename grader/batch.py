@@ -18,10 +18,12 @@ Writes ``OUT/gradebook.csv`` (one row per student, one column per exercise, tota
 import argparse
 import concurrent.futures
 import csv
+import hashlib
 import io
 import json
 import os
 import sys
+import time
 
 from grader.exercises import EXERCISES
 from grader.report import gradescope_results, text_report, write_json_atomically, write_text_atomically
@@ -56,16 +58,31 @@ def find_submissions(folder):
         path = os.path.join(folder, entry)
         if entry.startswith(".") or entry in IGNORED_PARTS:
             continue
+        # A student may hand in a file and a folder of the same name (carol.py and carol/): both count.
         if os.path.isfile(path) and entry.endswith(SUFFIXES):
-            students[os.path.splitext(entry)[0]] = [path]
+            students.setdefault(os.path.splitext(entry)[0], []).append(path)
         elif os.path.isdir(path):
-            students[entry] = submission_files(path)
-    return students
+            students.setdefault(entry, []).extend(submission_files(path))
+    return {student: sorted(files) for student, files in sorted(students.items())}
+
+
+def shown(name):
+    """A name as the gradebook and summaries show it: a file name that is not UTF-8 gets U+FFFD for its
+    undecodable bytes (str), so it can be written, and compared again on the next run."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _safe(name):
-    """A file-name-safe version of a student or file name."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:120] or "_"
+    """A file-name-safe version of a student or file name (str).
+
+    A name that had to change gets a short digest of the original, so "dan smith" and "dan_smith"
+    never share a results file (found by an adversarial test).
+    """
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:120] or "_"
+    if safe == name:
+        return safe
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{safe}-{digest}"
 
 
 def up_to_date(summary_path, files):
@@ -82,7 +99,7 @@ def up_to_date(summary_path, files):
             summary = json.load(handle)
     except (OSError, ValueError):
         return None
-    if not isinstance(summary, dict) or summary.get("files") != [os.path.basename(f) for f in files]:
+    if not isinstance(summary, dict) or summary.get("files") != [shown(os.path.basename(f)) for f in files]:
         return None
     return summary if all(os.path.getmtime(f) <= graded for f in files) else None
 
@@ -97,40 +114,71 @@ def zero_score_reason(result):
     return reason if len(reason) <= 160 else reason[:159] + "…"
 
 
+MAX_FILES_PER_STUDENT = 20
+
+
+def grade_files(files, limits, total_seconds, exercise_ids=None):
+    """Grade one student's files within one shared time budget (the batch's and Gradescope's loop).
+
+    Without a shared budget, a student could hand in many slow files and hold a grading process for
+    minutes (found by an adversarial test). Files beyond ``MAX_FILES_PER_STUDENT`` are not graded.
+
+    Args:
+        files: paths (list of str). limits: ``grader.sandbox.Limits``.
+        total_seconds: wall-clock budget for all the files together (float, s).
+        exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
+    Yields:
+        ``(path, GradeResult or None, problem sentence or None)`` per file, in order.
+    """
+    from grader.run import grade  # imported in the pool process, once
+
+    deadline = time.monotonic() + total_seconds
+    for number, path in enumerate(files):
+        remaining = deadline - time.monotonic()
+        if number >= MAX_FILES_PER_STUDENT:
+            yield path, None, f"not graded: only the first {MAX_FILES_PER_STUDENT} files of a submission are graded"
+        elif remaining <= 0:
+            yield path, None, f"not graded: the submission's files used up their time budget of {total_seconds:g} s"
+        else:
+            try:
+                yield path, grade(path, limits=limits, total_seconds=remaining, exercise_ids=exercise_ids), None
+            except Exception as exc:  # a grader bug must cost one student, never the batch
+                yield path, None, f"the grader failed ({type(exc).__name__})"
+
+
 def grade_student(student, files, out, limits, total_seconds, exercise_ids=None):
     """Grade every file of one student; write their feedback and summary. Runs in a pool process.
 
     Args:
         student: the student's id (str). files: their submission files (list of str).
-        out: the output folder (str). limits: ``grader.sandbox.Limits``. total_seconds: per file (float).
+        out: the output folder (str). limits: ``grader.sandbox.Limits``.
+        total_seconds: budget for all of the student's files together (float, s; see ``grade_files``).
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
     Returns:
         the summary dict written to ``OUT/results/STUDENT.json``:
         ``{"student", "files", "exercises": {id: [score, max]}, "errors": [...]}``; each exercise
         counts once, from the student's best file for it (``grader.scoring.best_per_exercise``).
     """
-    from grader.run import grade  # imported in the pool process, once
     from grader.scoring import best_per_exercise
 
-    summary = {"student": student, "files": [os.path.basename(f) for f in files], "exercises": {}, "errors": []}
+    summary = {"student": shown(student), "files": [shown(os.path.basename(f)) for f in files], "exercises": {},
+               "errors": []}
     if not files:
         summary["errors"].append("no .py or .ipynb file was submitted")
     feedback_dir = os.path.join(out, "feedback", _safe(student))
     results = []
-    for path in files:
-        try:
-            result = grade(path, limits=limits, total_seconds=total_seconds, exercise_ids=exercise_ids)
-        except Exception as exc:  # a grader bug must cost one student, never the batch
-            summary["errors"].append(f"{os.path.basename(path)}: the grader failed ({type(exc).__name__})")
+    for path, result, problem in grade_files(files, limits, total_seconds, exercise_ids):
+        if result is None:
+            summary["errors"].append(f"{shown(os.path.basename(path))}: {problem}")
             continue
         results.append(result)
         name = _safe(os.path.basename(path))
         write_text_atomically(os.path.join(feedback_dir, name + ".txt"), text_report(result) + "\n")
         write_json_atomically(os.path.join(feedback_dir, name + ".results.json"), gradescope_results(result))
         if result.error:
-            summary["errors"].append(f"{os.path.basename(path)}: {result.error}")
+            summary["errors"].append(f"{shown(os.path.basename(path))}: {result.error}")
         elif zero_score_reason(result):
-            summary["errors"].append(f"{os.path.basename(path)}: 0 points; {zero_score_reason(result)}")
+            summary["errors"].append(f"{shown(os.path.basename(path))}: 0 points; {zero_score_reason(result)}")
     combined = best_per_exercise(results, student)
     for exercise_id in dict.fromkeys(case.exercise_id for case in combined.cases):
         cases = [case for case in combined.cases if case.exercise_id == exercise_id]
@@ -169,7 +217,8 @@ def gradebook_csv(summaries):
 
 def _failed(student, files, error):
     """The summary of a student whose grading failed as a whole: no scores, one sentence why."""
-    return {"student": student, "files": [os.path.basename(f) for f in files], "exercises": {}, "errors": [error]}
+    return {"student": shown(student), "files": [shown(os.path.basename(f)) for f in files], "exercises": {},
+            "errors": [error]}
 
 
 def prepare_pool_process():
@@ -277,16 +326,20 @@ def main(argv=None):
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
                         help="address-space limit of the process running a submission (default: %(default)s)")
     parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
-                        help="wall-clock limit for all cases of one file (default: %(default)s)")
+                        help="wall-clock limit for all of one student's files (default: %(default)s)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.submissions):
         print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
         return 2
     limits = Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
-    summaries, graded = run_batch(args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits,
-                                  total_seconds=args.total_timeout, progress=not args.no_progress,
-                                  exercise_ids=args.exercise)
+    try:
+        summaries, graded = run_batch(args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits,
+                                      total_seconds=args.total_timeout, progress=not args.no_progress,
+                                      exercise_ids=args.exercise)
+    except OSError as exc:  # the output folder cannot be written: say so, the graded students' files stay
+        print(f"error: could not write into {args.out} ({exc.strerror or exc}).", file=sys.stderr)
+        return 2
     problems = sum(bool(s["errors"]) for s in summaries)
     skipped = len(summaries) - graded
     print(f"Graded {graded} student{'s' * (graded != 1)}"

@@ -40,6 +40,7 @@ fi
 exit 0
 """
 
+UPLOAD_SECONDS = 120.0  # one budget for all the files of an upload (see grader.batch.grade_files)
 NOTHING_UPLOADED = ("No .py or .ipynb file was found in your upload: upload your notebook (for example "
                     "05_capstone.ipynb) or your .py file, then submit again.")
 
@@ -55,14 +56,16 @@ def grade_upload(folder, results_path, exercise_ids=None):
         the combined ``GradeResult`` (``grader.scoring.best_per_exercise`` over the files); with no
         file at all, a result with no cases and a sentence telling the student what to upload.
     """
-    from grader.batch import submission_files
+    from grader.batch import grade_files, submission_files
     from grader.report import gradescope_results, text_report, write_json_atomically
-    from grader.run import grade
+    from grader.sandbox import Limits
     from grader.scoring import GradeResult, best_per_exercise
 
     files = submission_files(folder) if os.path.isdir(folder) else []
     if files:
-        combined = best_per_exercise([grade(path, exercise_ids=exercise_ids) for path in files], folder)
+        graded = list(grade_files(files, Limits(), UPLOAD_SECONDS, exercise_ids))
+        combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
+        combined.notes += [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
     else:
         combined = GradeResult(submission=folder, error=NOTHING_UPLOADED)
     write_json_atomically(results_path, gradescope_results(combined))

@@ -122,7 +122,8 @@ def write_text_atomically(path, text):
 
     Args:
         path: destination (str or path-like); its folder is created if missing.
-        text: the content (str, written as UTF-8).
+        text: the content (str, written as UTF-8; a lone surrogate, from a file name that is not
+            UTF-8, becomes "?" instead of failing the write).
     Raises:
         OSError: the folder cannot be created or written.
     """
@@ -131,7 +132,7 @@ def write_text_atomically(path, text):
     os.makedirs(folder, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=".kit-", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
             handle.write(text)
         os.replace(temporary, path)
     except BaseException:

@@ -248,3 +248,46 @@ def test_exercism_error_status_for_an_unreadable_submission(tmp_path):
 
 def test_every_exercise_has_a_gradebook_column_name():
     assert len({e.id for e in EXERCISES}) == len(EXERCISES)
+
+
+def test_batch_survives_odd_names_and_keeps_every_student_apart(tmp_path):
+    """Found by an adversarial test: a non-UTF-8 file name crashed the batch, "dan smith" and "dan_smith"
+    shared one results file, and carol.py next to carol/ hid the folder."""
+    folder = tmp_path / "submitted"
+    folder.mkdir()
+    base = os.path.join(ROOT, "tests", "faulty", "base.py")
+    shutil.copy(base, os.fsencode(folder) + b"/Jos\xe9.py")
+    for name, source in (("dan smith", base), ("dan_smith", SEED_SAMPLE)):
+        (folder / name).mkdir()
+        shutil.copy(source, folder / name / "ps1.py")
+    shutil.copy(SEED_SAMPLE, folder / "carol.py")
+    (folder / "carol").mkdir()
+    shutil.copy(base, folder / "carol" / "better.py")
+    out = tmp_path / "out"
+    process = batch(folder, out)
+    assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
+    book = read_gradebook(out)
+    assert book["dan smith"]["capstone"] == "116" and float(book["dan_smith"]["capstone"]) < 116
+    assert len(os.listdir(out / "results")) == 4
+    assert book["carol"]["capstone"] == "116"  # the folder's better file counts
+    assert [row for name, row in book.items() if name.startswith("Jos")][0]["capstone"] == "116"
+    rerun = batch(folder, out)
+    assert rerun.stdout.startswith("Graded 0 students (4 up to date")
+
+
+def test_a_students_files_share_one_time_budget(tmp_path):
+    """Three slow files took 4 minutes on one upload; the budget is per student, not per file."""
+    from grader.batch import grade_files
+    from grader.sandbox import Limits
+
+    slow = "import time\n\ndef handle_tool_call(raw, ask_model):\n    time.sleep(0.3)\n    return None\n"
+    files = []
+    for number in range(3):
+        path = tmp_path / f"slow{number}.py"
+        path.write_text(slow)
+        files.append(str(path))
+    outcomes = list(grade_files(files, Limits(case_seconds=1.0), total_seconds=2.0))
+    assert outcomes[0][1] is not None and outcomes[0][1].cases
+    assert any("Grading stopped: the submission used up its total time budget" in c.feedback for c in outcomes[0][1].cases)
+    assert [problem for _, _, problem in outcomes[1:]] == ["not graded: the submission's files used up their time "
+                                                           "budget of 2 s"] * 2

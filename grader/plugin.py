@@ -116,8 +116,11 @@ class GradingPlugin:
                 self.canary_plan.setdefault(number, []).append(kind)
 
     def pytest_runtest_setup(self, item):
+        self._harness.redact = False  # a canary's own output is discarded anyway
         for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
             self._run_canary(kind)
+        # In a hidden case nothing the submission produces from the input is shown back (see _record).
+        self._harness.redact = getattr(item.module, "VISIBILITY", "hidden") == "hidden"
 
     def _run_canary(self, kind):
         reason = run_canary(self.view, self.exercise.cases, kind)
@@ -150,6 +153,13 @@ class GradingPlugin:
         max_points = float(points.args[0]) if points else 1.0
         feedback = ""
         printed = self._harness.take_output()
+        if printed.strip() and getattr(module, "VISIBILITY", "hidden") == "hidden":
+            # Printing the input would reveal the hidden case (an adversarial test did, for all 106 of them).
+            # The grader's own note about an output flood is kept.
+            flood = printed.splitlines()[0] if printed.startswith("(the submission printed more than") else ""
+            printed = ((flood + "\n" if flood else "") +
+                       f"(your code printed {len(printed):,} characters here; what it prints during a hidden case "
+                       "is not shown, so that the case's input stays hidden: print in the visible cases instead)")
         passed = report.passed
         gate = case_gate(item) if report.passed else None
         if report.passed:

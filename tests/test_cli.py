@@ -109,7 +109,7 @@ def test_exit_and_crash_inside_the_handler_are_reported_per_case(grade, tmp_path
     process, results = grade(write(tmp_path, "exits.py", source))
     outputs = [t["output"] for t in results["tests"] if t["status"] == "failed"]
     assert any("The submission exited with status 3." in o for o in outputs)
-    assert any("called sys.exit(4)" in o for o in outputs)
+    assert any("called sys.exit (its argument is not shown in a hidden case)" in o for o in outputs)
     assert sum(t["status"] == "passed" for t in results["tests"]) >= 100
 
 
@@ -118,10 +118,14 @@ def test_printed_output_is_kept_and_capped(grade, tmp_path):
         "def handle_tool_call(raw, ask_model):\n",
         "def handle_tool_call(raw, ask_model):\n    print('debug:', 'x' * 100000)\n    return None\n\n\ndef unused(raw, ask_model):\n")
     process, results = grade(write(tmp_path, "prints.py", source))
-    outputs = [t["output"] for t in results["tests"]]
-    assert all("Your code printed:\ndebug: xxx" in o for o in outputs)
-    assert all(len(o) < 3000 for o in outputs)
-    assert all("(truncated: " in o for o in outputs)
+    visible = [t["output"] for t in results["tests"] if "visible" in t["tags"]]
+    hidden = [t["output"] for t in results["tests"] if "hidden" in t["tags"]]
+    assert visible and all("Your code printed:\ndebug: xxx" in o for o in visible)
+    assert all(len(o) < 3000 for o in visible)
+    assert all("(truncated: " in o for o in visible)
+    # What a hidden case prints could be its input: only its size is shown (an adversarial test leaked them all).
+    assert hidden and all("xxx" not in o and "characters here; what it prints during a hidden case is not shown" in o
+                          for o in hidden)
 
 
 def test_tools_bound_as_default_argument_is_explained(grade, tmp_path):

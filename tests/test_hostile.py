@@ -60,6 +60,8 @@ EXPECTED = {
     "imports_under_another_name.py": (r"failed PermissionError the grader does not allow importing x\._posixsubprocess", 30, 0),
     "rewires_realpath.py": (r"chmod solutions 0777 refused: the grader does not allow os\.chmod outside the scratch folder"
                             r"(.|\n)*renice grader refused", 30, 0),
+    "echoes_hidden_inputs.py": (r"what it prints during a hidden case is not shown(.|\n)*an exception of the "
+                                r"submission's own class", 30, 0),
     "swallows_the_halt.py": (r"kept calling ask_model/dispatch after the grader stopped the call", 30, 0),
 }
 
@@ -107,6 +109,8 @@ def test_hostile_submission(tmp_path, name):
     everything = process.stdout + process.stderr + json.dumps(results, ensure_ascii=False)
     assert re.search(pattern, everything), f"expected /{pattern}/ in the report"
     assert "\x1b" not in process.stdout and len(process.stdout) < 300_000
+    hidden_outputs = " ".join(t["output"] for t in results["tests"] if "hidden" in t["tags"])
+    assert "ECHO" not in hidden_outputs and "INPUT" not in hidden_outputs  # nothing echoed from a hidden case
     assert worker_processes(str(temporary)) <= processes_before, "a process was left behind"
     assert os.listdir(temporary) == [], "a scratch folder was left behind"
     after = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout

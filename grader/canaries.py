@@ -18,7 +18,7 @@ import secrets
 
 from grader import expectations as expect
 from grader.models import make_call
-from grader.registries import SEED_TOOLS, encode_registry
+from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
 # Canary inputs look like any other input: real city names and plausible tool names, drawn afresh per
 # run, never a recognisable marker (a name plus a random hex suffix could be matched by a regular
@@ -112,46 +112,102 @@ def _parse_rejects(harness):
         expect.fail("it did not refuse JSON that is not an object")
 
 
-def _validate(harness, name):
-    return expect.returned(harness.call({"name": name, "arguments": weather_arguments()},
-                                        encode_registry(SEED_TOOLS), view="texts"))
+# The step exercises' cases use these registries; a canary on another one could be told apart by its
+# registry alone (validating only calls against the seed's one-tool registry scored 21 hidden points).
+STEP_REGISTRIES = [TYPED_TOOLS, TYPED_TOOLS, SEED_TOOLS]
+SAMPLE_VALUES = {str: city, int: lambda: secrets.randbelow(60), float: lambda: secrets.randbelow(100_000) / 100,
+                 bool: lambda: bool(secrets.randbelow(2)), list: lambda: [city()], dict: lambda: {"note": city()}}
+
+
+def registry_call(tools):
+    """A plainly valid call for a random tool of ``tools``: ``{"name", "arguments"}`` with every required
+    argument and some optional ones, each a random value of its declared type."""
+    name = secrets.choice(sorted(tools))
+    spec = tools[name]
+    arguments = {field: SAMPLE_VALUES[kind]() for field, kind in spec.get("required", {}).items()}
+    arguments.update({field: SAMPLE_VALUES[kind]() for field, kind in spec.get("optional", {}).items()
+                      if secrets.randbelow(2)})
+    return {"name": name, "arguments": arguments}
+
+
+def unknown_for(tools):
+    """A plausible tool name that ``tools`` does not register (str)."""
+    while True:
+        name = unknown_name()
+        if name not in tools:
+            return name
+
+
+def _validate(harness, call, tools):
+    return expect.returned(harness.call(call, encode_registry(tools), view="texts"))
 
 
 def _validate_accepts(harness):
-    if _validate(harness, "get_weather") != []:
+    tools = secrets.choice(STEP_REGISTRIES)
+    if _validate(harness, registry_call(tools), tools) != []:
         expect.fail("it reported problems for a plainly valid call")
 
 
 def _validate_rejects(harness):
-    if not _validate(harness, unknown_name()):
+    tools = secrets.choice(STEP_REGISTRIES)
+    if not _validate(harness, {"name": unknown_for(tools), "arguments": weather_arguments()}, tools):
         expect.fail("it reported no problem for an unregistered tool")
 
 
-def _observe(harness, raw):
-    return expect.returned(harness.call(raw, encode_registry(SEED_TOOLS)))
+def _observe(harness, raw, tools):
+    return expect.returned(harness.call(raw, encode_registry(tools)))
 
 
 def _observe_accepts(harness):
-    if _observe(harness, valid_call()[0]) is not None:
+    tools = secrets.choice(STEP_REGISTRIES)
+    call = registry_call(tools)
+    if _observe(harness, make_call(call["name"], call["arguments"]), tools) is not None:
         expect.fail("it produced an observation for a plainly valid call")
 
 
 def _observe_rejects(harness):
-    value = _observe(harness, unknown_call())
+    tools = secrets.choice(STEP_REGISTRIES)
+    value = _observe(harness, make_call(unknown_for(tools), weather_arguments()), tools)
     if not isinstance(value, str) or not value.strip():
         expect.fail("it produced no observation for an unregistered tool")
 
 
-SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+# The json_schema cases' own schema (a canary on a smaller one could be told apart by it).
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
+        "units": {"enum": ["metric", "imperial"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "location": {"type": "object", "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
+                     "required": ["lat", "lon"], "additionalProperties": False},
+        "note": {"type": ["string", "null"]},
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+def schema_arguments():
+    """Plainly valid arguments for ``SCHEMA``: a city and a random choice of the optional fields (dict)."""
+    optional = {"days": lambda: 1 + secrets.randbelow(14), "units": lambda: secrets.choice(["metric", "imperial"]),
+                "tags": lambda: [city()], "location": lambda: {"lat": secrets.randbelow(90), "lon": secrets.randbelow(180)},
+                "note": lambda: secrets.choice([None, city()])}
+    arguments = {"city": city()}
+    arguments.update({field: make() for field, make in optional.items() if secrets.randbelow(2)})
+    return arguments
 
 
 def _schema_accepts(harness):
-    if expect.returned(harness.call({"city": city()}, SCHEMA, view="texts")) != []:
+    if expect.returned(harness.call(schema_arguments(), SCHEMA, view="texts")) != []:
         expect.fail("it reported problems for plainly valid arguments")
 
 
 def _schema_rejects(harness):
-    if not expect.returned(harness.call({"city": wrong_type_value()}, SCHEMA, view="texts")):
+    arguments = schema_arguments()
+    arguments["city"] = wrong_type_value()
+    if not expect.returned(harness.call(arguments, SCHEMA, view="texts")):
         expect.fail("it reported no problem for a wrong type")
 
 

@@ -82,7 +82,8 @@ def check_error_text(text, what):
         shown = "an empty string" if isinstance(text, str) else getattr(text, "what", type(text).__name__)
         fail(f"{what} was {shown}, not error text. {SILENT_FAILURE}")
     if len(text) > MAX_OBSERVATION_CHARS:
-        fail(f"{what} was {len(text):,} characters long; keep it under {MAX_OBSERVATION_CHARS:,} (quote values "
+        # Not the exact length: a submission could spell the hidden input in it (an adversarial test did).
+        fail(f"{what} was longer than {MAX_OBSERVATION_CHARS:,} characters; keep it under that (quote values "
              "briefly, never the whole call), or it floods the model's context.")
     if has_traceback(text):
         fail(f"{what} contains a Python traceback; give the model a sentence about its call, not the runtime's internals.")
@@ -180,7 +181,8 @@ def describe_value(value):
     if hasattr(value, "what"):
         return value.what
     if isinstance(value, (list, dict, str)):
-        return f"a {type(value).__name__} of length {len(value)}"
+        # Empty or not, never the exact length: a length can spell out a hidden input.
+        return f"an empty {type(value).__name__}" if not value else f"a {type(value).__name__}"
     return f"a {type(value).__name__}"
 
 

@@ -158,7 +158,7 @@ class GradingPlugin:
             # The grader's own note about an output flood is kept.
             flood = printed.splitlines()[0] if printed.startswith("(the submission printed more than") else ""
             printed = ((flood + "\n" if flood else "") +
-                       f"(your code printed {len(printed):,} characters here; what it prints during a hidden case "
+                       "(your code printed something here; what it prints during a hidden case "
                        "is not shown, so that the case's input stays hidden: print in the visible cases instead)")
         passed = report.passed
         gate = case_gate(item) if report.passed else None

@@ -62,6 +62,8 @@ EXPECTED = {
                             r"(.|\n)*renice grader refused", 30, 0),
     "echoes_hidden_inputs.py": (r"what it prints during a hidden case is not shown(.|\n)*an exception of the "
                                 r"submission's own class", 30, 0),
+    "recognises_the_canary_registry.py": (r"Not counted: it checks that a bad input is refused", 30, 0),
+    "echoes_inputs_as_keys.py": (r"it lacks type, tool_use_id, content, is_error\.", 30, 0),
     "swallows_the_halt.py": (r"kept calling ask_model/dispatch after the grader stopped the call", 30, 0),
 }
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from grader.canaries import SCHEMA
 from grader.expectations import expect_no_violations, expect_violations
 
 GROUP = "validate_arguments"
@@ -10,20 +11,7 @@ FUNCTION = "validate_arguments"
 RULE = ("A value is valid only if it satisfies every keyword of the schema: type, properties, required, "
         "additionalProperties, enum, items, at every depth; unsupported keywords are reported, never ignored.")
 
-WEATHER = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string"},
-        "days": {"type": "integer"},
-        "units": {"enum": ["metric", "imperial"]},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "location": {"type": "object", "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
-                     "required": ["lat", "lon"], "additionalProperties": False},
-        "note": {"type": ["string", "null"]},
-    },
-    "required": ["city"],
-    "additionalProperties": False,
-}
+WEATHER = SCHEMA  # one schema for the cases and their canary, so the canary cannot be told apart
 
 
 def check(harness, value, schema=WEATHER):

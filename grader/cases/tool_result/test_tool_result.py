@@ -31,7 +31,10 @@ def test_error_block(harness, tool_use_id, message):
     if not isinstance(value, dict):
         fail("tool_error_result must return a dict (the content block).")
     if set(value) != set(wanted):
-        fail(f"The block must have exactly the keys type, tool_use_id, content and is_error; it had {sorted(value)}.")
+        # Which of the four are missing, never the keys the submission chose: those could carry the input.
+        missing = [key for key in wanted if key not in value]
+        fail("The block must have exactly the keys type, tool_use_id, content and is_error; "
+             + (f"it lacks {', '.join(missing)}." if missing else "it has others besides them."))
     if value.get("is_error") is not True:
         fail("is_error must be the boolean True, not a string or 1: the API checks the JSON type.")
     if not strict_equal(value, wanted):

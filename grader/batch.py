@@ -265,7 +265,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
         folder: the submissions folder (str). out: the output folder (str).
         workers: grader processes (int; default ``os.cpu_count()``).
         regrade: grade students whose results are up to date too (bool).
-        limits: ``grader.sandbox.Limits``. total_seconds: per-file budget (float).
+        limits: ``grader.sandbox.Limits``. total_seconds: budget for all of one student's files (float, s).
         progress: show a progress bar on stderr (bool).
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
     Returns:
@@ -312,27 +312,20 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
 
 def main(argv=None):
     """Command line; returns 0 when the batch completed (whatever the scores), 2 for a missing folder."""
+    from grader.cli import add_grading_options, limits_from
+
     parser = argparse.ArgumentParser(prog="python -m grader.batch", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", help="folder with one file or one folder per student")
     parser.add_argument("--out", required=True, help="folder for gradebook.csv, feedback/ and results/")
     parser.add_argument("--workers", type=int, default=None, help="grader processes (default: the number of CPUs)")
     parser.add_argument("--regrade", action="store_true", help="grade students whose results are up to date too")
-    parser.add_argument("--exercise", action="append", choices=[e.id for e in EXERCISES], metavar="ID",
-                        help="grade this exercise in every file (repeatable) instead of the ones found in it")
-    parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
-                        help="wall-clock limit for one case (default: %(default)s)")
-    parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
-                        help="wall-clock limit for loading a submission (default: %(default)s)")
-    parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
-                        help="address-space limit of the process running a submission (default: %(default)s)")
-    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
-                        help="wall-clock limit for all of one student's files (default: %(default)s)")
+    add_grading_options(parser, total="all of one student's files")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.submissions):
         print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
         return 2
-    limits = Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
+    limits = limits_from(args)
     try:
         summaries, graded = run_batch(args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits,
                                       total_seconds=args.total_timeout, progress=not args.no_progress,

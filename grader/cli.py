@@ -22,18 +22,33 @@ def build_parser():
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
     parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
     parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
+    add_grading_options(parser, total="all cases of the submission")
+    return parser
+
+
+def add_grading_options(parser, total):
+    """The options every grading command shares (this one and ``grader.batch``): ``--exercise``,
+    ``--case-timeout``, ``--load-timeout``, ``--memory-mb``, ``--total-timeout``.
+
+    Args:
+        parser: an ``argparse.ArgumentParser``. total: what ``--total-timeout`` bounds (str, for its help).
+    """
+    parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
+                        help="grade this exercise (repeatable) instead of the ones found in the submission; "
+                             "one of: " + ", ".join(BY_ID))
     parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
                         help="wall-clock limit for one case (default: %(default)s)")
     parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
                         help="wall-clock limit for loading the submission (default: %(default)s)")
-    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
-                        help="wall-clock limit for all cases of the submission (default: %(default)s)")
-    parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
-                        help="grade this exercise (repeatable) instead of the ones found in the submission; "
-                             "one of: " + ", ".join(BY_ID))
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
                         help="address-space limit of the process running the submission (default: %(default)s)")
-    return parser
+    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help=f"wall-clock limit for {total} (default: %(default)s)")
+
+
+def limits_from(args):
+    """The ``grader.sandbox.Limits`` that the options of ``add_grading_options`` ask for."""
+    return Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
 
 
 def main(argv=None):
@@ -52,7 +67,7 @@ def main(argv=None):
     # One run reads one notebook: nbformat's jsonschema validator is ready at once, while its default
     # (fastjsonschema) first compiles the schema, about 0.03 s, which pays off only over many notebooks.
     os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")
-    limits = Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
+    limits = limits_from(args)
     result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)
     # Learner text is sanitised, but never let an odd terminal encoding lose the results.
     sys.stdout.reconfigure(errors="replace")

@@ -195,7 +195,6 @@ def extract(path):
     return Submission(path, chunks=[{"label": name, "kind": "file", "code": text}])
 
 
-
 # -- reading while the grader does other work ---------------------------------------------------
 
 READ_SECONDS = 30.0  # a 5 MB notebook reads in well under a second; more means something is wrong
@@ -271,8 +270,7 @@ class ReadInBackground:
         try:
             while True:
                 remaining = deadline - time.monotonic()
-                ready = select.select([self.read_fd], [], [], max(remaining, 0))[0] if remaining > 0 else []
-                if not ready:
+                if remaining <= 0 or not select.select([self.read_fd], [], [], remaining)[0]:
                     raise SubmissionError(f"Reading {name} took more than {READ_SECONDS:g} s, so it was not graded.")
                 data = os.read(self.read_fd, 1 << 20)
                 if not data:

@@ -29,6 +29,20 @@ MAX_CRASHES_IN_A_ROW = 5
 # A retry loop that swallows the grader's halt (see grader.sandbox.HALT_GRACE) does so on every case;
 # each one costs a worker restart.
 MAX_UNSTOPPABLE_IN_A_ROW = 2
+# How a case was cut short (grader.sandbox.CaseOutcome.stopped) -> (cases in a row that end the
+# submission, the sentence every remaining case gets).
+STREAK_LIMITS = {
+    "timeout": (MAX_TIMEOUTS_IN_A_ROW,
+                f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
+                "cases were skipped to keep grading bounded; fix the endless loop first."),
+    "unstoppable": (MAX_UNSTOPPABLE_IN_A_ROW,
+                    f"Not run: on {MAX_UNSTOPPABLE_IN_A_ROW} cases in a row the submission kept calling "
+                    "ask_model/dispatch after the grader stopped the call (it catches BaseException), so the "
+                    "remaining cases were skipped; let the retry end after one attempt."),
+    "crash": (MAX_CRASHES_IN_A_ROW,
+              f"Not run: the submission's process died on {MAX_CRASHES_IN_A_ROW} cases in a row, so the remaining "
+              "cases were skipped; fix that crash first."),
+}
 DISPATCH = {"__kit__": "dispatch"}
 
 
@@ -176,10 +190,8 @@ class Harness:
         self.printed = ""
         self.last_transcript = None
         self.redact = False  # set by the plugin while a hidden case runs
-        self.timeouts_in_a_row = 0
+        self.streak = (None, 0)  # (how the last cases were cut short, how many in a row)
         self.timeouts_in_total = 0
-        self.crashes_in_a_row = 0
-        self.unstoppable_in_a_row = 0
 
     @property
     def report(self):
@@ -206,19 +218,12 @@ class Harness:
             return f"{function} is not a function, so it cannot be called{first}."
         if time.monotonic() > self.deadline:
             return f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
-        if self.timeouts_in_a_row >= MAX_TIMEOUTS_IN_A_ROW:
-            return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
-                    "cases were skipped to keep grading bounded; fix the endless loop first.")
+        kind, count = self.streak
+        if kind in STREAK_LIMITS and count >= STREAK_LIMITS[kind][0]:
+            return STREAK_LIMITS[kind][1]
         if self.timeouts_in_total >= MAX_TIMEOUTS_IN_TOTAL:
             return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_TOTAL} cases, so the remaining cases were "
                     "skipped to keep grading bounded; find what makes it hang or so slow.")
-        if self.unstoppable_in_a_row >= MAX_UNSTOPPABLE_IN_A_ROW:
-            return (f"Not run: on {MAX_UNSTOPPABLE_IN_A_ROW} cases in a row the submission kept calling ask_model/dispatch "
-                    "after the grader stopped the call (it catches BaseException), so the remaining cases were "
-                    "skipped; let the retry end after one attempt.")
-        if self.crashes_in_a_row >= MAX_CRASHES_IN_A_ROW:
-            return (f"Not run: the submission's process died on {MAX_CRASHES_IN_A_ROW} cases in a row, so the remaining "
-                    "cases were skipped; fix that crash first.")
         return None
 
     def notes_for(self, function):
@@ -267,10 +272,9 @@ class Harness:
         transcript.problem = outcome.problem
         transcript.output = outcome.output
         self.printed += outcome.output
-        self.timeouts_in_a_row = self.timeouts_in_a_row + 1 if outcome.stopped == "timeout" else 0
+        kind, count = self.streak
+        self.streak = (outcome.stopped, count + 1 if outcome.stopped == kind else 1) if outcome.stopped else (None, 0)
         self.timeouts_in_total += outcome.stopped == "timeout"
-        self.crashes_in_a_row = self.crashes_in_a_row + 1 if outcome.stopped == "crash" else 0
-        self.unstoppable_in_a_row = self.unstoppable_in_a_row + 1 if outcome.stopped == "unstoppable" else 0
         return transcript
 
     def for_exercise(self, exercise):

@@ -37,6 +37,11 @@ def case_rule(item, default):
     return default
 
 
+def case_visibility(item):
+    """``"visible"`` or ``"hidden"``: the case module's ``VISIBILITY`` (hidden unless it says otherwise)."""
+    return getattr(item.module, "VISIBILITY", "hidden")
+
+
 def case_gate(item):
     """The canary a test item depends on: its ``gate`` marker, or a visible case's own ``gate``; or None."""
     marker = item.get_closest_marker("gate")
@@ -120,7 +125,7 @@ class GradingPlugin:
         for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
             self._run_canary(kind)
         # In a hidden case nothing the submission produces from the input is shown back (see _record).
-        self._harness.redact = getattr(item.module, "VISIBILITY", "hidden") == "hidden"
+        self._harness.redact = case_visibility(item) == "hidden"
 
     def _run_canary(self, kind):
         reason = run_canary(self.view, self.exercise.cases, kind)
@@ -131,9 +136,6 @@ class GradingPlugin:
 
     def pytest_sessionfinish(self):
         """Void the passed cases whose canary failed in any of its runs (all runs are over by now)."""
-        for kind in {kind for _, kind in self.gated}:
-            if not any(kind in kinds for kinds in self.canary_plan.values()):
-                self._run_canary(kind)  # no item to run it before (cannot happen with cases collected)
         for result, kind in self.gated:
             if kind in self.canary_failures:
                 result.points, result.passed = 0.0, False
@@ -153,7 +155,7 @@ class GradingPlugin:
         max_points = float(points.args[0]) if points else 1.0
         feedback = ""
         printed = self._harness.take_output()
-        if printed.strip() and getattr(module, "VISIBILITY", "hidden") == "hidden":
+        if printed.strip() and case_visibility(item) == "hidden":
             # Printing the input would reveal the hidden case (an adversarial test did, for all 106 of them).
             # The grader's own note about an output flood is kept.
             flood = printed.splitlines()[0] if printed.startswith("(the submission printed more than") else ""
@@ -188,7 +190,7 @@ class GradingPlugin:
             passed=passed,
             rule=case_rule(item, rule.args[0] if rule else ""),
             feedback=feedback,
-            visibility=getattr(module, "VISIBILITY", "hidden"),
+            visibility=case_visibility(item),
             output=printed,
         )
         self.results.append(result)

@@ -91,6 +91,12 @@ def import_pytest():
     import grader.plugin  # noqa: F401
 
 
+# pytest's built-in plugins the cases never use: each costs registration and hook calls on every run.
+UNUSED_PLUGINS = ("unraisableexception", "threadexception", "pastebin", "junitxml", "doctest", "unittest",
+                  "legacypath", "tmpdir", "monkeypatch", "recwarn", "setuponly", "setupplan", "stepwise",
+                  "subtests", "debugging", "skipping")
+
+
 def run_cases(exercise, harness, cases_dir=CASES_DIR):
     """Run one exercise's case folder with pytest, in this process, against the loaded submission.
 
@@ -115,7 +121,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
         "--noconftest",  # the fixtures live in GradingPlugin; a conftest.py planted among the cases is never loaded
         # The cases print nothing and need no logging, warnings or fd capture: about 8% faster per run.
         "--capture=no", "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler", "--tb=no",
-        *[arg for name in ("unraisableexception", "threadexception", "pastebin", "junitxml", "doctest", "unittest", "legacypath", "tmpdir", "monkeypatch", "recwarn", "setuponly", "setupplan", "stepwise", "subtests", "debugging", "skipping") for arg in ("-p", "no:" + name)],
+        *[arg for name in UNUSED_PLUGINS for arg in ("-p", "no:" + name)],
         "--assert=plain",  # no rewriting: the cases judge with grader.expectations, and no rewrite caches exist
         "-q",
     ]

@@ -5,7 +5,7 @@ The grader's own process never imports or executes submission code. ``Sandbox`` 
 output file size, open files, no core dumps), in a scratch directory, with stdin closed. A case
 that hangs, floods or kills the worker costs that case: the worker is killed and restarted for
 the next one. This follows Gradescope's published best practice (run student code in a
-subprocess); what it does not guarantee is documented in the README's threat model section.
+subprocess); what it does not guarantee is documented in docs/threat-model.md.
 """
 
 import json

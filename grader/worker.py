@@ -10,7 +10,7 @@ removed) that refuses: reading the kit's folder (the reference solution, the hid
 writing anywhere but the scratch folder (results.json, the grader's files), starting or signalling
 processes, loading native code (ctypes), opening sockets, and the introspection that would reach
 the hook itself (gc, frames). Audit hooks are a tripwire, not a sandbox (CPython says so): the
-README's threat model says what needs a container or another user. Every value sent back is converted to plain JSON data first; the grader
+docs/threat-model.md says what needs a container or another user. Every value sent back is converted to plain JSON data first; the grader
 re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__`` cannot cross.
 
 Protocol: one JSON object per line. The grader sends ``load`` once, then ``case`` messages; the

@@ -1,60 +1,243 @@
 """Step 1: turn the raw string a model emitted into a call object, or say precisely why not."""
 
 import json
+import math
+import re
 
-from solutions.violations import Violation, preview, quote
+from solutions.violations import Violation, looks_like_traceback, preview, quote
 
 CALL_KEYS = ("name", "arguments")
+EXCERPT_CHARS = 16
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
 
 
-class _DuplicateKey(ValueError):
-    """Raised inside json.loads when an object repeats a key (kept private to this module)."""
+class _Flaw:
+    """A value json.loads accepts but the kit does not, left in place so its path can be named."""
+
+    def __init__(self, problem, hint, inner=None):
+        self.problem, self.hint, self.inner = problem, hint, inner
 
 
-def _reject_duplicates(pairs):
-    # json.loads silently keeps the last duplicate; a call with two values for one field is
-    # ambiguous, so it is rejected rather than guessed at.
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _DuplicateKey(key)
-        seen[key] = value
-    return seen
+def _decoder_hooks(found):
+    """Hooks for json.loads that mark, instead of accept, what is not exactly one JSON value.
+
+    Each flaw is recorded in ``found`` (list) so that the common case, a clean call, needs no second walk.
+    """
+
+    def pairs(items):
+        # json.loads silently keeps the last of two equal keys; a call with two values for one
+        # field is ambiguous, so it is named rather than guessed at.
+        seen, repeated = {}, []
+        for key, value in items:
+            if key in seen and key not in repeated:
+                repeated.append(key)
+            seen.setdefault(key, value)
+        if not repeated:
+            return seen
+        found.append(True)
+        keys = ", ".join(quote(key) for key in repeated[:5])
+        return _Flaw(f"repeats the key {keys}", "each key may appear only once", inner=seen)
+
+    def number(text):
+        # 1e400 is valid JSON syntax but becomes inf; NaN and Infinity are not JSON at all (RFC 8259).
+        value = float(text)
+        if math.isfinite(value):
+            return value
+        found.append(True)
+        return _Flaw("is not a finite number",
+                     "JSON numbers must be finite and fit a 64-bit double (at most about 1.8e308); "
+                     "NaN and Infinity are not JSON")
+
+    def integer(text):
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts (4,300 by default, CVE-2020-10735)
+            found.append(True)
+            return _Flaw(f"is an integer with {len(text.lstrip('-')):,} digits", "send a number with fewer digits")
+
+    return {"object_pairs_hook": pairs, "parse_float": number, "parse_constant": number, "parse_int": integer}
 
 
-def _reject_constant(token):
-    # NaN, Infinity and -Infinity are accepted by Python's json module but are not JSON (RFC 8259).
-    raise ValueError(token)
+def _child(path, key):
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if _KEY.fullmatch(key):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{quote(key)}]"
+
+
+def _flaws(value, path, base):
+    """Every ``_Flaw`` inside ``value`` as a Violation naming its path (iterative: values nest deeply)."""
+    out, stack = [], [(value, path)]
+    while stack:
+        item, at = stack.pop()
+        if isinstance(item, _Flaw):
+            out.append(Violation(at or base, item.problem, item.hint))
+            item = item.inner
+        if isinstance(item, dict):
+            stack.extend((v, _child(at, k)) for k, v in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((v, _child(at, i)) for i, v in reversed(list(enumerate(item))))
+    return out
+
+
+def _next_solid(text, start):
+    """Index of the first non-whitespace character at or after ``start`` (len(text) if none)."""
+    match = re.compile(r"\S").search(text, start)
+    return match.start() if match else len(text)
+
+
+def _previous_solid(text, end):
+    """Index of the last non-whitespace character before ``end`` (-1 if none)."""
+    index = end - 1
+    while index >= 0 and text[index].isspace():
+        index -= 1
+    return index
+
+
+def _end_of_first_value(text):
+    """Where the first JSON value of ``text`` ends, if it is complete and more text follows; else None."""
+    start = _next_solid(text, 0)
+    try:
+        _, end = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return None
+    return end if _next_solid(text, end) < len(text) else None
+
+
+def _string_closes(text, start):
+    """True if the string opened by the quote at ``start`` has a closing quote."""
+    index = start + 1
+    while index < len(text):
+        if text[index] == "\\":
+            index += 2
+            continue
+        if text[index] == '"':
+            return True
+        index += 1
+    return False
+
+
+def syntax_hint(text, pos):
+    """Say what is wrong with JSON text from the characters at and before the error position.
+
+    The hint comes from the input, never from CPython's message: the wording differs between
+    versions (a trailing comma is "Expecting property name enclosed in double quotes" on 3.10-3.12,
+    read as a quoting problem by an earlier reference, and "Illegal trailing comma" on 3.13, which
+    also reports the comma one character earlier).
+
+    Args:
+        text: the JSON text (str). pos: where ``json.loads`` stopped (``JSONDecodeError.pos``, int).
+    Returns:
+        ``(position, hint)``: the index the hint is about (the stray comma itself for a trailing
+        comma, so every Python reports the same column) and one sentence (str).
+    """
+    solid = text.lstrip()
+    if solid.startswith("```"):
+        return pos, "send only the JSON object, without a markdown code fence around it"
+    if solid.startswith("<"):
+        return pos, "send only the JSON object, without tags such as <tool_call> around it"
+    extra = _end_of_first_value(text)
+    if extra is not None:
+        return _next_solid(text, extra), "send exactly one JSON object and nothing after it"
+    if _next_solid(text, pos) >= len(text):
+        return pos, "the text ends before the JSON is complete: send the whole object"
+    before_at = _previous_solid(text, pos)
+    before = text[before_at] if before_at >= 0 else ""
+    here = text[pos]
+    after = text[_next_solid(text, pos + 1)] if _next_solid(text, pos + 1) < len(text) else ""
+    if here in "}]" and before == ",":
+        return before_at, f"remove the comma before {here}: JSON allows no trailing comma"
+    if here == "," and after in ("}", "]"):
+        return pos, f"remove the comma before {after}: JSON allows no trailing comma"
+    if here == "," and before in (",", "[", "{"):
+        return pos, "remove the extra comma: each comma separates two items"
+    if here == '"' and not _string_closes(text, pos):
+        return pos, "the text ends inside a string: send the whole object"
+    if here == "'":
+        return pos, "JSON strings and keys use double quotes, not single quotes"
+    if here < " ":
+        return pos, "write a line break or tab inside a string as \\n or \\t"
+    if here == "\\":
+        return pos, 'inside a string, a backslash starts an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX'
+    if here in "/#":
+        return pos, "JSON has no comments: remove them"
+    word = _WORD.match(text, pos)
+    if word:
+        if word.group() in ("True", "False", "None"):
+            return pos, "JSON writes true, false and null in lowercase"
+        if before in (":", "[") and any(literal.startswith(word.group()) for literal in ("true", "false", "null")):
+            return pos, "write true, false and null in full"
+        if word.group().lower() in ("nan", "inf", "infinity"):
+            return pos, "NaN and Infinity are not JSON numbers"
+        if before_at < 0:
+            return pos, "send only the JSON object, with no text before it"
+        return pos, "put keys and string values in double quotes"
+    if here in "+." or (pos and (text[pos - 1].isdigit() or text[pos - 1] == ".")):
+        return pos, "write numbers as JSON does: no leading + or zeros, digits on both sides of a decimal point (0.5)"
+    if before and before in '"]}el0123456789' and here in '"[{-0123456789tfn':
+        return pos, "a comma (between items) or a colon (after a key) is missing here"
+    return pos, 'send a single JSON object of the form {"name": ..., "arguments": {...}}'
+
+
+def _excerpt(text, pos):
+    """The text around ``pos`` on one escaped line, or "" when it is blank or reads as a traceback."""
+    start, end = max(0, pos - EXCERPT_CHARS), pos + EXCERPT_CHARS
+    shown = text[start:end].encode("unicode_escape").decode("ascii")
+    if not shown.strip() or looks_like_traceback(shown):
+        return ""
+    return ("…" if start else "") + shown + ("…" if end < len(text) else "")
+
+
+def decode_json(text, base="the call", path=""):
+    """``json.loads`` with the kit's rules, reporting every problem with where it is.
+
+    Rules: exactly one JSON value; no repeated keys; every number finite (1e400, NaN, Infinity
+    are refused, naming the field, e.g. ``arguments.amount``); integers Python can convert.
+
+    Args:
+        text: JSON text (str).
+        base: how the whole text is named in messages (str): ``"the call"`` for a raw call,
+            ``"arguments"`` for OpenAI's arguments string.
+        path: the path prefix of values inside it (str): ``""`` for a call, ``"arguments"`` for
+            an arguments string, so both name ``arguments.amount`` alike.
+    Returns:
+        ``(value, [])`` or ``(None, [Violation, ...])``. Never raises (deep nesting included).
+    """
+    found = []
+    try:
+        value = json.loads(text, **_decoder_hooks(found))
+    except json.JSONDecodeError as exc:
+        at, hint = syntax_hint(text, exc.pos)
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        near = _excerpt(text, at)
+        problem = f"is not valid JSON at line {line}, column {column}" + (f" (near {near})" if near else "")
+        return None, [Violation(base, problem, hint)]
+    except RecursionError:
+        # json.loads recurses once per nesting level; only JSONDecodeError was caught by the seed.
+        return None, [Violation(base, "is nested too deeply to parse", "send a flat JSON object")]
+    if found:
+        return None, _flaws(value, path, base)
+    return value, []
 
 
 def strict_loads(text):
-    """``json.loads`` with the kit's rules: duplicate keys and NaN/Infinity are errors.
+    """``json.loads`` with the kit's rules (see ``decode_json``), for code that wants an exception.
 
     Args:
         text: JSON text (str).
     Returns:
         the parsed value.
     Raises:
-        json.JSONDecodeError: not JSON. ValueError: a duplicate key (``_DuplicateKey``), NaN,
-        Infinity, or an integer too long to convert. RecursionError: nested too deeply.
+        ValueError: the text is not exactly one JSON value under the kit's rules (the message is
+        the first problem found).
     """
-    return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
-
-
-def _json_hint(raw, exc):
-    """Return a fix-it hint for a JSONDecodeError, based on what the text looks like."""
-    text = raw.lstrip()
-    if text.startswith("```"):
-        return "send only the JSON object, without a markdown code fence around it"
-    if text.startswith("<"):
-        return "send only the JSON object, without tags such as <tool_call> around it"
-    if exc.msg == "Extra data":
-        return "send exactly one JSON object and nothing after it"
-    if exc.msg.startswith("Expecting property name enclosed in double quotes") or "'" in raw[exc.pos:exc.pos + 1]:
-        return "JSON strings and keys use double quotes, not single quotes"
-    if exc.pos >= len(raw.rstrip()):
-        return "the text ends before the JSON object is complete"
-    return "send a single JSON object of the form {\"name\": ..., \"arguments\": {...}}"
+    value, problems = decode_json(text)
+    if problems:
+        raise ValueError(str(problems[0]))
+    return value
 
 
 def parse_call(raw):
@@ -62,7 +245,8 @@ def parse_call(raw):
 
     Rules (from the seed and the kit's contract): the text must be exactly one JSON object;
     nothing is repaired (no fence stripping, no quote fixing, no decoding of a JSON string held in
-    ``arguments``); missing or ``null`` ``arguments`` means ``{}``.
+    ``arguments``); missing or ``null`` ``arguments`` means ``{}``; a repeated key or a number a
+    double cannot hold (1e400, NaN, Infinity) anywhere is a violation naming where it is.
 
     Args:
         raw: the text the model emitted (str). Anything else is a violation, not an exception.
@@ -77,18 +261,9 @@ def parse_call(raw):
         return None, [Violation("the call", f"is {preview(raw)}", "expected a string holding a JSON object")]
     if not raw.strip():
         return None, [Violation("the call", "is empty", 'expected a JSON object such as {"name": "...", "arguments": {...}}')]
-    try:
-        call = strict_loads(raw)
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno}, column {exc.colno}"
-        return None, [Violation("the call", f"is not valid JSON ({exc.msg}; {where})", _json_hint(raw, exc))]
-    except _DuplicateKey as exc:
-        return None, [Violation("the call", f"repeats the key {quote(str(exc.args[0]))}", "each key may appear only once")]
-    except RecursionError:
-        # json.loads recurses once per nesting level; only JSONDecodeError was caught by the seed.
-        return None, [Violation("the call", "is nested too deeply to parse", "send a flat JSON object")]
-    except ValueError as exc:
-        return None, [Violation("the call", f"contains {exc.args[0]}", "NaN and Infinity are not valid JSON numbers")]
+    call, violations = decode_json(raw)
+    if violations:
+        return None, violations
     if not isinstance(call, dict):
         return None, [Violation("the call", f"is {preview(call)}", 'expected a JSON object such as {"name": "...", "arguments": {...}}')]
     arguments = call.get("arguments")

@@ -3,6 +3,7 @@
 from solutions.observation import MAX_OBSERVATION_CHARS, build_observation
 from solutions import registry
 from solutions.schema import check_call
+from solutions.violations import outside_text
 
 # One retry, as the seed asks: enough for a model to fix what the observation names, and a bound
 # that keeps one bad call from burning the agent's whole step budget (the seed's second question).
@@ -30,6 +31,22 @@ def rejection(error):
         ``{"status": "rejected", "error": error}``.
     """
     return {"status": "rejected", "error": error}
+
+
+def failure_reason(exc):
+    """Name an exception from ``ask_model`` in a few words a model (and a log reader) can act on.
+
+    The message is text the runtime did not write: a gateway's error may carry a whole traceback
+    (issue 10, kind 2), so only its first line is kept, and none of it if that line is a traceback.
+
+    Args:
+        exc: the exception raised by ``ask_model``.
+    Returns:
+        str such as ``"RuntimeError: gateway error: 'name'"`` or ``"TimeoutError"`` (at most about 300 characters).
+    """
+    name = outside_text(type(exc).__name__, 100) or "an exception"
+    message = outside_text(exc)
+    return f"{name}: {message}" if message else name
 
 
 def run_tool_call(raw, ask_model, tools, dispatch, retry_budget=RETRY_BUDGET):
@@ -62,8 +79,7 @@ def run_tool_call(raw, ask_model, tools, dispatch, retry_budget=RETRY_BUDGET):
         try:
             attempt = ask_model(observation)
         except Exception as exc:  # the model client failing is a rejection, not a crash of the runtime
-            reason = f"{type(exc).__name__}: {exc}"[:200]
-            note = f"\nThe retry failed: asking the model again raised {reason}."
+            note = f"\nThe retry failed: asking the model again raised {failure_reason(exc)}."
             return rejection(observation[: MAX_OBSERVATION_CHARS - len(note)] + note)
     raise AssertionError("unreachable: the loop always returns")  # pragma: no cover
 

@@ -1,10 +1,10 @@
 """Step 2: check a parsed call against the registry and collect every violation."""
 
-from solutions.parse import CALL_KEYS, parse_call
+import difflib
+
+from solutions.parse import CALL_KEYS, decode_json, parse_call
 from solutions.registry import a_type
 from solutions.violations import Violation, preview, quote
-
-MAX_LISTED_NAMES = 20
 
 
 def matches_type(value, declared):
@@ -27,12 +27,43 @@ def matches_type(value, declared):
     return type(value) is declared
 
 
-def _listing(names):
-    names = list(names)
-    shown = ", ".join(quote(n) for n in names[:MAX_LISTED_NAMES])
-    if len(names) > MAX_LISTED_NAMES:
-        shown += f" and {len(names) - MAX_LISTED_NAMES:,} more"
-    return shown or "none"
+def most_useful_first(names, sent):
+    """Order names for a listing: the closest matches to what was sent first, then the rest as declared.
+
+    An observation names every item while it fits its budget; when it cannot, the first ones are
+    kept, so the tool the model meant (``list_sensors`` for ``lookup_sensor``) must come first.
+
+    Args:
+        names: the registered tools or allowed fields (iterable of str).
+        sent: what the model sent instead (list of str; non-strings are ignored).
+    Returns:
+        tuple of quoted names (str).
+    """
+    names = [name for name in names if isinstance(name, str)]
+    close = []
+    for word in sent:
+        if isinstance(word, str) and len(word) <= 200:  # difflib is quadratic in the length
+            close += difflib.get_close_matches(word, names, n=len(names), cutoff=0.5)
+    ordered = list(dict.fromkeys(close + names))
+    return tuple(quote(name) for name in ordered)
+
+
+def _string_arguments(arguments):
+    """Violations for ``arguments`` sent as a string: what is wrong inside it, located in ``arguments``.
+
+    On OpenAI's wire ``arguments`` is always a string, so "send an object, not a string" is advice
+    such a model cannot follow; the same parse diagnosis as a raw call is (issue 10, kind 5).
+    """
+    if not arguments.strip():
+        return [Violation("arguments", "is an empty string",
+                          "expected a JSON object of arguments; send {} for a tool that takes none")]
+    decoded, problems = decode_json(arguments, "arguments", "arguments")
+    if problems:
+        return problems
+    if isinstance(decoded, dict):
+        return [Violation("arguments", "is a string that holds a JSON object",
+                          "send the object itself as the value of arguments, not encoded as a string")]
+    return [Violation("arguments", f"is a string that holds {preview(decoded)}", "expected a JSON object of arguments")]
 
 
 def validate_call(call, tools):
@@ -40,7 +71,8 @@ def validate_call(call, tools):
 
     Order (as the Berkeley Function Calling Leaderboard checks): unexpected top-level keys, name,
     arguments shape, missing required fields, wrong types, undeclared fields. All are collected so
-    that one retry can fix them all (the seed's sample stopped at the first).
+    that one retry can fix them all (the seed's sample stopped at the first). Listings (registered
+    tools, allowed fields) name every item; the observation decides how many fit.
 
     Args:
         call: a dict from ``parse_call`` (``arguments`` already defaulted to ``{}``).
@@ -49,32 +81,33 @@ def validate_call(call, tools):
         list of ``Violation``; empty means the call may be dispatched exactly as it is.
     """
     violations = []
-    unexpected = [key for key in call if key not in CALL_KEYS]
+    unexpected = tuple(quote(key) for key in call if key not in CALL_KEYS)
     if unexpected:
         label = "the key" if len(unexpected) == 1 else "the keys"
         verb = "is not part of a call" if len(unexpected) == 1 else "are not part of a call"
-        violations.append(Violation(f"{label} {_listing(unexpected)}", verb, "a call has only \"name\" and \"arguments\""))
+        violations.append(Violation(label, verb, "a call has only \"name\" and \"arguments\"", where_items=unexpected))
     name = call.get("name")
     spec = None
-    if "name" not in call:
-        violations.append(Violation("name", "is missing", f"registered tools: {_listing(tools)}"))
-    elif not isinstance(name, str):
-        violations.append(Violation("name", f"is {preview(name)}",
-                                    f"expected a string; registered tools: {_listing(tools)}"))
-    elif name == "":
-        violations.append(Violation("name", "is empty", f"registered tools: {_listing(tools)}"))
-    elif name not in tools:
-        violations.append(Violation(f"tool {quote(name)}", "is not registered",
-                                    f"registered tools: {_listing(tools)}"))
-    else:
+    if isinstance(name, str) and name in tools:
         spec = tools[name]
+    else:
+        registered = most_useful_first(tools, [name])
+        if "name" not in call:
+            violations.append(Violation("name", "is missing", "registered tools:", hint_items=registered))
+        elif not isinstance(name, str):
+            violations.append(Violation("name", f"is {preview(name)}", "expected a string; registered tools:",
+                                        hint_items=registered))
+        elif name == "":
+            violations.append(Violation("name", "is empty", "registered tools:", hint_items=registered))
+        else:
+            violations.append(Violation(f"tool {quote(name)}", "is not registered", "registered tools:",
+                                        hint_items=registered))
 
     arguments = call.get("arguments", {})
+    if isinstance(arguments, str):
+        return violations + _string_arguments(arguments)
     if not isinstance(arguments, dict):
-        hint = "expected a JSON object of arguments"
-        if isinstance(arguments, str) and arguments.lstrip().startswith(("{", "[")):
-            hint += ", not a string that holds JSON"
-        violations.append(Violation("arguments", f"is {preview(arguments)}", hint))
+        violations.append(Violation("arguments", f"is {preview(arguments)}", "expected a JSON object of arguments"))
         return violations
     if spec is None:
         return violations
@@ -98,8 +131,9 @@ def validate_call(call, tools):
     extra = [field for field in arguments if field not in required and field not in optional]
     if extra:
         label = "argument" if len(extra) == 1 else "arguments"
-        violations.append(Violation(f"{label} {_listing(extra)}", "are not declared" if len(extra) > 1 else "is not declared",
-                                    f"allowed arguments: {_listing([*required, *optional])}"))
+        violations.append(Violation(label, "are not declared" if len(extra) > 1 else "is not declared", "allowed arguments:",
+                                    where_items=tuple(quote(field) for field in extra),
+                                    hint_items=most_useful_first([*required, *optional], extra[:20])))
     return violations
 
 

@@ -3,6 +3,25 @@
 from dataclasses import dataclass
 
 PREVIEW_CHARS = 60
+TRACEBACK_HEAD = "Traceback (most recent call last)"
+
+
+def listing(items, cap=None):
+    """Join names for a sentence, keeping the first ``cap`` and counting the rest.
+
+    Args:
+        items: names already quoted for display (sequence of str), most useful first.
+        cap: how many to show (int), or None for all of them.
+    Returns:
+        str such as ``"'a', 'b' and 3 more"``, or ``"none"`` for no items.
+    """
+    if not items:
+        return "none"
+    shown = items if cap is None else items[:cap]
+    text = ", ".join(shown)
+    if len(items) > len(shown):
+        text += f" and {len(items) - len(shown):,} more"
+    return text
 
 
 @dataclass(frozen=True)
@@ -13,17 +32,42 @@ class Violation:
         where: what is wrong, e.g. ``"the call"``, ``"name"``, ``"argument 'city'"`` (str).
         problem: what is wrong with it, e.g. ``"is missing"`` (str).
         hint: how to fix it, e.g. ``"expected a string"``; may be empty (str).
+        where_items: names that complete ``where``, e.g. the undeclared fields (tuple of quoted str).
+        hint_items: names that complete ``hint``, most useful first, e.g. the registered tools
+            (tuple of quoted str).
 
-    ``str(violation)`` gives one line such as
-    ``argument 'city' is missing: expected a string (required)``.
+    ``str(violation)`` gives one line naming every item, such as
+    ``argument 'city' is missing: expected a string (required)`` or
+    ``tool 'lookup' is not registered: registered tools: 'list_sensors', 'ping'``;
+    ``render(cap)`` names at most ``cap`` items per list, so an observation can fit its budget.
     """
 
     where: str
     problem: str
     hint: str = ""
+    where_items: tuple = ()
+    hint_items: tuple = ()
+
+    def render(self, cap=None):
+        """The violation as one line, each list cut to ``cap`` names (None: all) with a count of the rest."""
+        where = f"{self.where} {listing(self.where_items, cap)}" if self.where_items else self.where
+        hint = self.hint
+        if self.hint_items or hint.endswith(":"):
+            hint = f"{hint} {listing(self.hint_items, cap)}"
+        return f"{where} {self.problem}" + (f": {hint}" if hint else "")
 
     def __str__(self):
-        return f"{self.where} {self.problem}" + (f": {self.hint}" if self.hint else "")
+        return self.render()
+
+
+def looks_like_traceback(text):
+    """True if ``text`` holds what reads as a Python traceback: its head line or a ``File "…", line N`` frame."""
+    return TRACEBACK_HEAD in text or ('File "' in text and '", line ' in text)
+
+
+def _escaped(text, limit):
+    # One line, ASCII only: newlines and control characters become visible escapes (\n, \x00).
+    return text[:limit].encode("unicode_escape").decode("ascii")[:limit]
 
 
 def preview(value, limit=PREVIEW_CHARS):
@@ -31,6 +75,7 @@ def preview(value, limit=PREVIEW_CHARS):
 
     Never calls ``repr`` on containers (a deeply nested list would raise RecursionError, one of the
     seed sample's crashes) and never returns more than about ``limit`` characters of the value.
+    Text the model sent is shown on one line and never as a traceback (see ``outside_text``).
 
     Args:
         value: any value produced by ``json.loads``.
@@ -48,7 +93,9 @@ def preview(value, limit=PREVIEW_CHARS):
     if isinstance(value, float):
         return f"the number {value!r}"
     if isinstance(value, str):
-        shown = value[:limit].encode("unicode_escape").decode("ascii")[:limit]
+        shown = _escaped(value, limit)
+        if looks_like_traceback(shown):
+            return f"a string of {len(value):,} characters that looks like a Python traceback"
         if len(value) > limit:
             return f'the string "{shown}…" ({len(value):,} characters)'
         return f'the string "{shown}"'
@@ -66,9 +113,33 @@ def quote(text, limit=PREVIEW_CHARS):
         text: the name as received (str).
         limit: maximum characters shown (int).
     Returns:
-        str such as ``'units'`` or ``'aaaa…' (5,000 characters)``.
+        str such as ``'units'`` or ``'aaaa…' (5,000 characters)``; a name that reads as a Python
+        traceback is described instead of quoted.
     """
-    shown = text[:limit].encode("unicode_escape").decode("ascii")[:limit]
+    shown = _escaped(text, limit)
+    if looks_like_traceback(shown):
+        return f"(a name of {len(text):,} characters that looks like a Python traceback)"
     if len(text) > limit:
         return f"'{shown}…' ({len(text):,} characters)"
     return f"'{shown}'"
+
+
+def outside_text(text, limit=200):
+    """Reduce text the runtime did not write (an exception message) to what a model can act on.
+
+    Rule (issue 10, from a gateway whose error message carried a whole traceback): keep the first
+    line only, on one escaped line of at most ``limit`` characters; drop it entirely if it reads as
+    a traceback, since "Traceback (most recent call last)" tells a model nothing it can fix.
+
+    Args:
+        text: any str (or anything ``str()`` fails on, which gives "").
+        limit: maximum characters kept (int).
+    Returns:
+        str, possibly empty.
+    """
+    try:
+        lines = str(text).strip().splitlines()
+    except Exception:  # an exception whose __str__ raises
+        return ""
+    first = _escaped(lines[0].strip(), limit) if lines else ""
+    return "" if looks_like_traceback(first) else first

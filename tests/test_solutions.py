@@ -105,7 +105,7 @@ def test_validate_unknown_and_non_string_names():
 def test_validate_reports_bad_name_and_bad_arguments_together():
     problems = validate_call({"name": 5, "arguments": '{"city": "Paris"}'}, TYPED)
     assert len(problems) == 2
-    assert "not a string that holds JSON" in str(problems[1])
+    assert "not encoded as a string" in str(problems[1])
 
 
 def test_validate_null_optional_says_to_leave_it_out():
@@ -140,7 +140,10 @@ def test_observation_is_bounded_for_huge_input():
     assert "(1,000,000 characters)" in text
     many = [Violation(f"argument 'f{i}'", "is wrong", "x" * 500) for i in range(50)]
     text = build_observation(many, TOOLS)
-    assert len(text) == solutions.MAX_OBSERVATION_CHARS and text.endswith("…(truncated)")
+    # Whole problems while they fit, then a count of the rest (never a line cut in the middle).
+    assert len(text) <= solutions.MAX_OBSERVATION_CHARS
+    assert "3. argument 'f2' is wrong" in text and "4. argument" not in text
+    assert text.endswith("… and 47 more problems not listed here; fix these first.")
 
 
 def test_preview_never_recurses():

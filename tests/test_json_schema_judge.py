@@ -1,0 +1,204 @@
+"""The jsonschema package as the judge of the kit's JSON Schema validator (issue 10).
+
+Every JSON Schema case of the kit (hidden and visible) and a few hundred generated schema/instance
+pairs go through both ``solutions.validate_arguments`` and ``jsonschema.Draft202012Validator``, the
+reference implementation of JSON Schema; the valid/invalid verdicts must agree, except for the
+kit's deliberate differences, each stated once here:
+
+1. ``1.0`` is not an integer (JSON Schema says it is; Python would hand the tool a float).
+2. A bool is never a number (jsonschema agrees; stated so that the judge's rule is explicit).
+3. A schema using a keyword the kit does not support is refused, whatever the value: such schemas
+   are only checked to be refused, never compared.
+
+Hypothesis generates the pairs (hypothesis-jsonschema was tried and fails with current hypothesis,
+so instances are drawn from a small generator below, mixed with arbitrary JSON).
+"""
+
+import importlib.util
+import os
+
+import warnings
+
+import jsonschema
+import pytest
+from referencing.exceptions import Unresolvable
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from grader import visible_cases
+from solutions import validate_arguments
+from solutions.json_schema import ANNOTATIONS, SUPPORTED
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The deliberate differences 1 and 2, as the judge's type rules: integer is exactly int, number is int or float.
+KIT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({
+    "integer": lambda checker, value: type(value) is int,
+    "number": lambda checker, value: type(value) in (int, float),
+})
+Judge = jsonschema.validators.extend(Draft202012Validator, type_checker=KIT_TYPES)
+
+
+def uses_only_supported_keywords(schema):
+    """False if any (sub)schema uses a keyword outside the kit's subset (deliberate difference 3)."""
+    if isinstance(schema, list):
+        return all(uses_only_supported_keywords(item) for item in schema)
+    if not isinstance(schema, dict):
+        return True
+    for key, value in schema.items():
+        if key not in SUPPORTED and key not in ANNOTATIONS:
+            return False
+        if key in ("properties", "$defs", "definitions") and isinstance(value, dict):
+            if not all(uses_only_supported_keywords(sub) for sub in value.values()):
+                return False
+        elif key in ("items", "additionalProperties", "anyOf", "allOf", "prefixItems"):
+            if not uses_only_supported_keywords(value):
+                return False
+    return True
+
+
+def judge_says_valid(value, schema):
+    """The judge's verdict: None for a schema that is not valid JSON Schema 2020-12 (or whose $ref
+    points nowhere), else True/False."""
+    try:
+        Draft202012Validator.check_schema(schema)
+        return Judge(schema).is_valid(value)
+    except (jsonschema.SchemaError, Unresolvable):
+        return None
+
+
+def assert_same_verdict(value, schema):
+    problems = validate_arguments(value, schema)
+    verdict = judge_says_valid(value, schema)
+    if verdict is None or not uses_only_supported_keywords(schema):
+        assert problems, f"the kit accepted a value for a schema it should refuse: {schema!r}"
+        return
+    assert (problems == []) is verdict, (value, schema, [str(p) for p in problems])
+
+
+def _load_cases():
+    path = os.path.join(ROOT, "grader", "cases", "json_schema", "test_validate_arguments.py")
+    spec = importlib.util.spec_from_file_location("json_schema_cases", path)
+    module = importlib.util.module_from_spec(spec)
+    with warnings.catch_warnings():  # the grader's own marks (points, gate, rule) are registered by its plugin only
+        warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
+        spec.loader.exec_module(module)
+    pairs = [(value, module.WEATHER) for value in module.VALID.values()]
+    pairs += [(value, module.WEATHER) for value, _ in module.INVALID.values()]
+    pairs += [("anything", schema) for schema in module.UNSUPPORTED.values()]
+    pairs += [(value, schema) for value, schema in module.MALFORMED.values()]
+    pairs += list(module.JSON_EQUAL.values()) + list(module.JSON_UNEQUAL.values()) + list(module.REAL_VALID.values())
+    pairs += [(value, schema) for value, schema, _ in module.REAL_INVALID.values()]
+    pairs += [({"a": "x", "b": "y"}, {"type": "object", "additionalProperties": {"type": "string"}}),
+              ({"a": "x", "b": 2}, {"type": "object", "additionalProperties": {"type": "string"}}),
+              ({"days": "3", "country": "FR", "location": {"lat": 1}}, module.WEATHER)]
+    pairs += [case.args for case in visible_cases.JSON_SCHEMA_CASES]
+    return pairs
+
+
+KIT_CASES = _load_cases()
+
+
+@pytest.mark.parametrize("value, schema", KIT_CASES, ids=[f"case-{i}" for i in range(len(KIT_CASES))])
+def test_every_kit_case_agrees_with_the_judge(value, schema):
+    assert_same_verdict(value, schema)
+
+
+def test_the_deliberate_differences_are_real():
+    """Differences 1 and 2 exist (plain Draft202012Validator disagrees on 1.0), and the kit keeps them."""
+    assert Draft202012Validator({"type": "integer"}).is_valid(1.0)
+    assert validate_arguments(1.0, {"type": "integer"}) != []
+    assert not Draft202012Validator({"type": "number"}).is_valid(True)
+    assert validate_arguments(True, {"type": "number"}) != []
+
+
+# -- generated pairs --------------------------------------------------------------------------------------
+
+JSON_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-20, 20), st.floats(-20, 20, allow_nan=False),
+                         st.sampled_from([0.5, 1.0, 2.0, -0.0, 1e308, 10**20]), st.text(max_size=6))
+JSON_VALUES = st.recursive(JSON_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                                st.dictionaries(st.sampled_from("abcxy"), inner, max_size=4)),
+                           max_leaves=8)
+PATTERNS = ["^[a-z]+$", "\\d", "^x", "b$", "^.{2,3}$"]
+NAMES = ["a", "b", "c", "x", "y"]
+
+
+def leaf_schemas():
+    number_bounds = st.fixed_dictionaries({}, optional={
+        "minimum": st.integers(-5, 5), "maximum": st.integers(-5, 5), "exclusiveMinimum": st.integers(-5, 5),
+        "exclusiveMaximum": st.sampled_from([-2, 0, 2.5, 10]), "multipleOf": st.sampled_from([1, 2, 0.5, 2.5])})
+    return st.one_of(
+        st.fixed_dictionaries({"type": st.sampled_from(["string", "integer", "number", "boolean", "null"])}),
+        st.fixed_dictionaries({"type": st.just("string")}, optional={
+            "minLength": st.integers(0, 3), "maxLength": st.integers(0, 4), "pattern": st.sampled_from(PATTERNS),
+            "format": st.sampled_from(["date", "email"])}),
+        number_bounds.map(lambda s: {"type": "number", **s}),
+        number_bounds.map(lambda s: {"type": "integer", **s}),
+        st.fixed_dictionaries({"enum": st.lists(JSON_VALUES, min_size=1, max_size=4)}),
+        st.fixed_dictionaries({"const": JSON_VALUES}),
+        st.fixed_dictionaries({"type": st.lists(st.sampled_from(["string", "integer", "number", "null", "boolean"]),
+                                                min_size=1, max_size=3, unique=True)}),
+        st.booleans(),
+        st.just({"$ref": "#/$defs/Item"}),
+    )
+
+
+def compound(inner):
+    return st.one_of(
+        st.fixed_dictionaries({"type": st.just("array"), "items": inner}, optional={
+            "minItems": st.integers(0, 2), "maxItems": st.integers(0, 3), "uniqueItems": st.booleans(),
+            "prefixItems": st.lists(inner, min_size=1, max_size=2)}),
+        st.fixed_dictionaries({"type": st.just("object"), "properties": st.dictionaries(st.sampled_from(NAMES), inner, max_size=3)},
+                              optional={"required": st.lists(st.sampled_from(NAMES), max_size=3, unique=True),
+                                        "additionalProperties": st.one_of(st.booleans(), inner)}),
+        st.fixed_dictionaries({"anyOf": st.lists(inner, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"allOf": st.lists(inner, min_size=1, max_size=2)}),
+        st.tuples(inner, st.sampled_from([{"type": "null"}, {"type": "string"}])).map(lambda pair: {"anyOf": list(pair)}),
+    )
+
+
+SUBSCHEMAS = st.recursive(leaf_schemas(), compound, max_leaves=6)
+SCHEMAS = st.builds(lambda body, item: {**body, "$defs": {"Item": item}} if isinstance(body, dict) else body,
+                    SUBSCHEMAS, st.recursive(leaf_schemas().filter(lambda s: s != {"$ref": "#/$defs/Item"}), compound,
+                                             max_leaves=3).filter(lambda s: "#/$defs/Item" not in repr(s)))
+
+
+def instances(schema, root, depth=0):
+    """Values shaped by ``schema`` (often valid, sometimes one step off), mixed with arbitrary JSON."""
+    if depth > 4 or not isinstance(schema, dict):
+        return JSON_VALUES
+    options = [JSON_VALUES]
+    if "$ref" in schema:
+        options.append(instances(root["$defs"]["Item"], root, depth + 1))
+    if "enum" in schema:
+        options.append(st.sampled_from(schema["enum"]))
+    if "const" in schema:
+        options.append(st.just(schema["const"]))
+    for key in ("anyOf", "allOf"):
+        if key in schema:
+            options += [instances(option, root, depth + 1) for option in schema[key]]
+    kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+    for kind in kinds:
+        if kind == "string":
+            options.append(st.from_regex(schema["pattern"]) if "pattern" in schema else st.text(max_size=5))
+        elif kind in ("integer", "number"):
+            options.append(st.integers(-12, 12))
+            options.append(st.sampled_from([0.5, 2.5, 3.0, -0.0]))
+        elif kind == "array":
+            prefix = [instances(s, root, depth + 1) for s in schema.get("prefixItems", [])]
+            options.append(st.tuples(*prefix, st.lists(instances(schema.get("items", {}), root, depth + 1), max_size=3))
+                           .map(lambda parts: [*parts[:-1], *parts[-1]]))
+        elif kind == "object":
+            properties = {name: instances(s, root, depth + 1) for name, s in schema.get("properties", {}).items()}
+            options.append(st.fixed_dictionaries({}, optional=properties))
+            options.append(st.fixed_dictionaries(properties, optional={"z": JSON_VALUES}))
+    return st.one_of(*options)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_generated_pairs_agree_with_the_judge(data):
+    schema = data.draw(SCHEMAS, label="schema")
+    value = data.draw(instances(schema, schema), label="value")
+    assert_same_verdict(value, schema)

@@ -157,7 +157,8 @@ def bound_defaults(function, namespace):
 
 
 def decode(value, proxies):
-    """Turn the grader's markers back into live objects: registries get real classes, proxies callables."""
+    """Turn the grader's markers back into live objects: registries get real classes, ``object`` markers
+    become ``types.SimpleNamespace`` (as the OpenAI and Anthropic SDKs hand over attribute objects), proxies callables."""
     if isinstance(value, dict) and "__kit__" in value:
         kind = value["__kit__"]
         if kind == "registry":
@@ -165,6 +166,8 @@ def decode(value, proxies):
                 tool: {part: {field: TYPES[t] for field, t in spec.get(part, {}).items()} for part in ("required", "optional")}
                 for tool, spec in value["value"].items()
             }
+        if kind == "object":  # an SDK-style object with attributes instead of a dict (the adapters' cases)
+            return types.SimpleNamespace(**{key: decode(item, proxies) for key, item in value["value"].items()})
         return proxies[kind]
     return value
 

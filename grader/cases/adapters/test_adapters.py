@@ -72,3 +72,97 @@ def test_from_anthropic(harness, block, expected):
     is the mirror image of the OpenAI mistake.
     """
     expect_raw_call(harness.call(block, function="raw_call_from_anthropic"), expected)
+
+
+# -- issue 10: the reason survives the adapter; SDK objects are not a model's mistake -----------------------------------
+
+KEEP_RULE = ("OpenAI's arguments string is decoded only when it is exactly one JSON value under the kit's rules (no "
+             "repeated key, every number finite); otherwise it is kept as the very string the model sent, so the "
+             "validator can say what is wrong inside it.")
+NOT_ONE_OBJECT = {
+    "two-objects-back-to-back": openai("add", '{"x": 3, "y": 2}{"x": 3, "y": 2}'),
+    "cut-off-object": openai("add", '{"x": 3, "y": '),
+    "repeated-key": openai("add", '{"x": 3, "y": 2, "x": 4}'),
+    "trailing-comma": openai("add", '{"x": 3, "y": 2,}'),
+    "number-out-of-range": openai("set_budget", '{"amount": 1e400}'),
+    "nested-number-out-of-range": openai("set_budget", '{"amount": 5, "caps": [1, -2E999]}'),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(KEEP_RULE)
+@pytest.mark.parametrize("tool_call", list(NOT_ONE_OBJECT.values()), ids=list(NOT_ONE_OBJECT))
+def test_arguments_that_are_not_one_json_object_stay_the_models_text(harness, tool_call):
+    """A repeated key, a number a double cannot hold, or extra text keeps the arguments string unchanged.
+
+    Why: json.loads keeps the last of two equal keys and turns 1e400 into inf, which json.dumps writes as
+    "Infinity", text the model never sent; the model is then told about the wrong thing, or nothing (issue 10,
+    kinds 1 and 5). Kept as a string, the validator diagnoses it where it is.
+    """
+    function = tool_call["function"]
+    expect_raw_call(harness.call(tool_call, function="raw_call_from_openai"),
+                    {"name": function["name"], "arguments": function["arguments"]})
+
+
+def sdk_object(**fields):
+    """An SDK-style object (``types.SimpleNamespace`` in the submission's process) with these attributes."""
+    return {"__kit__": "object", "value": fields}
+
+
+SDK_RULE = ("The OpenAI and Anthropic SDKs hand over objects with attributes, not dicts: an adapter reads them (or "
+            "raises TypeError telling the programmer what to pass); it never builds a call without a name, which "
+            "would blame the model for the programmer's input.")
+SDK_OBJECTS = {
+    "openai-tool-call": ("raw_call_from_openai",
+                         sdk_object(id="call_9", type="function",
+                                    function=sdk_object(name="get_weather", arguments='{"city": "Quito"}')),
+                         {"name": "get_weather", "arguments": {"city": "Quito"}}),
+    "anthropic-tool-use": ("raw_call_from_anthropic",
+                           sdk_object(type="tool_use", id="toolu_9", name="get_time", input={"timezone": "UTC"}),
+                           {"name": "get_time", "arguments": {"timezone": "UTC"}}),
+}
+
+
+def expect_read_or_type_error(transcript, expected):
+    """The adapter returned the right raw call, or raised TypeError (the programmer's mistake, said so)."""
+    raised = transcript.raised or ""
+    if raised.startswith("TypeError") and not transcript.problem:
+        return
+    expect_raw_call(transcript, expected)
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(SDK_RULE)
+@pytest.mark.parametrize("function, block, expected", list(SDK_OBJECTS.values()), ids=list(SDK_OBJECTS))
+def test_sdk_object_is_read_not_blamed_on_the_model(harness, function, block, expected):
+    """An SDK object gives the same call as the dict it stands for, or a TypeError.
+
+    Why: adapters that only read dicts built {"arguments": null} from an SDK object, and the model was told
+    "name is missing" for a valid call (issue 10, kind 6).
+    """
+    expect_read_or_type_error(harness.call(block, function=function), expected)
+
+
+NOT_A_TOOL_CALL = {
+    "openai-none": ("raw_call_from_openai", None),
+    "openai-text": ("raw_call_from_openai", '{"name": "get_weather", "arguments": "{}"}'),
+    "anthropic-none": ("raw_call_from_anthropic", None),
+    "anthropic-list": ("raw_call_from_anthropic", [{"type": "tool_use", "name": "get_time", "input": {}}]),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(SDK_RULE)
+@pytest.mark.parametrize("function, wrong", list(NOT_A_TOOL_CALL.values()), ids=list(NOT_A_TOOL_CALL))
+def test_programmer_mistake_raises_type_error(harness, function, wrong):
+    """Something that is not a tool call at all (None, text, a list) raises TypeError instead of becoming a call.
+
+    Why: a call without a name goes to the model, which is then told to fix what the programmer passed.
+    """
+    transcript = harness.call(wrong, function=function)
+    raised = transcript.raised or ""
+    if transcript.problem:
+        fail(transcript.problem)
+    if not raised.startswith("TypeError"):
+        fail(f"{function} must raise TypeError for something that is not a tool call (None, a string, a list): it is "
+             "the programmer's mistake, and a call built from it would blame the model.")

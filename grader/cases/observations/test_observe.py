@@ -99,3 +99,90 @@ def test_observation_is_deterministic(harness):
     texts = [value for kind, value in transcript.returns if kind == "returned"]
     if len(texts) != 2 or texts[0] != texts[1]:
         fail("observe gave two different texts for the same call; keep the order of problems fixed.")
+
+
+# -- issue 10: the model's own text is never a traceback; listings fit the budget, not a fixed count ---------------
+
+OUTSIDE_RULE = ("Text the runtime did not write (the model's names and values) appears in the observation only as a "
+                "short line a model can act on, never as a Python traceback.")
+TRACEBACK = 'Traceback (most recent call last):\n  File "/srv/agent/tools.py", line 88, in run\nKeyError: \'city\''
+TRACEBACK_TEXT = {
+    "tool-name": make_call(TRACEBACK, {"city": "Lima"}),
+    "wrong-typed-value": make_call("set_alarm", {"hour": TRACEBACK, "minute": 0}),
+    "undeclared-field-name": make_call("get_weather", {"city": "Lima", 'File "/srv/agent/tools.py", line 88': 1}),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(OUTSIDE_RULE)
+@pytest.mark.parametrize("raw", list(TRACEBACK_TEXT.values()), ids=list(TRACEBACK_TEXT))
+def test_model_text_that_looks_like_a_traceback(harness, raw):
+    """A name or value that holds a traceback is described or cut, not quoted whole.
+
+    Why: models echo the errors they saw; quoting that text back puts a traceback into the observation,
+    the very thing the kit's rule forbids (issue 10, kind 2).
+    """
+    expect_observation(observe(harness, raw))
+
+
+LISTING_RULE = ("The observation names every registered tool and every violation while the text fits 2,000 "
+                "characters; only when it cannot does it keep the most useful first (the closest names) and say how "
+                "many were left out.")
+MANY_TOOLS = {f"tool_{i:02}": {"required": {}, "optional": {}} for i in range(20)}
+MANY_TOOLS.update({name: {"required": {}, "optional": {}} for name in ["list_sensors", "list_sites", "ping", "reboot", "rename"]})
+LONG_NAMES = {f"export_quarterly_report_{region}": {"required": {}, "optional": {}}
+              for region in ["north", "south", "east", "west", "central", "overseas", "online", "retail", "wholesale",
+                             "partners", "government", "education", "health", "energy", "transport", "media", "legal",
+                             "finance", "research", "facilities", "security", "marketing", "support", "logistics",
+                             "procurement", "design", "quality", "compliance", "training", "archive"]}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(LISTING_RULE)
+@pytest.mark.parametrize("raw, tools", [(make_call("lookup_sensor", {}), MANY_TOOLS),
+                                        (make_call("export_report", {"region": "north"}), LONG_NAMES)],
+                         ids=["25-tools", "30-long-names"])
+def test_every_registered_tool_is_listed_when_they_fit(harness, raw, tools):
+    """An unknown name gets the whole list of registered tools when it fits the budget.
+
+    Why: listing the first 20 and "5 more" hid list_sensors, the tool the model meant (issue 10, kind 3).
+    """
+    expect_observation(observe(harness, raw, tools), list(tools), "list every registered tool: they fit in 2,000 characters.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(LISTING_RULE)
+def test_closest_tool_comes_first_when_the_list_cannot_fit(harness):
+    """With 2,000 registered tools, the one closest to the unknown name is still named.
+
+    Why: when not everything fits, the listing must keep what the model most likely meant
+    (difflib.get_close_matches), not whatever happens to come first.
+    """
+    tools = {f"tool_{i:04}": {"required": {}, "optional": {}} for i in range(2000)}
+    tools["lookup_sensor"] = {"required": {}, "optional": {}}
+    expect_observation(observe(harness, make_call("lookup_sensr", {}), tools), ["lookup_sensor"],
+                       "when the list cannot fit, name the closest matches first (difflib.get_close_matches).")
+
+
+WIDE = {"render_chart": {"required": {f"w{i:02}_px": int for i in range(12)}, "optional": {}},
+        "set_flags": {"required": {f"flag_{name}": bool for name in ["alpha", "beta", "gamma", "delta", "omega", "sigma",
+                                                                        "kappa", "theta", "lambda", "zeta", "iota", "rho",
+                                                                        "tau", "phi"]}, "optional": {}}}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(LISTING_RULE)
+@pytest.mark.parametrize("name, wrong", [("render_chart", "800"), ("set_flags", "yes")], ids=["12-ints-as-strings", "14-bools-as-words"])
+def test_every_wrong_field_is_named_when_they_fit(harness, name, wrong):
+    """Twelve or fourteen wrong fields are all named: the text fits, so nothing may be left for later.
+
+    Why: naming 10 and "2 more" makes a model that fixes exactly what it is told fail its only retry
+    (issue 10, kind 3).
+    """
+    fields = list(WIDE[name]["required"])
+    expect_observation(observe(harness, make_call(name, {field: wrong for field in fields}), WIDE), fields,
+                       "name every field with a wrong type: they fit in 2,000 characters.")

@@ -122,3 +122,55 @@ def test_input_is_not_mutated_between_calls(harness):
     values = [v for kind, v in transcript.returns if kind == "returned"]
     if len(values) != 2 or json.dumps(values[0]) != json.dumps(values[1]):
         fail("parse_call gave different results for the same text.")
+
+
+# -- issue 10: numbers a double cannot hold, and hints from the text itself ---------------------------------------
+
+FINITE_RULE = ("Every number must be finite: 1e400 is valid JSON syntax but json.loads turns it into inf; the problem "
+               "names the field that holds it, at any depth.")
+NOT_FINITE = {
+    "overflowing-argument": ('{"name": "set_budget", "arguments": {"amount": 1e400}}', "amount"),
+    "negative-in-a-list": ('{"name": "plot", "arguments": {"xs": [0.5, -3.1e500]}}', "xs"),
+    "nested-object": ('{"name": "configure", "arguments": {"limits": {"ceiling": 7E+999}}}', "ceiling"),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(FINITE_RULE)
+@pytest.mark.parametrize("raw, field", list(NOT_FINITE.values()), ids=list(NOT_FINITE))
+def test_number_a_double_cannot_hold(harness, raw, field):
+    """A number that overflows a double is a problem naming its field, not an inf handed to the tool.
+
+    Why: json.loads gives inf for 1e400 without complaint, parse_constant never sees it (it is not the
+    word Infinity), and the reference dispatched {"amount": inf} (issue 10, kind 1).
+    """
+    expect_parse_error(parse(harness, raw), [field], f"name the field whose number is not finite ({field}).",
+                       accepted="json.loads turns 1e400 into inf: check floats with math.isfinite (see parse_float)")
+
+
+COMMA_RULE = ("The hint is decided from the text at the error position, not from CPython's message: a stray comma "
+              "before } or ] is named as a comma, on every Python version.")
+TRAILING_COMMAS = {
+    "after-the-arguments": '{"name": "set_timer", "arguments": {"seconds": 300},}',
+    "in-an-array": '{"name": "tag", "arguments": {"labels": ["urgent", "home",]}}',
+    "before-a-line-break": '{\n  "name": "get_time",\n  "arguments": {"timezone": "UTC",\n  }\n}',
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(COMMA_RULE)
+@pytest.mark.parametrize("raw", list(TRAILING_COMMAS.values()), ids=list(TRAILING_COMMAS))
+def test_trailing_comma_is_named_as_a_comma(harness, raw):
+    """A trailing comma gets a hint about the comma, never about quotes.
+
+    Why: Python 3.10-3.12 report it as "Expecting property name enclosed in double quotes", which a
+    hint built from that wording turns into "use double quotes" (issue 10, kind 4); 3.13 words it
+    differently again. The characters at and before the error position say what it is.
+    """
+    transcript = parse(harness, raw)
+    expect_parse_error(transcript, ["comma"], "name the stray comma (look at the text at and before exc.pos).")
+    if "quote" in " ".join(transcript.result[1]).lower():
+        fail("parse_call's problem text talks about quotes for a stray comma: CPython's message on this version says "
+             "'Expecting property name enclosed in double quotes' here; decide the hint from the text, not the message.")

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 PREVIEW_CHARS = 60
+MAX_LINE_CHARS = 2000  # one problem's text stays within the contract's bound on error text
 TRACEBACK_HEAD = "Traceback (most recent call last)"
 
 
@@ -39,7 +40,8 @@ class Violation:
     ``str(violation)`` gives one line naming every item, such as
     ``argument 'city' is missing: expected a string (required)`` or
     ``tool 'lookup' is not registered: registered tools: 'list_sensors', 'ping'``;
-    ``render(cap)`` names at most ``cap`` items per list, so an observation can fit its budget.
+    ``render(cap)`` names at most ``cap`` items per list, so an observation can fit its budget; ``str()``
+    itself names as many as fit in ``MAX_LINE_CHARS`` (2,000) characters.
     """
 
     where: str
@@ -57,7 +59,15 @@ class Violation:
         return f"{where} {self.problem}" + (f": {hint}" if hint else "")
 
     def __str__(self):
-        return self.render()
+        """Every item while the line fits ``MAX_LINE_CHARS``; else as many as fit, with a count of the rest."""
+        full = self.render()
+        if len(full) <= MAX_LINE_CHARS:
+            return full
+        low, high = 0, max(len(self.where_items), len(self.hint_items))
+        while low < high:
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if len(self.render(middle)) <= MAX_LINE_CHARS else (low, middle - 1)
+        return self.render(low)
 
 
 def looks_like_traceback(text):

@@ -5,6 +5,7 @@ file by one small edit, so each one differs from a full-marks solution by exactl
 """
 
 import json
+import math
 
 TOOLS = {"get_weather": {"required": {"city": str}, "optional": {"units": str}}}
 
@@ -23,15 +24,37 @@ def short(value):
     return json.dumps(value)[:40]
 
 
+def not_finite(value, path):
+    if isinstance(value, float) and not math.isfinite(value):
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, item in items:
+        found = not_finite(item, f"{path}.{key}")
+        if found:
+            return found
+    return None
+
+
+def json_hint(raw, pos):
+    stray = raw[:pos].rstrip().endswith(",") or raw[pos:pos + 1] == ","
+    if stray and raw[pos:].lstrip(",").lstrip()[:1] in ("}", "]"):
+        return f"remove the comma before the closing bracket (character {pos})"
+    return f"it stops being JSON at character {pos}"
+
+
 def problems(raw, tools):
     if not isinstance(raw, str):
         return None, ["the call must be a string holding a JSON object"]
     try:
         call = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, [f"the call is not valid JSON: {json_hint(raw, exc.pos)}"]
     except (ValueError, RecursionError) as exc:
         return None, [f"the call is not valid JSON: {str(exc)[:100]}"]
     if not isinstance(call, dict):
         return None, ['the call must be a JSON object {"name": ..., "arguments": {...}}']
+    if not_finite(call, "call"):
+        return None, [f"{not_finite(call, 'call')} is not a finite number"]
     errors = []
     name = call.get("name")
     args = call.get("arguments")

@@ -17,6 +17,7 @@ RETRY = "Bounded retry"
 ROBUSTNESS = "Huge and deeply nested input"
 REAL = "Real malformed calls"
 VISIBLE = "Visible self-checks"
+PUBLIC = "Malformed calls from public bug reports"
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ FAULTS = [
           [('    return text if len(text) <= 2000 else text[:1980] + " (truncated)"\n', "    return text\n")],
           {ROBUSTNESS}),
     fault("traceback_in_observation", "common", "Puts the Python traceback into the observation.",
-          [('        return None, [f"the call is not valid JSON: {str(exc)[:100]}"]\n',
+          [('        return None, [f"the call is not valid JSON: {json_hint(raw, exc.pos)}"]\n',
             '        import traceback\n        return None, ["the call is not valid JSON: " + traceback.format_exc()[-300:]]\n')],
           {VISIBLE, PARSING, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}),
     fault("decodes_string_arguments", "common", "Decodes arguments sent as a JSON string (a repair).",
@@ -144,4 +145,23 @@ FAULTS = [
             "            elif value is None and field not in spec[\"required\"]:\n                continue\n"
             "            elif not type_ok(value, declared[field]):\n")],
           {SCHEMA}),
+    # The kinds of issue 10 (shared/cases/public_reports.md), as a learner would get them wrong.
+    fault("accepts_overflowing_numbers", "common", "Kind 1: lets 1e400 through as inf and dispatches it.",
+          [("    if not_finite(call, \"call\"):\n", "    if False:\n")],
+          {PUBLIC}),
+    fault("model_error_verbatim", "common", "Kind 2: copies the model client's whole error message, traceback and all.",
+          [('                return {"status": "rejected", "error": f"{error}\\nThe retry failed: {type(exc).__name__}"}\n',
+            '                return {"status": "rejected", "error": f"{error}\\nThe retry failed: {type(exc).__name__}: {exc}"}\n')],
+          {PUBLIC}),
+    fault("first_ten_problems", "common", "Kind 3: names the first 10 problems and counts the rest.",
+          [("        error = observation(errors)\n",
+            "        error = observation(errors[:10] + ([f\"and {len(errors) - 10} more\"] if len(errors) > 10 else []))\n")],
+          {PUBLIC}),
+    fault("first_twenty_tools", "common", "Kind 3: lists the first 20 registered tools and counts the rest.",
+          [("registered tools: {', '.join(tools)}", "registered tools: {', '.join(list(tools)[:20])} and more")],
+          {PUBLIC}),
+    fault("hint_from_cpython_message", "common", "Kind 4: forwards CPython's message, which calls a stray comma a quoting problem.",
+          [('        return None, [f"the call is not valid JSON: {json_hint(raw, exc.pos)}"]\n',
+            '        return None, [f"the call is not valid JSON: {exc.msg}"]\n')],
+          {PUBLIC}),
 ]

@@ -14,6 +14,7 @@ def tool_error_result(tool_use_id, message):
 ''',
     "parse-call": '''
 import json
+import math
 
 
 def _pairs(pairs):
@@ -27,13 +28,36 @@ def _constant(name):
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _not_finite(value, path):
+    if isinstance(value, float) and not math.isfinite(value):
+        return path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, item in items:
+        found = _not_finite(item, f"{path}.{key}")
+        if found:
+            return found
+    return None
+
+
+def _hint(raw, pos):
+    stray = raw[:pos].rstrip().endswith(",") or raw[pos:pos + 1] == ","
+    if stray and raw[pos:].lstrip(",").lstrip()[:1] in ("}", "]"):
+        return "remove the comma before the closing bracket"
+    return f"the text stops making sense at character {pos}"
+
+
 def parse_call(raw):
     if not isinstance(raw, str):
         return None, ["the call must be a string holding a JSON object"]
     try:
         call = json.loads(raw, object_pairs_hook=_pairs, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        return None, [f"the call is not valid JSON: {_hint(raw, exc.pos)}"]
     except (ValueError, RecursionError) as exc:
         return None, [f"the call is not valid JSON: {str(exc)[:100]}"]
+    path = _not_finite(call, "the call")
+    if path:
+        return None, [f"{path} is not a finite number"]
     if not isinstance(call, dict):
         return None, ["the call must be a JSON object"]
     if call.get("arguments") is None:
@@ -72,6 +96,7 @@ def validate_call(call, tools):
     return problems
 ''',
     "observe": '''
+import difflib
 import json
 
 
@@ -84,7 +109,14 @@ def _type_ok(value, declared):
 def _short(value):
     if isinstance(value, (dict, list)):
         return f"a {type(value).__name__} of {len(value)} items"
+    if isinstance(value, str) and ("Traceback" in value or 'File "' in value):
+        return "a text that looks like a traceback"
     return json.dumps(value)[:40]
+
+
+def _tools(name, tools):
+    close = difflib.get_close_matches(name, list(tools), n=5) if isinstance(name, str) else []
+    return ", ".join(close + [tool for tool in tools if tool not in close])
 
 
 def observe(raw, tools):
@@ -99,7 +131,7 @@ def observe(raw, tools):
     args = {} if args is None else args
     spec = tools.get(name) if isinstance(name, str) else None
     if spec is None:
-        problems.append(f"unknown tool {_short(name)}; registered tools: {', '.join(tools)}")
+        problems.append(f"unknown tool {_short(name)}; registered tools: {_tools(name, tools)}")
     if not isinstance(args, dict):
         problems.append("arguments must be a JSON object")
     elif spec:
@@ -118,57 +150,117 @@ def observe(raw, tools):
     "json-schema": '''
 TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list,),
          "object": (dict,), "null": (type(None),)}
-KNOWN = {"type", "properties", "required", "additionalProperties", "enum", "items", "description", "title", "default",
-         "examples", "$comment"}
+KNOWN = {"type", "properties", "required", "additionalProperties", "enum", "items", "anyOf", "$ref", "$defs",
+         "description", "title", "default", "examples", "$comment"}
 
 
 def _is(value, name):
     return type(value) in TYPES.get(name, ())
 
 
-def validate_arguments(arguments, schema, path="arguments"):
-    problems = []
+def _same(a, b):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b and (type(a) is type(b) or {type(a), type(b)} <= {int, float})
+
+
+def _shape(schema):
+    types = schema.get("type", "string")
+    types = types if isinstance(types, list) else [types]
+    checks = [("type", all(isinstance(t, str) and t in TYPES for t in types)),
+              ("properties", isinstance(schema.get("properties", {}), dict)),
+              ("required", isinstance(schema.get("required", []), list)),
+              ("enum", isinstance(schema.get("enum", []), list)),
+              ("items", isinstance(schema.get("items", {}), (dict, bool))),
+              ("anyOf", isinstance(schema.get("anyOf", [{}]), list) and schema.get("anyOf", [{}]) != [])]
+    return [key for key, ok in checks if not ok]
+
+
+def validate_arguments(arguments, schema, path="arguments", root=None):
+    root = schema if root is None else root
+    if not isinstance(schema, dict):
+        return [f"{path}: the schema is not an object"]
     unknown = set(schema) - KNOWN
     if unknown:
         return [f"{path}: unsupported schema keywords {sorted(unknown)}"]
+    broken = _shape(schema)
+    if broken:
+        return [f"{path}: the schema's {', '.join(broken)} has the wrong shape"]
+    problems = []
+    if "$ref" in schema:
+        target = root
+        for part in str(schema["$ref"]).lstrip("#").strip("/").split("/") if schema["$ref"] != "#" else []:
+            target = target.get(part) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            return [f"{path}: the schema's $ref points nowhere"]
+        problems += validate_arguments(arguments, target, path, root)
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
         if not any(_is(arguments, n) for n in names):
-            return [f"{path} must be {' or '.join(names)}"]
-    if "enum" in schema and not any(type(arguments) is type(o) and arguments == o for o in schema["enum"]):
+            return problems + [f"{path} must be {' or '.join(names)}"]
+    if "enum" in schema and not any(_same(arguments, o) for o in schema["enum"]):
         problems.append(f"{path} must be one of {schema['enum']}")
+    if "anyOf" in schema and not any(validate_arguments(arguments, o, path, root) == [] for o in schema["anyOf"]):
+        problems.append(f"{path} matches none of the allowed shapes")
     if isinstance(arguments, dict):
         props = schema.get("properties", {})
         problems += [f"{path}.{f} is missing" for f in schema.get("required", []) if f not in arguments]
         extra = schema.get("additionalProperties", True)
         for field, value in arguments.items():
             if field in props:
-                problems += validate_arguments(value, props[field], f"{path}.{field}")
+                problems += validate_arguments(value, props[field], f"{path}.{field}", root)
             elif extra is False:
                 problems.append(f"{path}.{field} is not declared")
             elif isinstance(extra, dict):
-                problems += validate_arguments(value, extra, f"{path}.{field}")
+                problems += validate_arguments(value, extra, f"{path}.{field}", root)
     if isinstance(arguments, list) and "items" in schema:
         for index, item in enumerate(arguments):
-            problems += validate_arguments(item, schema["items"], f"{path}[{index}]")
+            problems += validate_arguments(item, schema["items"], f"{path}[{index}]", root)
     return problems
 ''',
     "adapters": '''
 import json
+import math
+
+
+def _strict(pairs):
+    keys = [key for key, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise ValueError("a key appears twice")
+    return dict(pairs)
+
+
+def _finite(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("not a finite number")
+    return value
+
+
+def _get(record, key):
+    if isinstance(record, dict):
+        return record[key]
+    if record is None or isinstance(record, (str, list, int, float)):
+        raise TypeError("pass one tool call: a dict or the SDK's object")
+    return getattr(record, key)
 
 
 def raw_call_from_openai(tool_call):
-    function = tool_call["function"]
-    arguments = function["arguments"]
+    function = _get(tool_call, "function")
+    arguments = _get(function, "arguments")
     try:
-        arguments = json.loads(arguments)
+        arguments = json.loads(arguments, object_pairs_hook=_strict, parse_float=_finite, parse_constant=_finite)
     except ValueError:
         pass
-    return json.dumps({"name": function["name"], "arguments": arguments})
+    return json.dumps({"name": _get(function, "name"), "arguments": arguments})
 
 
 def raw_call_from_anthropic(block):
-    return json.dumps({"name": block["name"], "arguments": block["input"]})
+    return json.dumps({"name": _get(block, "name"), "arguments": _get(block, "input")})
 ''',
 }
 
@@ -224,12 +316,12 @@ STEP_FAULTS = [
     fault("observe", "empty_string_for_valid", "Returns \"\" instead of None for a valid call.",
           ("    if not problems:\n        return None", "    if not problems:\n        return \"\"")),
     fault("observe", "no_registered_tools", "Does not list the registered tools for an unknown name.",
-          ("; registered tools: {', '.join(tools)}", "")),
+          ("; registered tools: {_tools(name, tools)}", "")),
     fault("json-schema", "ignores_unknown_keywords", "Silently ignores keywords it cannot check.",
           ("    if unknown:\n", "    if False:\n")),
     fault("json-schema", "shallow", "Does not recurse into nested properties.",
-          ("                problems += validate_arguments(value, props[field], f\"{path}.{field}\")",
-           "                problems += [] if isinstance(value, (dict, list)) else validate_arguments(value, props[field], f\"{path}.{field}\")")),
+          ("                problems += validate_arguments(value, props[field], f\"{path}.{field}\", root)",
+           "                problems += [] if isinstance(value, (dict, list)) else validate_arguments(value, props[field], f\"{path}.{field}\", root)")),
     fault("json-schema", "bool_is_number", "Lets True pass as an integer or number.",
           ("    return type(value) in TYPES.get(name, ())", "    return isinstance(value, TYPES.get(name, ()))")),
     fault("json-schema", "no_items", "Never checks array items.",
@@ -237,7 +329,44 @@ STEP_FAULTS = [
     fault("adapters", "repairs_quotes", "Repairs invalid JSON by swapping quotes.",
           ("    except ValueError:\n        pass", "    except ValueError:\n        arguments = arguments.replace(\"'\", '\"')")),
     fault("adapters", "double_encodes_input", "Encodes Anthropic's input as a JSON string.",
-          ('"arguments": block["input"]', '"arguments": json.dumps(block["input"])')),
+          ('"arguments": _get(block, "input")', '"arguments": json.dumps(_get(block, "input"))')),
     fault("adapters", "empty_dict_on_failure", "Replaces undecodable arguments with {} (drops the model's mistake).",
           ("    except ValueError:\n        pass", "    except ValueError:\n        arguments = {}")),
+    # Issue 10: one fault per kind, each the mistake the public bug reports show.
+    fault("parse-call", "accepts_overflowing_numbers", "Kind 1: lets 1e400 through as inf.",
+          ("    path = _not_finite(call, \"the call\")", "    path = None")),
+    fault("parse-call", "hint_from_cpython_message", "Kind 4: reads the hint from exc.msg, so a stray comma is called a quoting problem.",
+          ("        return None, [f\"the call is not valid JSON: {_hint(raw, exc.pos)}\"]",
+           "        hint = \"use double quotes, not single quotes\" if \"double quotes\" in exc.msg else exc.msg\n"
+           "        return None, [f\"the call is not valid JSON: {hint}\"]")),
+    fault("observe", "quotes_traceback_text", "Kind 2: quotes the model's traceback-like text whole.",
+          ("    if isinstance(value, str) and (\"Traceback\" in value or 'File \"' in value):", "    if False:")),
+    fault("observe", "first_20_tools", "Kind 3: lists the first 20 registered tools and a count.",
+          ("    return \", \".join(close + [tool for tool in tools if tool not in close])",
+           "    names = list(tools)\n    return \", \".join(names[:20]) + (f\" and {len(names) - 20} more\" if len(names) > 20 else \"\")")),
+    fault("observe", "first_10_problems", "Kind 3: names the first 10 problems and a count.",
+          ("    text = \"Tool call rejected:\\n- \" + \"\\n- \".join(problems)",
+           "    more = f\"\\n- and {len(problems) - 10} more\" if len(problems) > 10 else \"\"\n"
+           "    text = \"Tool call rejected:\\n- \" + \"\\n- \".join(problems[:10]) + more")),
+    fault("observe", "registry_order_when_cut", "Kind 3: when the tools cannot all fit, keeps the first ones, not the closest.",
+          ("    close = difflib.get_close_matches(name, list(tools), n=5) if isinstance(name, str) else []", "    close = []")),
+    fault("json-schema", "enum_exact_types", "Kind 8: compares enum options by Python type, so 1 is not 1.0.",
+          ("    return a == b and (type(a) is type(b) or {type(a), type(b)} <= {int, float})", "    return a == b and type(a) is type(b)")),
+    fault("json-schema", "enum_python_equality", "Kind 8: compares with Python ==, so [True, False] equals [1, 0].",
+          ("not any(_same(arguments, o) for o in schema[\"enum\"])", "not any(arguments == o for o in schema[\"enum\"])")),
+    fault("json-schema", "trusts_schema_shape", "Kind 7: uses keyword values unchecked, so \"required\": true crashes.",
+          ("    broken = _shape(schema)\n", "    broken = []\n")),
+    fault("json-schema", "no_anyof", "Kind 9: reports anyOf as unsupported, refusing every Optional field.",
+          ('"items", "anyOf", "$ref"', '"items", "$ref"')),
+    fault("json-schema", "no_ref", "Kind 9: reports $ref as unsupported, refusing every nested model.",
+          ('"anyOf", "$ref", "$defs"', '"anyOf"')),
+    fault("adapters", "plain_json_loads", "Kinds 1 and 5: decodes with plain json.loads: a repeated key collapses, 1e400 becomes inf.",
+          ("        arguments = json.loads(arguments, object_pairs_hook=_strict, parse_float=_finite, parse_constant=_finite)",
+           "        arguments = json.loads(arguments)")),
+    fault("adapters", "first_object_only", "Kind 5: decodes the first of two objects and drops the rest.",
+          ("        arguments = json.loads(arguments, object_pairs_hook=_strict, parse_float=_finite, parse_constant=_finite)",
+           "        arguments = json.JSONDecoder(object_pairs_hook=_strict, parse_float=_finite).raw_decode(arguments)[0]")),
+    fault("adapters", "dicts_only", "Kind 6: reads dicts only and makes a call without a name from an SDK object.",
+          ("    if isinstance(record, dict):\n        return record[key]\n",
+           "    if not isinstance(record, dict):\n        return None\n    if isinstance(record, dict):\n        return record[key]\n")),
 ]

@@ -1,6 +1,7 @@
 """Step 2: check a parsed call against the registry and collect every violation."""
 
 import difflib
+import heapq
 
 from solutions.parse import CALL_KEYS, decode_json, parse_call
 from solutions.registry import a_type
@@ -27,23 +28,36 @@ def matches_type(value, declared):
     return type(value) is declared
 
 
+CLOSE_MATCHES = 10
+CANDIDATES = 200  # difflib compares this many of the likeliest names, so 25,000 tools cost milliseconds
+
+
+def _pairs_of_letters(text):
+    text = text.lower()
+    return {text[i:i + 2] for i in range(len(text) - 1)}
+
+
 def most_useful_first(names, sent):
     """Order names for a listing: the closest matches to what was sent first, then the rest as declared.
 
     An observation names every item while it fits its budget; when it cannot, the first ones are
     kept, so the tool the model meant (``list_sensors`` for ``lookup_sensor``) must come first.
+    Closeness is ``difflib.get_close_matches`` (cutoff 0.5), run on the ``CANDIDATES`` names that
+    share the most letter pairs with what was sent (difflib alone takes seconds on 25,000 names).
 
     Args:
         names: the registered tools or allowed fields (iterable of str).
         sent: what the model sent instead (list of str; non-strings are ignored).
     Returns:
-        tuple of quoted names (str).
+        tuple of quoted names (str): up to ``CLOSE_MATCHES`` per sent word first.
     """
     names = [name for name in names if isinstance(name, str)]
     close = []
     for word in sent:
         if isinstance(word, str) and len(word) <= 200:  # difflib is quadratic in the length
-            close += difflib.get_close_matches(word, names, n=len(names), cutoff=0.5)
+            wanted = _pairs_of_letters(word)
+            likely = heapq.nlargest(CANDIDATES, names, key=lambda name: len(wanted & _pairs_of_letters(name[:200])))
+            close += difflib.get_close_matches(word, likely, n=CLOSE_MATCHES, cutoff=0.5)
     ordered = list(dict.fromkeys(close + names))
     return tuple(quote(name) for name in ordered)
 

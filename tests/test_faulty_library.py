@@ -5,7 +5,7 @@ import os
 import pytest
 
 from conftest import ROOT, docked_groups
-from faulty.faults import FAULTS, OBSERVATIONS, NAMES, PARSING, REAL, RETRY, ROBUSTNESS, SCHEMA, DISPATCH
+from faulty.faults import FAULTS, OBSERVATIONS, NAMES, PARSING, PUBLIC, REAL, RETRY, ROBUSTNESS, SCHEMA, DISPATCH
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")
@@ -61,7 +61,7 @@ def test_seed_sample_solution_loses_points_for_each_of_its_faults(grade):
     assert any("not a string is rejected [array]" in name for name in failed)                    # unhashable name
     assert any("100,000 nested arrays" in name for name in failed)                               # RecursionError
     assert any("two problems is fixed" in name for name in failed)                               # first violation only
-    assert docked_groups(results) == {PARSING, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL}
+    assert docked_groups(results) == {PARSING, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL, PUBLIC}
 
 
 # -- the step exercises (notebooks 0-4 and 6) --------------------------------------------------------
@@ -91,3 +91,22 @@ def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
 def test_every_step_exercise_has_faults():
     assert {f.exercise for f in STEP_FAULTS} == set(BASES) == {
         "tool-result", "parse-call", "validate-call", "observe", "json-schema", "adapters"}
+
+
+def test_every_kind_of_the_public_reports_has_a_caught_fault():
+    """Issue 10: each of the nine kinds of shared/cases/public_reports.md is made by at least one fault, in the
+    capstone library or a step exercise's, and the tests above prove each is caught."""
+    kinds = {
+        1: {"accepts_overflowing_numbers", "plain_json_loads"},
+        2: {"model_error_verbatim", "quotes_traceback_text"},
+        3: {"first_ten_problems", "first_twenty_tools", "first_20_tools", "first_10_problems", "registry_order_when_cut"},
+        4: {"hint_from_cpython_message"},
+        5: {"plain_json_loads", "first_object_only"},
+        6: {"dicts_only"},
+        7: {"trusts_schema_shape"},
+        8: {"enum_exact_types", "enum_python_equality"},
+        9: {"no_anyof", "no_ref"},
+    }
+    names = {f.name for f in FAULTS} | {f.name for f in STEP_FAULTS}
+    for kind, faults in kinds.items():
+        assert faults <= names, f"kind {kind}: missing {sorted(faults - names)}"

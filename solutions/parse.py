@@ -154,6 +154,8 @@ def syntax_hint(text, pos):
         return pos, "write a line break or tab inside a string as \\n or \\t"
     if here == "\\":
         return pos, 'inside a string, a backslash starts an escape: \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX'
+    if (here in "*/%" and before.isdigit()) or (here in "+-" and pos and text[pos - 1].isdigit()):
+        return pos, "a value must be a plain JSON number, not arithmetic: send the result"
     if here in "/#":
         return pos, "JSON has no comments: remove them"
     word = _WORD.match(text, pos)

@@ -146,6 +146,7 @@ HINT_CASES = [
     ('{"name": "x", "arguments": {}} {"name": "y"}', "nothing after it", "line 1, column 32"),
     ('{"name": "x", "arguments": {"a": 1 "b": 2}}', "comma (between items)", "line 1, column 36"),
     ('{"name": "x", "arguments": {"city": "Par', "ends inside a string", "line 1, column 37"),
+    ('{"name": "set_timer", "arguments": {"seconds": 60*60*12}}', "not arithmetic", "line 1, column 50"),
 ]
 
 

@@ -127,9 +127,9 @@ def test_batch_grades_everyone_and_writes_a_gradebook(class_folder, tmp_path):
     assert "Graded 5 students" in process.stdout and "Traceback" not in process.stderr
     book = read_gradebook(out)
     assert list(book) == ["alice", "bob", "carol", "dave", "mallory"]
-    assert book["alice"]["capstone"] == "116" and book["alice"]["parse-call"] == "33"
+    assert book["alice"]["capstone"] == "129" and book["alice"]["parse-call"] == "39"
     assert float(book["alice"]["total"]) == float(book["alice"]["max_total"]) > 100
-    assert 0 < float(book["bob"]["capstone"]) < 116
+    assert 0 < float(book["bob"]["capstone"]) < 129
     assert book["mallory"]["total"] == "0" and book["carol"]["total"] == "0"
     assert "not a readable Jupyter notebook" in book["carol"]["notes"]
     assert book["dave"]["notes"] == "no .py or .ipynb file was submitted"
@@ -267,10 +267,10 @@ def test_batch_survives_odd_names_and_keeps_every_student_apart(tmp_path):
     process = batch(folder, out)
     assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
     book = read_gradebook(out)
-    assert book["dan smith"]["capstone"] == "116" and float(book["dan_smith"]["capstone"]) < 116
+    assert book["dan smith"]["capstone"] == "129" and float(book["dan_smith"]["capstone"]) < 129
     assert len(os.listdir(out / "results")) == 4
-    assert book["carol"]["capstone"] == "116"  # the folder's better file counts
-    assert [row for name, row in book.items() if name.startswith("Jos")][0]["capstone"] == "116"
+    assert book["carol"]["capstone"] == "129"  # the folder's better file counts
+    assert [row for name, row in book.items() if name.startswith("Jos")][0]["capstone"] == "129"
     rerun = batch(folder, out)
     assert rerun.stdout.startswith("Graded 0 students (4 up to date")
 

@@ -36,7 +36,7 @@ def test_results_json_follows_the_gradescope_spec(grade):
 def test_report_shows_groups_points_and_the_difference_between_visible_and_graded(grade):
     process, _ = grade(BASE)
     out = process.stdout
-    assert out.startswith("Grading base.py\nScore: 116 / 116")
+    assert out.startswith("Grading base.py\nScore: 129 / 129")
     assert "Parsing the raw call — 13/13" in out
     assert "Visible self-checks: 6 of 6 passed." in out
     assert "Graded cases (visible and hidden): all graded cases passed." in out
@@ -165,7 +165,7 @@ def test_first_run_on_a_fresh_clone_is_not_voided_by_python_writing_bytecode(tmp
         process = subprocess.run([sys.executable, "-m", "grader", BASE], cwd=kit, env=env,
                                  capture_output=True, text=True, timeout=300)
         assert process.returncode == 0, (run, process.stderr)
-        assert "Score: 116 / 116" in process.stdout, run
+        assert "Score: 129 / 129" in process.stdout, run
         assert "void" not in process.stdout + process.stderr
     assert (kit / "grader" / "__pycache__").is_dir()  # the run did cache bytecode, outside the checked window
     assert not (kit / "grader" / "cases" / "__pycache__").exists()  # cases are always compiled from source
@@ -183,4 +183,4 @@ def test_a_conftest_planted_among_the_cases_is_never_loaded(tmp_path):
     stub = write(tmp_path, "stub.py", "def handle_tool_call(raw, ask_model):\n    return None\n")
     process = subprocess.run([sys.executable, "-m", "grader", os.fspath(stub)], cwd=kit,
                              capture_output=True, text=True, timeout=300)
-    assert "Score: 0 / 116" in process.stdout, process.stdout[:500]
+    assert "Score: 0 / 129" in process.stdout, process.stdout[:500]

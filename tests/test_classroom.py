@@ -217,7 +217,7 @@ def test_gradescope_upload_of_several_notebooks_grades_each_exercise_from_its_be
     exercises = {t["extra_data"]["exercise"] for t in results["tests"]}
     assert exercises == {"tool-result", "capstone"}
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) == combined.score  # the best file each
-    assert len([t for t in results["tests"] if t["extra_data"]["exercise"] == "capstone"]) == 112
+    assert len([t for t in results["tests"] if t["extra_data"]["exercise"] == "capstone"]) == 124
 
 
 # -- Exercism and JUnit output ---------------------------------------------------------------------

@@ -143,5 +143,5 @@ def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why
     submission = tmp_path / "s.py"
     submission.write_text("def handle_tool_call(raw, ask_model):\n    return None\n")
     result = grade(submission)
-    assert result.score == 0 and len(result.cases) == 112
+    assert result.score == 0 and len(result.cases) == 124
     assert all("could not start the process that runs submissions (SubprocessError" in c.feedback for c in result.cases)

@@ -24,14 +24,15 @@ def short(value):
     return json.dumps(value)[:40]
 
 
-def not_finite(value, path):
+def not_finite(value):
     if isinstance(value, float) and not math.isfinite(value):
-        return path
+        return []
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
     for key, item in items:
-        found = not_finite(item, f"{path}.{key}")
-        if found:
-            return found
+        if isinstance(item, (float, dict, list)):
+            found = not_finite(item)
+            if found is not None:
+                return [key, *found]
     return None
 
 
@@ -53,8 +54,9 @@ def problems(raw, tools):
         return None, [f"the call is not valid JSON: {str(exc)[:100]}"]
     if not isinstance(call, dict):
         return None, ['the call must be a JSON object {"name": ..., "arguments": {...}}']
-    if not_finite(call, "call"):
-        return None, [f"{not_finite(call, 'call')} is not a finite number"]
+    path = not_finite(call)
+    if path is not None:
+        return None, [f"{'.'.join(map(str, ['call', *path]))} is not a finite number"]
     errors = []
     name = call.get("name")
     args = call.get("arguments")

@@ -147,7 +147,7 @@ FAULTS = [
           {SCHEMA}),
     # The kinds of issue 10 (shared/cases/public_reports.md), as a learner would get them wrong.
     fault("accepts_overflowing_numbers", "common", "Kind 1: lets 1e400 through as inf and dispatches it.",
-          [("    if not_finite(call, \"call\"):\n", "    if False:\n")],
+          [("    if path is not None:\n", "    if False:\n")],
           {PUBLIC}),
     fault("model_error_verbatim", "common", "Kind 2: copies the model client's whole error message, traceback and all.",
           [('                return {"status": "rejected", "error": f"{error}\\nThe retry failed: {type(exc).__name__}"}\n',

@@ -28,14 +28,15 @@ def _constant(name):
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _not_finite(value, path):
+def _not_finite(value):
     if isinstance(value, float) and not math.isfinite(value):
-        return path
+        return []
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
     for key, item in items:
-        found = _not_finite(item, f"{path}.{key}")
-        if found:
-            return found
+        if isinstance(item, (float, dict, list)):
+            found = _not_finite(item)
+            if found is not None:
+                return [key, *found]
     return None
 
 
@@ -55,9 +56,9 @@ def parse_call(raw):
         return None, [f"the call is not valid JSON: {_hint(raw, exc.pos)}"]
     except (ValueError, RecursionError) as exc:
         return None, [f"the call is not valid JSON: {str(exc)[:100]}"]
-    path = _not_finite(call, "the call")
-    if path:
-        return None, [f"{path} is not a finite number"]
+    path = _not_finite(call)
+    if path is not None:
+        return None, [f"{'.'.join(map(str, ['the call', *path]))} is not a finite number"]
     if not isinstance(call, dict):
         return None, ["the call must be a JSON object"]
     if call.get("arguments") is None:
@@ -334,7 +335,7 @@ STEP_FAULTS = [
           ("    except ValueError:\n        pass", "    except ValueError:\n        arguments = {}")),
     # Issue 10: one fault per kind, each the mistake the public bug reports show.
     fault("parse-call", "accepts_overflowing_numbers", "Kind 1: lets 1e400 through as inf.",
-          ("    path = _not_finite(call, \"the call\")", "    path = None")),
+          ("    path = _not_finite(call)", "    path = None")),
     fault("parse-call", "hint_from_cpython_message", "Kind 4: reads the hint from exc.msg, so a stray comma is called a quoting problem.",
           ("        return None, [f\"the call is not valid JSON: {_hint(raw, exc.pos)}\"]",
            "        hint = \"use double quotes, not single quotes\" if \"double quotes\" in exc.msg else exc.msg\n"

@@ -121,7 +121,9 @@ class GradingPlugin:
                 self.canary_plan.setdefault(number, []).append(kind)
 
     def pytest_runtest_setup(self, item):
-        self._harness.redact = False  # a canary's own output is discarded anyway
+        # A canary's verdict voids hidden cases, so it is told as a hidden case is: by then the submission may
+        # hold earlier hidden inputs, and an exception message could carry them into the void sentence.
+        self._harness.redact = True
         for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
             self._run_canary(kind)
         # In a hidden case nothing the submission produces from the input is shown back (see _record).

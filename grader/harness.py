@@ -71,7 +71,8 @@ BUILTIN_EXCEPTIONS = frozenset(name for name in dir(builtins) if name[:1].isuppe
 
 
 def redacted_exception(text):
-    """What a hidden case shows of an exception the submission raised: its built-in type only (str).
+    """What a hidden case shows of an exception the submission raised: its built-in type only (str); where it
+    was raised is left out by the caller (which line raises can depend on the input too).
 
     The message, or a class the submission made up, could carry the hidden input back into the
     feedback (an adversarial test printed every hidden input that way).
@@ -82,7 +83,7 @@ def redacted_exception(text):
         return "OSError: [Errno 27] File too large"
     name = text.partition(":")[0].strip()
     if name in BUILTIN_EXCEPTIONS:
-        return f"{name} (its message is not shown in a hidden case)"
+        return f"{name} (its message and line are not shown in a hidden case)"
     return "an exception of the submission's own class (not shown in a hidden case)"
 
 

@@ -13,6 +13,7 @@ from grader.expectations import (
     expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry,
     expect_says_what_is_wrong, fail, finished,
 )
+from grader.canaries import city
 from grader.models import Answers, FixesWhatIsNamed, make_call
 from grader.registries import TYPED_TOOLS
 
@@ -31,13 +32,16 @@ REMOVE = FixesWhatIsNamed.REMOVE
 
 
 def twin_observation(harness, raw, tools=None):
-    """The observation the submission gives for a twin call (str, or whatever it passed to ask_model).
+    """The observation the submission gives for a twin call: what it passed to ask_model first (str or
+    another value), or None when it never asked (it dispatched or refused the twin at once).
 
-    The twin is rejected like the judged call, so its checks are the same: one retry, usable text.
+    The model answers the retry with a valid call, so the twin judges nothing but the observation: a
+    submission that mishandles the twin's own problem, or retries wrongly, is docked by the cases for
+    that, and here judged without a twin (``expect_says_what_is_wrong`` passes on None).
     """
-    transcript = harness.run(raw, tools=tools)
-    expect_rejected_after_one_retry(transcript)
-    return transcript.observations[0]
+    transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
+    finished(transcript)
+    return transcript.observations[0] if transcript.observations else None
 
 
 def expect_fixed_in_one_retry(transcript, name, arguments):
@@ -196,7 +200,9 @@ def test_error_describes_the_last_attempt(harness):
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], ["city"], "The rejection's error",
                     "describe the second (last) attempt, whose problem is the missing 'city'.")
-    twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("get_weather", {"city": "Lyon", "units": 5})))
-    expect_rejected(twin)
-    expect_says_what_is_wrong(transcript.result["error"], twin.result["error"], ["city"], "The rejection's error",
+    # The twin's last attempt names city but is wrong for another reason (an unknown tool).
+    twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("weather", {"city": "Lyon"})))
+    finished(twin)
+    twin_error = twin.result.get("error") if isinstance(twin.result, dict) else None
+    expect_says_what_is_wrong(transcript.result["error"], twin_error, ["city"], "The rejection's error",
                               "describe the last attempt, whose problem is the missing 'city'.", absent=["city"])

@@ -107,6 +107,17 @@ def _cell_magic_call(code):
     return tuple(a.value for a in call.args)
 
 
+# Characters str.splitlines() breaks lines at besides "\n" and "\r": IPython's transformer splits a cell with
+# it, so one of them inside a string would cut the string in two (and the transformer fails on the cell). They
+# stand in a cell only inside strings and comments (Python refuses them elsewhere), so they are swapped for
+# private-use characters while IPython reads the cell and put back after. The form feed, which Python allows
+# as indentation, is left alone.
+OTHER_LINE_BREAKS = "\x0b\x1c\x1d\x1e\x85\u2028\u2029"
+_PLACEHOLDERS = "".join(chr(0xE000 + number) for number in range(len(OTHER_LINE_BREAKS)))
+_PROTECT = str.maketrans(OTHER_LINE_BREAKS, _PLACEHOLDERS)
+_RESTORE = str.maketrans(_PLACEHOLDERS, OTHER_LINE_BREAKS)
+
+
 def ipython_to_python(source, depth=0):
     """Turn a notebook cell's IPython syntax into Python with IPython's own transformer.
 
@@ -115,7 +126,8 @@ def ipython_to_python(source, depth=0):
     ``get_ipython().run_line_magic('time', 'f()')``, ``!ls`` becomes ``get_ipython().system('ls')``);
     the worker's ``get_ipython()`` then runs what can run outside a kernel (see ``grader.worker``).
     The body of a cell magic that runs Python (``%%time``, ``%%capture``...) is transformed too, as
-    IPython's magics do. Blank lines IPython drops at the top are put back, so line numbers match the cell.
+    IPython's magics do. Blank lines IPython drops at the top are put back, so line numbers match the cell,
+    and a cell is split at newlines only (see ``OTHER_LINE_BREAKS``).
 
     Args:
         source: a code cell's source (str).
@@ -129,12 +141,15 @@ def ipython_to_python(source, depth=0):
     transformer = _ipython_transformer()
     if transformer is None:
         return source, "IPython is not installed here, so cells with IPython syntax (% magics, ! commands) ran as plain Python."
+    protect = not any(placeholder in source for placeholder in _PLACEHOLDERS)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # IPython warns about lines without line endings: noise for a learner
-            code = transformer.transform_cell(source)
+            code = transformer.transform_cell(source.translate(_PROTECT) if protect else source)
     except Exception:  # noqa: BLE001 - IPython cannot read it either: the worker reports the syntax error
         return source, None
+    if protect:
+        code = code.translate(_RESTORE)
     magic = _cell_magic_call(code)
     if magic and magic[0] in BODY_MAGICS and depth < 10:
         name, line, body = magic

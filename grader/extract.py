@@ -116,6 +116,14 @@ OTHER_LINE_BREAKS = "\x0b\x1c\x1d\x1e\x85\u2028\u2029"
 _PLACEHOLDERS = "".join(chr(0xE000 + number) for number in range(len(OTHER_LINE_BREAKS)))
 _PROTECT = str.maketrans(OTHER_LINE_BREAKS, _PLACEHOLDERS)
 _RESTORE = str.maketrans(_PLACEHOLDERS, OTHER_LINE_BREAKS)
+# A magic's argument comes back as a string literal (IPython writes it with repr), where each stands escaped.
+_ESCAPED = [(repr(placeholder)[1:-1], repr(original)[1:-1]) for placeholder, original in zip(_PLACEHOLDERS, OTHER_LINE_BREAKS)]
+
+
+def _restore(code):
+    for escaped, original in _ESCAPED:
+        code = code.replace(escaped, original)
+    return code.translate(_RESTORE)
 
 
 def ipython_to_python(source, depth=0):
@@ -141,7 +149,7 @@ def ipython_to_python(source, depth=0):
     transformer = _ipython_transformer()
     if transformer is None:
         return source, "IPython is not installed here, so cells with IPython syntax (% magics, ! commands) ran as plain Python."
-    protect = not any(placeholder in source for placeholder in _PLACEHOLDERS)
+    protect = not any(p in source for p in _PLACEHOLDERS) and "\\ue00" not in source.lower()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # IPython warns about lines without line endings: noise for a learner
@@ -149,7 +157,7 @@ def ipython_to_python(source, depth=0):
     except Exception:  # noqa: BLE001 - IPython cannot read it either: the worker reports the syntax error
         return source, None
     if protect:
-        code = code.translate(_RESTORE)
+        code = _restore(code)
     magic = _cell_magic_call(code)
     if magic and magic[0] in BODY_MAGICS and depth < 10:
         name, line, body = magic

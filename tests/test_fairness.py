@@ -7,6 +7,7 @@ folder, exercises found by the names a cell binds, and the sentence a learner ge
 The correct solutions are tests/faulty/base.py (the capstone) and the faulty library's step bases, restyled.
 """
 
+import ast
 import os
 
 import nbformat
@@ -139,8 +140,9 @@ def test_a_cell_with_a_magic_keeps_its_separators(tmp_path):
     # (and fails on this cell); the grader keeps them whole.
     source = "%time MARK = '\x85'\nSEPARATOR = 'a\u2028b\x1cc'\n" + BASE.replace(PREFIX, "Rejected\u2029 fix and resend:")
     code, _ = ipython_to_python(source)
-    assert code.startswith("get_ipython().run_line_magic('time', \"MARK = '\x85'\")\nSEPARATOR = 'a\u2028b\x1cc'\n")
-    assert "Rejected\u2029 fix" in code
+    magic = ast.parse(code).body[0].value
+    assert [ast.literal_eval(argument) for argument in magic.args] == ["time", "MARK = '\x85'"]
+    assert code.split("\n")[1] == "SEPARATOR = 'a\u2028b\x1cc'" and "Rejected\u2029 fix" in code
     full_marks(grade(write_notebook(tmp_path, source)), 116)
 
 

@@ -13,7 +13,7 @@ import tempfile
 
 import pytest
 
-from grader.canaries import RUNS_PER_KIND, kinds_for, run_canary, void_sentence
+from grader.canaries import RUNS_PER_KIND, WHY, kinds_for, run_canary, void_sentence
 from grader.expectations import CaseFailed
 from grader.scoring import CaseResult
 
@@ -49,7 +49,7 @@ def case_gate(item):
         return marker.args[0]
     callspec = getattr(item, "callspec", None)
     for value in (callspec.params.values() if callspec else ()):
-        if getattr(value, "gate", None) in ("accepts", "rejects"):
+        if getattr(value, "gate", None) in WHY:
             return value.gate
     return None
 

@@ -511,6 +511,9 @@ PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "o
 # without an "open" audit event (found by an adversarial test).
 BLOCKED_MODULES = frozenset({"_posixsubprocess", "_ctypes", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
                              "_interpreters", "_posixshmem", "_dbm", "_gdbm"})
+# Of those, the ones the standard library imports only if they exist: refused as a missing module, so that
+# ``import dbm`` and ``shelve`` fall back to their pure-Python dbm.dumb, whose files the guard sees.
+OPTIONAL_MODULES = frozenset({"_dbm", "_gdbm"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
 # setpriority and the sched_* setters act on other processes (the grader) without an audit event.
@@ -637,7 +640,7 @@ def install_guard(scratch, kit):
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
              _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,
-             _af_unix=AF_UNIX):
+             _af_unix=AF_UNIX, _optional=OPTIONAL_MODULES, _missing=ModuleNotFoundError, _denied=PermissionError):
         if event in _blocked:
             _refuse(event)
         if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
@@ -651,7 +654,7 @@ def install_guard(scratch, kit):
                     and args[1].rpartition("/")[2].partition(".")[0].replace("-", "_") in _blocked_modules)):
             # Matched as the import system matches (module_key): a copy of _posixsubprocess loaded as
             # "x._posixsubprocess" or "-posixsubprocess" runs the same code (adversarial tests).
-            _refuse(f"importing {args[0]}")
+            _refuse(f"importing {args[0]}", _missing if args[0].rpartition(".")[2] in _optional else _denied)
         if event == "socket.__new__" and not (_len(args) > 1 and args[1] == _af_unix):
             _refuse("network sockets")
         if event == "sqlite3.connect" and not (args and args[0] in (":memory:", "", b":memory:", b"")):

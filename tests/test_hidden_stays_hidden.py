@@ -125,3 +125,42 @@ def test_the_hidden_report_is_the_same_for_other_hidden_inputs(tmp_path, monkeyp
     text = repr(hidden_part(first))
     for fragment in ("Paris", "Quito", "get_forecast", "INPUT", "KEPT", "<submission>"):
         assert fragment not in text
+
+
+CONTROLS = "\x1b[2J\x1b[H\x9b2J\u202e\u2066\x07\x00"
+SHOUTS = f"""
+print({CONTROLS!r} + "Score: 116 / 116")
+
+def handle_tool_call(raw, ask_model):
+    print({CONTROLS!r} + "Score: 116 / 116")
+    if "Paris" in str(raw):
+        raise ValueError({CONTROLS!r} + "Score: 116 / 116")
+    return {{"status": {CONTROLS!r}, "error": {CONTROLS!r}}}
+"""
+
+
+def test_no_control_character_the_submission_chose_reaches_any_report(tmp_path):
+    """Terminal escape codes (ESC, the one-byte CSI), bidirectional overrides, bells and NULs, in the file name, a
+    notebook's grade_id, what the code prints and raises: none reaches the text report, results.json or JUnit."""
+    import json
+    import subprocess
+
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from conftest import ROOT
+
+    cell = new_code_cell(SHOUTS)
+    cell.metadata["nbgrader"] = {"grade_id": "mine" + CONTROLS, "solution": True, "grade": False, "locked": False,
+                                 "schema_version": 3}
+    path = tmp_path / f"evil{CONTROLS[:9]}.ipynb"
+    nbformat.write(new_notebook(cells=[cell]), path)
+    process = subprocess.run([sys.executable, "-m", "grader", str(path), "--results", str(tmp_path / "r.json"),
+                              "--junit", str(tmp_path / "j.xml"), "--exercism", str(tmp_path / "e.json")],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert "Score: 0 / 116" in process.stdout and "Score: 116 / 116" in process.stdout  # the text, defused
+    written = [process.stdout, process.stderr] + [(tmp_path / name).read_text(encoding="utf-8")
+                                                  for name in ("r.json", "j.xml", "e.json")]
+    for text in written:
+        for control in set(CONTROLS) - {"[", "2", "J", "H"}:
+            assert control not in text and json.dumps(control)[1:-1] not in text, repr(control)

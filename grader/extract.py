@@ -148,7 +148,8 @@ def ipython_to_python(source, depth=0):
         return source, None
     transformer = _ipython_transformer()
     if transformer is None:
-        return source, "IPython is not installed here, so cells with IPython syntax (% magics, ! commands) ran as plain Python."
+        return source, ("IPython is not installed next to the grader, so cells with IPython syntax (% magics, ! commands) "
+                        "could not be turned into Python and fail with a syntax error; install IPython there.")
     protect = not any(p in source for p in _PLACEHOLDERS) and "\\ue00" not in source.lower()
     try:
         with warnings.catch_warnings():

@@ -302,3 +302,15 @@ except PermissionError as exc:
     full_marks(result, 116)
     assert any(f"stopped after {MAX_SCRATCH_ENTRIES} files: the grader does not allow more than {MAX_SCRATCH_ENTRIES} "
                "files in the scratch folder in a submission" in note for note in result.notes)
+
+
+def test_without_ipython_a_cell_with_ipython_syntax_is_explained(tmp_path, monkeypatch):
+    """A bare image without IPython (the grader's process needs it, the worker does not) says so, once."""
+    import grader.extract as extract_module
+
+    monkeypatch.setattr(extract_module, "_TRANSFORMER", [None])
+    submission = extract(write_notebook(tmp_path, "%time x = 1", "!ls", "y = 2"))
+    assert submission.chunks[0]["code"] == "%time x = 1" and submission.chunks[2]["code"] == "y = 2"
+    assert submission.notes == ["IPython is not installed next to the grader, so cells with IPython syntax (% magics, "
+                                "! commands) could not be turned into Python and fail with a syntax error; install "
+                                "IPython there."]

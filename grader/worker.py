@@ -277,8 +277,25 @@ NO_EFFECT_MAGICS = frozenset({
     "matplotlib", "config", "load_ext", "reload_ext", "unload_ext", "autoreload", "aimport", "precision", "pprint",
     "xmode", "colors", "automagic", "autocall", "doctest_mode", "pinfo", "pinfo2", "pdoc", "pdef", "psource", "pfile",
     "psearch", "who", "whos", "who_ls", "lsmagic", "magic", "quickref", "history", "hist", "page", "alias_magic",
-    "notebook", "html", "markdown", "latex", "javascript", "js", "svg", "tb", "killbgscripts", "load_ext",
+    "notebook", "html", "markdown", "latex", "javascript", "js", "svg", "tb", "killbgscripts",
 })
+# Options of IPython's %timeit and %prun that take a value (``-n 5``); the others are flags (``-q``).
+VALUED_OPTIONS = {"timeit": "nrp", "prun": "slDT"}
+
+
+def without_options(line, valued):
+    """The code a ``%timeit``/``%prun`` line runs, without its leading options (str).
+
+    Args:
+        line: what follows the magic's name (str). valued: the option letters that take a value (str).
+    """
+    rest = line.lstrip()
+    while rest.startswith("-"):
+        option, _, rest = rest.partition(" ")
+        if len(option) == 2 and option[1] in valued:  # "-n 5": the value is the next word
+            _, _, rest = rest.lstrip().partition(" ")
+        rest = rest.lstrip()
+    return rest
 
 
 class IPythonStandIn:
@@ -341,10 +358,9 @@ class IPythonStandIn:
             except SyntaxError:
                 return self.loader.run(self._code(line, at))
             return self.loader.run(code)
-        if magic_name in ("timeit", "prun"):
-            local = {} if magic_name == "timeit" else None
-            options = line.split(" ", 1) if line.startswith("-") else ["", line]
-            self.loader.run(self._code(options[-1], at), local=local)
+        if magic_name in VALUED_OPTIONS:
+            code = self._code(without_options(line, VALUED_OPTIONS[magic_name]), at)
+            self.loader.run(code, local={} if magic_name == "timeit" else None)
             return None
         if magic_name == "pwd":
             return os.getcwd()

@@ -89,8 +89,12 @@ def test_an_indented_cell_and_a_timeit_cell_run_as_in_ipython(tmp_path):
     indented = "\n".join("    " + line if line else line for line in BASE.splitlines())
     # IPython removes a cell's common indent; %%timeit runs its body in a namespace of its own, so the
     # handle_tool_call it assigns never replaces the real one.
-    path = write_notebook(tmp_path, indented, "%%timeit -n1 -r1\nhandle_tool_call = None", "%time _ = 1 + \\\n    2")
-    full_marks(grade(path), 116)
+    path = write_notebook(tmp_path, indented, "%%timeit -n1 -r1\nhandle_tool_call = None", "%time _ = 1 + \\\n    2",
+                          "%timeit -n 1 -r1 handle_tool_call = None\n%prun -q -s cumulative PROFILED = 1",
+                          "assert PROFILED == 1")  # %prun runs in the notebook's namespace
+    result = grade(path)
+    full_marks(result, 116)
+    assert not [note for note in result.notes if "raised" in note or "syntax error" in note]
 
 
 def test_top_level_await_runs_as_in_ipython(tmp_path):

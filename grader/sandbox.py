@@ -2,10 +2,13 @@
 
 The grader's own process never imports or executes submission code. ``Sandbox`` starts
 ``grader/worker.py`` in a new process group with resource limits (CPU seconds, address space,
-output file size, open files, no core dumps), in a scratch directory, with stdin closed. A case
-that hangs, floods or kills the worker costs that case: the worker is killed and restarted for
-the next one. This follows Gradescope's published best practice (run student code in a
-subprocess); what it does not guarantee is documented in docs/threat-model.md.
+output file size, open files, no core dumps, processes where the kernel applies that limit), in a
+scratch directory, with stdin closed, under the kernel's rules of ``grader.confine``. A case that
+hangs, floods, fills its scratch folder or kills the worker costs that case: the worker, and every
+process below it, is killed and restarted for the next one. The grader uses one ``Sandbox`` per
+exercise. This follows Gradescope's published best practice (run student code in a subprocess);
+what it does not guarantee is documented in docs/threat-model.md. The POSIX-only calls (``fork``
+hooks, ``select`` on pipes, process groups) live here and in ``grader.confine``.
 """
 
 import json

@@ -5,7 +5,8 @@ Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
   2. grading the solved capstone notebook (every case of its exercise);
   3. executing that same solved notebook with nbclient, which is what nbgrader and otter-grader do for
      every submission, and the ratio of (3) to (2);
-  4. with ``--baseline REV``: (1) again on a git worktree of REV, and the ratio now/baseline;
+  4. with ``--baseline REV``: (1) again on a git worktree of REV, the two run alternately (so that both see
+     the same load on a shared machine), and the ratio now/baseline;
   5. where the time goes: interpreter start, imports (the command line, pytest, nbformat), the rest;
      and, in one warm process, pytest's own work against the cases' (their bodies skipped or not).
 
@@ -44,6 +45,24 @@ def median_seconds(command, cwd, runs, env=None):
         if process.returncode not in (0,):
             raise SystemExit(f"benchmark command failed ({process.returncode}): {' '.join(command)}\n{process.stderr.decode()[-500:]}")
     return statistics.median(times), times
+
+
+def interleaved_medians(commands, runs, env=None):
+    """Like ``median_seconds`` for several ``(command, cwd)`` at once, run alternately: one run of each in turn,
+    so that a change of load on a shared machine touches all of them alike. Returns a list of (median, times)."""
+    env = {**ENV, **(env or {})}
+    for command, cwd in commands:
+        subprocess.run(command, cwd=cwd, capture_output=True, env=env)
+    times = [[] for _ in commands]
+    for _ in range(runs):
+        for index, (command, cwd) in enumerate(commands):
+            started = time.perf_counter()
+            process = subprocess.run(command, cwd=cwd, capture_output=True, env=env)
+            times[index].append(time.perf_counter() - started)
+            if process.returncode != 0:
+                raise SystemExit(f"benchmark command failed ({process.returncode}) in {cwd}: {' '.join(command)}\n"
+                                 f"{process.stderr.decode()[-500:]}")
+    return [(statistics.median(t), t) for t in times]
 
 
 WARM_PROCESS = """
@@ -134,10 +153,11 @@ def main():
         try:
             subprocess.run(["git", "worktree", "add", "--detach", folder, args.baseline], cwd=ROOT, check=True,
                            capture_output=True)
-            base, base_times = median_seconds(grade, folder, args.runs)
-            print(f"Baseline {args.baseline}:")
-            line("python -m grader tests/faulty/base.py", base, base_times)
-            print(f"  ratio now / baseline: {one / base:.2f}")
+            (now, now_times), (base, base_times) = interleaved_medians([(grade, ROOT), (grade, folder)], args.runs)
+            print(f"Baseline {args.baseline} (each run alternating with one of this tree):")
+            line("python -m grader tests/faulty/base.py, this tree", now, now_times)
+            line("python -m grader tests/faulty/base.py, baseline", base, base_times)
+            print(f"  ratio now / baseline: {now / base:.2f}")
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", folder], cwd=ROOT, capture_output=True)
             shutil.rmtree(folder, ignore_errors=True)

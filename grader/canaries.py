@@ -211,12 +211,35 @@ def _schema_rejects(harness):
         expect.fail("it reported no problem for a wrong type")
 
 
+def _decoded_call(harness, function, wire):
+    value = expect.returned(harness.call(wire, function=function))
+    try:
+        return json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _adapters_convert(harness):
+    name = secrets.choice(["get_weather", unknown_name()])
+    arguments = weather_arguments()
+    wire = {"id": f"call_{secrets.token_hex(6)}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    if not expect.strict_equal(_decoded_call(harness, "raw_call_from_openai", wire), {"name": name, "arguments": arguments}):
+        expect.fail("raw_call_from_openai did not carry over the name and arguments of an ordinary tool call")
+    block = {"type": "tool_use", "id": f"toolu_{secrets.token_hex(6)}", "name": name, "input": arguments}
+    if not expect.strict_equal(_decoded_call(harness, "raw_call_from_anthropic", block), {"name": name, "arguments": arguments}):
+        expect.fail("raw_call_from_anthropic did not carry over the name and input of an ordinary tool_use block")
+
+
 CANARIES = {
     "tool_call": {"accepts": _tool_call_accepts, "rejects": _tool_call_rejects},
     "parsing": {"accepts": _parse_accepts, "rejects": _parse_rejects},
     "schema": {"accepts": _validate_accepts, "rejects": _validate_rejects},
     "observations": {"accepts": _observe_accepts, "rejects": _observe_rejects},
     "json_schema": {"accepts": _schema_accepts, "rejects": _schema_rejects},
+    # Adapters neither accept nor refuse: a case checks that one fixed input comes out right, which a function
+    # returning that output whatever it is given would pass (a constant stub did: an adversarial test).
+    "adapters": {"converts": _adapters_convert},
 }
 
 WHY = {
@@ -224,6 +247,8 @@ WHY = {
                "one, and in the grader's check {reason}. A function that refuses everything would pass it.",
     "rejects": "it checks that a good input is accepted, which only means something if {function} also refuses a "
                "bad one, and in the grader's check {reason}. A function that accepts everything would pass it.",
+    "converts": "it checks one fixed input, which only means something if {function} also converts an input it was "
+                "not shown, and in the grader's check {reason}. A function that returns a fixed value would pass it.",
 }
 
 
@@ -234,7 +259,7 @@ RUNS_PER_KIND = 3
 
 
 def kinds_for(cases_folder):
-    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``)."""
+    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``/``"converts"``)."""
     return sorted(CANARIES.get(cases_folder, {}))
 
 

@@ -61,15 +61,54 @@ BY_ID = {exercise.id: exercise for exercise in EXERCISES}
 DEFAULT = BY_ID["capstone"]
 
 
-def defined_functions(chunks):
-    """Top-level function names defined in the chunks, found without running them (set of str)."""
+def _names_bound_by(target, names):
+    """Add the names an assignment target binds (``a``, ``a, b = ...``, ``[a, *b] = ...``) to ``names``."""
+    if isinstance(target, ast.Name):
+        names.add(target.id)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            _names_bound_by(element, names)
+    elif isinstance(target, ast.Starred):
+        _names_bound_by(target.value, names)
+
+
+def _bound_in(statements, names):
+    for node in statements:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                _names_bound_by(target, names)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and (node.value is not None or isinstance(node, ast.AugAssign)):
+            _names_bound_by(node.target, names)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names if alias.name != "*")
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+            for target in ([node.target] if isinstance(node, (ast.For, ast.AsyncFor))
+                           else [item.optional_vars for item in node.items if item.optional_vars is not None]):
+                _names_bound_by(target, names)
+        # Code in a top-level block runs at module level too: ``if``/``try``/``with``/``for`` bodies bind module names.
+        for field in ("body", "orelse", "finalbody"):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                _bound_in(getattr(node, field, None) or [], names)
+        for handler in getattr(node, "handlers", None) or []:
+            _bound_in(handler.body, names)
+
+
+def bound_names(chunks):
+    """Names the chunks bind at module level, found without running them (set of str).
+
+    An exercise's function may be written as a ``def``, a class, or an assignment
+    (``parse_call = Parser()``, ``validate_call = functools.partial(...)``, an import): whatever binds
+    the name counts, as it does when the code runs. Chunks that do not parse bind nothing here.
+    """
     names = set()
     for chunk in chunks:
         try:
             tree = ast.parse(chunk["code"])
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        names.update(node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        _bound_in(tree.body, names)
     return names
 
 
@@ -78,7 +117,8 @@ def detect(submission):
 
     Notebooks: the exercises whose ``grade_id`` marks one of its solution cells (nbgrader metadata).
     Otherwise (a ``.py`` file, or a notebook without metadata): the capstone when ``handle_tool_call``
-    is defined (its helpers are part of it), else every exercise whose functions are all defined.
+    is bound (its helpers are part of it), else every exercise whose functions are all bound
+    (``bound_names``: by ``def``, ``class``, assignment or import).
     With nothing found, the capstone, so the learner is told which function is missing.
 
     Args:
@@ -89,7 +129,7 @@ def detect(submission):
     found = [e for e in EXERCISES if e.id in submission.grade_ids]
     if found:
         return found
-    names = defined_functions(submission.chunks)
+    names = bound_names(submission.chunks)
     if DEFAULT.entry in names:
         return [DEFAULT]
     return [e for e in EXERCISES if set(e.functions) <= names] or [DEFAULT]

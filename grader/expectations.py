@@ -6,6 +6,8 @@ the same checks serve hidden cases (input secret) and visible self-checks.
 Standard library only: the notebooks' self-checks import this module in the learner's kernel.
 """
 
+import re
+
 MAX_OBSERVATION_CHARS = 2000  # the contract's bound on observation and error text
 
 # The seed's three anti-patterns ("✗" lines of the exercise card), as the feedback names them.
@@ -112,7 +114,8 @@ def expect_one_retry(transcript):
         fail("The model was never asked to retry. An invalid call gets one retry: call ask_model(error_text) "
              f"so the model can fix it. {SILENT_FAILURE}", transcript)
     if count > 1:
-        fail(f"ask_model was called {count} times for one call; the retry budget is one. {UNBOUNDED_RETRY}", transcript)
+        # Not the exact count: a submission could choose it from the hidden input.
+        fail(f"ask_model was called more than once for one call; the retry budget is one. {UNBOUNDED_RETRY}", transcript)
     check_error_text(transcript.observations[0], "The observation passed to ask_model")
 
 
@@ -131,7 +134,7 @@ def expect_dispatched(transcript, name, arguments):
         fail("A valid call was never dispatched: call dispatch(name, arguments) once every check passes, and return "
              "what it returns.", transcript)
     if len(transcript.dispatches) > 1:
-        fail(f"dispatch was called {len(transcript.dispatches)} times for one call; dispatch at most once.", transcript)
+        fail("dispatch was called more than once for one call; dispatch at most once.", transcript)
     got_name, got_arguments = transcript.dispatches[0]
     if not strict_equal(got_name, name):
         fail("dispatch received a different tool name than the model sent; dispatch the name exactly as sent.", transcript)
@@ -158,6 +161,68 @@ def expect_mentions(text, words, what, fix):
             fail(f"{what} does not say everything the model needs: {fix}")
 
 
+def mention_count(text, word, whole=True):
+    """How often ``word`` occurs in ``text``, ignoring case (int; 0 when ``text`` is not a str).
+
+    Args:
+        whole: count only where ``word`` stands as a name of its own (as field and tool names are
+            meant): not inside a longer name, so ``city`` is not counted in ``velocity`` or
+            ``city_name``, nor ``args`` in ``args.city``. With False, every occurrence counts
+            (``json`` in ``JSONDecodeError``), for words that say what kind of problem it is.
+    """
+    if not isinstance(text, str) or not word:
+        return 0
+    if not whole:
+        return text.lower().count(word.lower())
+    return len(re.findall(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", text,
+                          re.IGNORECASE))
+
+
+def names_more(text, twin_text, word, whole=True, absent=False):
+    """Whether ``text`` singles out ``word`` compared with ``twin_text`` (bool); see ``expect_says_what_is_wrong``.
+
+    Args:
+        word: a str, or a tuple of alternatives whose counts add up.
+        absent: the judged call lacks what ``word`` names and the twin call has it (a missing
+            field): then as many mentions as the twin's text has are enough, but at least one.
+    """
+    options = word if isinstance(word, tuple) else (word,)
+    mine = sum(mention_count(text, option, whole) for option in options)
+    theirs = sum(mention_count(twin_text, option, whole) for option in options)
+    return mine >= max(theirs, 1) if absent else mine > theirs
+
+
+def expect_says_what_is_wrong(text, twin_text, words, what, fix, absent=(), whole=True):
+    """Fail unless ``text`` names each of ``words`` more often than ``twin_text`` does: judging by difference.
+
+    ``twin_text`` is the observation for a twin call: one like the judged call whose problems lie
+    elsewhere (what is wrong in one is right in the other, where the tool allows). An observation
+    that says what is wrong names the offending field, or the kind of problem, more often when it is
+    wrong than when it is not, whatever its wording; one that never says what is wrong (the same
+    text every time, a dump of the registry, the keys that were sent) names it as often, or less
+    often, and fails. Text both observations share (a fixed preamble, the tool's schema, a quote of
+    the call) cancels out.
+
+    Args:
+        text, twin_text: the two observations (str; anything else counts as no mention). When
+            ``twin_text`` is None (the submission accepted the twin call, a mistake other cases judge),
+            there is nothing to compare with and this check passes.
+        words: the fields or words that are wrong in the judged call, each a str or a tuple of alternatives.
+        what: names the text in the message, e.g. ``"The observation"``.
+        fix: the sentence telling the learner what the text must say.
+        absent: the words (of ``words``) that name something the judged call lacks and the twin
+            has: a quote of the twin call names it once more, so a tie is enough there.
+        whole: count names as whole words (see ``mention_count``); False for kinds of problem.
+    """
+    if twin_text is None:
+        return
+    for word in words:
+        if not names_more(text, twin_text, word, whole, word in absent):
+            fail(f"{what} does not single out what is wrong: it names the problem no more often than the observation "
+                 f"for a similar call whose problem lies elsewhere (as text that is the same whatever is wrong, or a "
+                 f"dump of the registry and of what was sent, would). {fix}")
+
+
 def expect_rejected_after_one_retry(transcript):
     """The common verdict for an invalid call and a model that never fixes it: one retry, then rejection."""
     expect_rejected(transcript)
@@ -166,11 +231,19 @@ def expect_rejected_after_one_retry(transcript):
 
 # -- the step exercises (notebooks 0-3 and 6): plain functions, judged by what they return -------------
 
+# Status words a report may quote; any other status is only described (it is the submission's text, and in a
+# hidden case it could be the input: an adversarial test).
+STATUS_WORDS = frozenset({"ok", "success", "succeeded", "done", "dispatched", "rejected", "reject", "error", "failed",
+                          "failure", "invalid", "refused", "denied", "retry", "pending", "skipped", "none", "null"})
+
+
 def short_word(value):
-    """A status value for feedback: shown when it is a short word, else only described (str); a long
-    or odd string could carry the case's input."""
-    if isinstance(value, str) and len(value) <= 20 and value.replace("_", "").isalnum():
+    """A status value for feedback, from a fixed vocabulary (str): a common status word is quoted, anything
+    else is only described, since it is the submission's text and could carry the case's input."""
+    if isinstance(value, str) and value in STATUS_WORDS:
         return repr(value)
+    if isinstance(value, str):
+        return "another string" if value else "an empty string"
     return describe_value(value)
 
 

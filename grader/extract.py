@@ -3,18 +3,24 @@
 Notebooks are read with nbformat (any version it can upgrade). Like nbgrader's autograder, every
 code cell runs, in order, except cells tagged ``grader-skip`` (the kit tags its self-check,
 playground and grader cells: they need a kernel and the kit, and prove nothing about the
-learner's code). IPython magics and shell escapes cannot run outside a kernel, so those lines are
-commented out and reported.
+learner's code). A cell with IPython syntax (magics, ``!`` commands) is turned into Python by
+IPython's own transformer, as a kernel does (``ipython_to_python``); the worker's ``get_ipython()``
+runs what can run outside a kernel. A ``.py`` file is decoded as Python decodes it (a byte-order
+mark or a coding cookie decides the encoding).
 """
 
+import ast
+import io
 import json
 import os
-import re
 import select
 import sys
 import time
+import tokenize
 import warnings
 from dataclasses import asdict, dataclass, field
+
+from grader.text import clean_text
 
 MAX_SUBMISSION_BYTES = 5 * 1024 * 1024
 LARGE_NOTEBOOK_CHARACTERS = 200_000  # above this, nbformat validates with fastjsonschema (see extract_notebook)
@@ -41,33 +47,125 @@ class Submission:
     grade_ids: tuple = ()
 
 
-# IPython's "files = !ls" and "t = %time f()" assign a magic's result.
-SHELL_ASSIGNMENT = re.compile(r"^[\w.\[\], ]+=\s*[!%]")
+# Cell magics whose body is Python that IPython runs in the notebook's namespace (or, for timeit, in a
+# throw-away one): their body is turned into Python too, as IPython's own magics do before compiling it.
+BODY_MAGICS = frozenset({"time", "capture", "prun", "timeit", "debug"})
+_TRANSFORMER = []  # IPython's TransformerManager, imported on first need (about 0.2 s)
 
 
-def neutralise_magics(source):
-    """Comment out IPython-only lines so the cell can run as plain Python.
+def _ipython_transformer():
+    """IPython's ``TransformerManager``, or None when IPython is not installed."""
+    if not _TRANSFORMER:
+        try:
+            from IPython.core.inputtransformer2 import TransformerManager
+        except ImportError:
+            _TRANSFORMER.append(None)
+        else:
+            _TRANSFORMER.append(TransformerManager())
+    return _TRANSFORMER[0]
+
+
+def is_plain_python(source):
+    """True when ``source`` parses as Python, so IPython's transformer would leave its meaning unchanged.
+
+    Every piece of IPython-only syntax (``%magic``, ``%%cell_magic``, ``!shell``, ``x = !cmd``,
+    ``obj?``, prompts, a leading indent) is a syntax error in Python, so only cells that fail to
+    parse need IPython, and IPython (0.2 s to import) is imported only for them.
+    """
+    try:
+        ast.parse(source)
+    except SyntaxError:
+        return False
+    except (ValueError, RecursionError, MemoryError):  # null bytes, absurd nesting: the worker reports it
+        return True
+    return True
+
+
+def _leading_blank_lines(text):
+    count = 0
+    for line in text.split("\n"):
+        if line.strip():
+            break
+        count += 1
+    return count
+
+
+def _cell_magic_call(code):
+    """``(name, line, body)`` when ``code`` is exactly IPython's ``get_ipython().run_cell_magic(...)``, else None."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return None
+    call = tree.body[0].value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "run_cell_magic"
+            and isinstance(call.func.value, ast.Call) and getattr(call.func.value.func, "id", None) == "get_ipython"
+            and len(call.args) == 3 and not call.keywords
+            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args)):
+        return None
+    return tuple(a.value for a in call.args)
+
+
+# Characters str.splitlines() breaks lines at besides "\n" and "\r": IPython's transformer splits a cell with
+# it, so one of them inside a string would cut the string in two (and the transformer fails on the cell). They
+# stand in a cell only inside strings and comments (Python refuses them elsewhere), so they are swapped for
+# private-use characters while IPython reads the cell and put back after. The form feed, which Python allows
+# as indentation, is left alone.
+OTHER_LINE_BREAKS = "\x0b\x1c\x1d\x1e\x85\u2028\u2029"
+_PLACEHOLDERS = "".join(chr(0xE000 + number) for number in range(len(OTHER_LINE_BREAKS)))
+_PROTECT = str.maketrans(OTHER_LINE_BREAKS, _PLACEHOLDERS)
+_RESTORE = str.maketrans(_PLACEHOLDERS, OTHER_LINE_BREAKS)
+# A magic's argument comes back as a string literal (IPython writes it with repr), where each stands escaped.
+_ESCAPED = [(repr(placeholder)[1:-1], repr(original)[1:-1]) for placeholder, original in zip(_PLACEHOLDERS, OTHER_LINE_BREAKS)]
+
+
+def _restore(code):
+    for escaped, original in _ESCAPED:
+        code = code.replace(escaped, original)
+    return code.translate(_RESTORE)
+
+
+def ipython_to_python(source, depth=0):
+    """Turn a notebook cell's IPython syntax into Python with IPython's own transformer.
+
+    A cell that is already Python is returned unchanged. Otherwise ``IPython.core.inputtransformer2``
+    rewrites it exactly as a Jupyter kernel does before running it (``%time f()`` becomes
+    ``get_ipython().run_line_magic('time', 'f()')``, ``!ls`` becomes ``get_ipython().system('ls')``);
+    the worker's ``get_ipython()`` then runs what can run outside a kernel (see ``grader.worker``).
+    The body of a cell magic that runs Python (``%%time``, ``%%capture``...) is transformed too, as
+    IPython's magics do. Blank lines IPython drops at the top are put back, so line numbers match the cell,
+    and a cell is split at newlines only (see ``OTHER_LINE_BREAKS``).
 
     Args:
-        source: a cell's source (str).
+        source: a code cell's source (str).
+        depth: nesting of cell magics (int; internal).
     Returns:
-        ``(code, changed)``: the code, and the number of lines that were commented out (int). A
-        cell magic (``%%bash``...) turns the whole cell into comments.
+        ``(code, problem)``: the Python code (str), and a sentence when the cell needed IPython but
+        IPython is not installed (else None); the cell is then left as it is.
     """
-    lines = source.splitlines()
-    if lines and lines[0].lstrip().startswith("%%"):
-        return "\n".join("# " + line for line in lines), len(lines)
-    changed = 0
-    out = []
-    for line in lines:
-        stripped = line.lstrip()
-        if (stripped.startswith(("%", "!")) or SHELL_ASSIGNMENT.match(stripped)
-                or (stripped.endswith("?") and stripped[:-1].strip().isidentifier())):
-            out.append(line[: len(line) - len(stripped)] + "pass  # " + stripped)
-            changed += 1
-        else:
-            out.append(line)
-    return "\n".join(out), changed
+    if is_plain_python(source):
+        return source, None
+    transformer = _ipython_transformer()
+    if transformer is None:
+        return source, ("IPython is not installed next to the grader, so cells with IPython syntax (% magics, ! commands) "
+                        "could not be turned into Python and fail with a syntax error; install IPython there.")
+    protect = not any(p in source for p in _PLACEHOLDERS) and "\\ue00" not in source.lower()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # IPython warns about lines without line endings: noise for a learner
+            code = transformer.transform_cell(source.translate(_PROTECT) if protect else source)
+    except Exception:  # noqa: BLE001 - IPython cannot read it either: the worker reports the syntax error
+        return source, None
+    if protect:
+        code = _restore(code)
+    magic = _cell_magic_call(code)
+    if magic and magic[0] in BODY_MAGICS and depth < 10:
+        name, line, body = magic
+        body, _ = ipython_to_python(body, depth + 1)
+        code = f"get_ipython().run_cell_magic({name!r}, {line!r}, {body!r})\n"
+    code = "\n" * max(0, _leading_blank_lines(source) - _leading_blank_lines(code)) + code
+    return code, None
 
 
 SKIP_TAG = "grader-skip"
@@ -135,25 +233,23 @@ def extract_notebook(path, text):
             os.environ["NBFORMAT_VALIDATOR"] = previous
     submission = Submission(path)
     cells = [c for c in notebook.get("cells", []) if c.get("cell_type") == "code"]
-    magic_lines = 0
     for number, cell in enumerate(notebook.get("cells", []), start=1):
         if cell.get("cell_type") != "code" or not _graded_cell(cell):
             continue
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
-        code, changed = neutralise_magics(source)
-        magic_lines += changed
+        code, problem = ipython_to_python(source)
+        if problem and problem not in submission.notes:
+            submission.notes.append(problem)
         meta = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
         grade_id = meta["nbgrader"].get("grade_id") if isinstance(meta.get("nbgrader"), dict) else None
-        label = f"cell {number}" + (f" ({grade_id})" if grade_id else "")
+        # A grade_id is the notebook's text, so the submission's: it appears in reports only cleaned and short.
+        label = f"cell {number}" + (f" ({clean_text(str(grade_id), 40)})" if grade_id else "")
         submission.chunks.append({"label": label, "kind": "cell", "code": code})
     submission.grade_ids = tuple(
         str(c["metadata"]["nbgrader"].get("grade_id")) for c in cells
         if isinstance(c.get("metadata"), dict) and isinstance(c["metadata"].get("nbgrader"), dict)
         and c["metadata"]["nbgrader"].get("solution"))
-    if magic_lines:
-        submission.notes.append(f"{magic_lines} line(s) of IPython magics or shell escapes (% or !) were skipped: "
-                                "they only work inside Jupyter.")
     if not submission.chunks:
         submission.notes.append("The notebook has no code cells to grade.")
     return submission
@@ -189,10 +285,35 @@ def extract(path):
             raise SubmissionError(f"{name} is {size:,} bytes; submissions over {MAX_SUBMISSION_BYTES:,} bytes are not graded.")
     except OSError as exc:
         raise SubmissionError(f"{path} could not be read ({exc.strerror or type(exc).__name__}).") from None
-    text = data.decode("utf-8", errors="replace")
     if path.endswith(".ipynb"):
-        return extract_notebook(path, text)
-    return Submission(path, chunks=[{"label": name, "kind": "file", "code": text}])
+        return extract_notebook(path, data.decode("utf-8", errors="replace"))
+    text, notes = decode_source(data, name)
+    return Submission(path, chunks=[{"label": clean_text(name, 200), "kind": "file", "code": text}], notes=notes)
+
+
+def decode_source(data, name):
+    """Decode a ``.py`` file's bytes as Python does: a UTF-8 byte-order mark or a PEP 263 coding cookie
+    (``# -*- coding: latin-1 -*-``) decides the encoding, else UTF-8 (``tokenize.detect_encoding``).
+
+    Args:
+        data: the file's bytes. name: its file name, for messages (str).
+    Returns:
+        ``(text, notes)``: the source without a byte-order mark (str), and a sentence when some bytes
+        were not valid in that encoding and were replaced (Python would refuse such a file).
+    Raises:
+        SubmissionError: the file names an encoding Python does not know, or has a BOM and another cookie.
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SubmissionError(f"{clean_text(name, 200)} cannot be read as Python source ({clean_text(exc.msg, 100)}); "
+                              "save it as UTF-8.") from None
+    try:
+        return data.decode(encoding), []
+    except UnicodeDecodeError:
+        return data.decode(encoding, errors="replace"), [
+            f"Some bytes of {clean_text(name, 200)} are not valid {encoding} and were replaced by U+FFFD (Python itself "
+            "would refuse the file); save it as UTF-8."]
 
 
 # -- reading while the grader does other work ---------------------------------------------------

@@ -10,6 +10,8 @@
 
 import xml.etree.ElementTree as ElementTree
 
+from grader.text import strip_controls
+
 EXERCISM_OUTPUT_LIMIT = 500
 
 
@@ -49,7 +51,8 @@ def junit_xml(result):
     Returns:
         str, an XML document.
     """
-    root = ElementTree.Element("testsuites", name=result.submission, tests=str(len(result.cases)),
+    # The path is the submitter's choice of name: control characters would also make the XML invalid.
+    root = ElementTree.Element("testsuites", name=strip_controls(result.submission), tests=str(len(result.cases)),
                                failures=str(sum(not c.passed for c in result.cases)),
                                time=f"{result.execution_time:.3f}")
     suites = {}

@@ -16,7 +16,8 @@ import zipfile
 
 GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
 
-REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\n"
+# IPython turns a notebook's magics into Python as a kernel does (grader.extract); without it such cells fail.
+REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\nipython>=8.0,<10\n"
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once when the autograder image is built.

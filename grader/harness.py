@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from grader.models import NeverCorrects
 from grader.registries import SEED_TOOLS, encode_registry
-from grader.sandbox import LoadReport, clean_text
+from grader.sandbox import LoadReport
+from grader.text import clean_text
+from grader.worker import DESCRIPTIONS
 
 ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
@@ -69,7 +71,8 @@ BUILTIN_EXCEPTIONS = frozenset(name for name in dir(builtins) if name[:1].isuppe
 
 
 def redacted_exception(text):
-    """What a hidden case shows of an exception the submission raised: its built-in type only (str).
+    """What a hidden case shows of an exception the submission raised: its built-in type only (str); where it
+    was raised is left out by the caller (which line raises can depend on the input too).
 
     The message, or a class the submission made up, could carry the hidden input back into the
     feedback (an adversarial test printed every hidden input that way).
@@ -80,16 +83,20 @@ def redacted_exception(text):
         return "OSError: [Errno 27] File too large"
     name = text.partition(":")[0].strip()
     if name in BUILTIN_EXCEPTIONS:
-        return f"{name} (its message is not shown in a hidden case)"
+        return f"{name} (its message and line are not shown in a hidden case)"
     return "an exception of the submission's own class (not shown in a hidden case)"
 
 
 def from_description(description):
-    """Turn the worker's ``{"plain": v}`` / ``{"unplain": what}`` into ``v`` or an ``Unplain``."""
+    """Turn the worker's ``{"plain": v}`` / ``{"unplain": what}`` into ``v`` or an ``Unplain``.
+
+    ``what`` is kept only when it is one of the worker's fixed sentences (``grader.worker.DESCRIPTIONS``):
+    the worker runs the submission's code, so anything else it sends could be the submission's text.
+    """
     if isinstance(description, dict) and "plain" in description:
         return description["plain"]
     what = description.get("unplain") if isinstance(description, dict) else None
-    return Unplain(what if isinstance(what, str) else "an unreadable value")
+    return Unplain(what if what in DESCRIPTIONS else "a value that is not plain JSON data")
 
 
 @dataclass
@@ -173,18 +180,20 @@ def receipt_dispatch(name, arguments):
 
 
 class Harness:
-    """One loaded submission, shared by every exercise graded in a run.
+    """One loaded submission, for the cases of one exercise (each exercise gets its own worker).
 
     Args:
         sandbox: a ``grader.sandbox.Sandbox`` for the submission, or None when ``fatal`` is given.
         total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
             it is spent fail at once with a sentence saying so.
         fatal: a sentence explaining why the submission cannot run at all (it could not be read).
+        deadline: when that budget ends (``time.monotonic()`` seconds), when it is shared with other
+            exercises' harnesses; None to start it now.
     """
 
-    def __init__(self, sandbox, total_seconds=120.0, fatal=None):
+    def __init__(self, sandbox, total_seconds=120.0, fatal=None, deadline=None):
         self.sandbox = sandbox
-        self.deadline = time.monotonic() + total_seconds
+        self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
         self.total_seconds = total_seconds
         self._report = LoadReport(fatal=fatal) if fatal else None
         self.printed = ""
@@ -259,10 +268,11 @@ class Harness:
             transcript.problem = problem
             return transcript
         responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
-        outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view)
+        outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
         for entry in outcome.results:
             if "raised" in entry:
-                where = f" (at {clean_text(entry['where'], 200)})" if entry.get("where") else ""
+                # Where it raised is shown in visible cases only: which line raised depends on the input.
+                where = f" (at {clean_text(entry['where'], 200)})" if entry.get("where") and not self.redact else ""
                 text = clean_text(entry["raised"], 300) or "an exception"
                 if self.redact:
                     text = redacted_exception(text)

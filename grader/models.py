@@ -7,6 +7,8 @@ in the notebooks' self-checks, in the learner's kernel. Each records what it was
 
 import json
 
+from grader.expectations import names_more
+
 
 class ScriptedModel:
     """Base class: records every observation in ``self.observations`` (list of whatever was passed)."""
@@ -78,13 +80,20 @@ class Fails(ScriptedModel):
 
 
 class FixesWhatIsNamed(ScriptedModel):
-    """Fixes exactly the problems the observation names, nothing more (a careful real model).
+    """Changes exactly the fields the observation calls wrong, nothing more (a careful real model).
 
     Args:
         name: the tool name it sends (str).
         arguments: the broken arguments it starts from (dict).
-        fixes: list of ``(keyword, field, value)``: if ``keyword`` appears in the observation,
-            ``arguments[field] = value``, or the field is removed when ``value`` is ``REMOVE``.
+        fixes: list of ``(keyword, field, value)``: if the observation calls ``keyword`` wrong,
+            ``arguments[field] = value``, or the field is removed when ``value`` is ``REMOVE``. A
+            fix may also *break* a correct field (a decoy): an observation that wrongly calls it
+            wrong then costs the retry.
+        baseline: the observation for a twin call whose problems lie in other fields (str), or None.
+            With it, the observation calls a field wrong when it names the field more often than the
+            baseline does (``grader.expectations.names_more``; for a field the call lacks, as often is
+            enough), so naming every field, as a dump of the registry does, fixes nothing. Without
+            it, any mention of ``keyword`` counts.
 
     An observation that names only the first of two problems gets a call that still has the
     second, so a submission that reports violations one at a time wastes its single retry.
@@ -93,17 +102,24 @@ class FixesWhatIsNamed(ScriptedModel):
     description = "a model that fixes exactly what the observation names"
     REMOVE = object()
 
-    def __init__(self, name, arguments, fixes):
+    def __init__(self, name, arguments, fixes, baseline=None):
         super().__init__()
         self.name = name
         self.arguments = dict(arguments)
         self.fixes = list(fixes)
+        self.baseline = baseline
+
+    def calls_wrong(self, text, keyword, field):
+        """Whether ``text`` calls ``keyword`` (for ``field``) wrong (bool); see the class docstring."""
+        if self.baseline is None:
+            return keyword in text
+        return names_more(text, self.baseline, keyword, absent=field not in self.arguments)
 
     def reply(self, observation):
         text = observation if isinstance(observation, str) else ""
         arguments = dict(self.arguments)
         for keyword, field, value in self.fixes:
-            if keyword in text:
+            if self.calls_wrong(text, keyword, field):
                 if value is self.REMOVE:
                     arguments.pop(field, None)
                 else:

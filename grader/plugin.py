@@ -13,7 +13,7 @@ import tempfile
 
 import pytest
 
-from grader.canaries import RUNS_PER_KIND, kinds_for, run_canary, void_sentence
+from grader.canaries import RUNS_PER_KIND, WHY, kinds_for, run_canary, void_sentence
 from grader.expectations import CaseFailed
 from grader.scoring import CaseResult
 
@@ -49,7 +49,7 @@ def case_gate(item):
         return marker.args[0]
     callspec = getattr(item, "callspec", None)
     for value in (callspec.params.values() if callspec else ()):
-        if getattr(value, "gate", None) in ("accepts", "rejects"):
+        if getattr(value, "gate", None) in WHY:
             return value.gate
     return None
 
@@ -121,7 +121,9 @@ class GradingPlugin:
                 self.canary_plan.setdefault(number, []).append(kind)
 
     def pytest_runtest_setup(self, item):
-        self._harness.redact = False  # a canary's own output is discarded anyway
+        # A canary's verdict voids hidden cases, so it is told as a hidden case is: by then the submission may
+        # hold earlier hidden inputs, and an exception message could carry them into the void sentence.
+        self._harness.redact = True
         for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
             self._run_canary(kind)
         # In a hidden case nothing the submission produces from the input is shown back (see _record).

@@ -4,6 +4,8 @@ import json
 import os
 import tempfile
 
+from grader.text import strip_controls
+
 MAX_PRINTED_CHARS = 1000
 
 
@@ -34,7 +36,7 @@ def text_report(result):
     lines = [f"Grading {name}", f"Score: {_points(result.score)} / {_points(result.max_score)}"]
     if result.error:
         # Every case failed with the same sentence; listing them would bury it (results.json keeps them).
-        return "\n".join(lines + ["", f"Could not grade: {result.error}"])
+        return strip_controls("\n".join(lines + ["", f"Could not grade: {result.error}"]))
     if result.notes:
         lines += ["", "Before the cases:"] + [f"  ! {note}".replace("\n", "\n    ") for note in result.notes]
     for group, cases in result.groups():
@@ -65,7 +67,8 @@ def text_report(result):
     passed = sum(c.passed for c in graded)
     verdict = "all graded cases passed." if graded and passed == len(graded) else f"{passed} of {len(graded)} passed."
     lines.append(f"Graded cases (visible and hidden): {verdict}")
-    return "\n".join(lines)
+    # The file name, or a note a caller added (a batch prefixes file names), may hold escape codes.
+    return strip_controls("\n".join(lines))
 
 
 def case_output(case):
@@ -106,7 +109,7 @@ def gradescope_results(result):
     summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
     if result.error:
         summary.append(f"Could not grade: {result.error}")
-    summary += [f"Note: {note}" for note in result.notes]
+    summary += [f"Note: {strip_controls(note)}" for note in result.notes]
     return {
         "score": result.score,
         "execution_time": round(result.execution_time, 3),

@@ -14,6 +14,7 @@ from grader.extract import ReadInBackground, SubmissionError
 from grader.harness import Harness
 from grader.sandbox import Limits, Sandbox
 from grader.scoring import GradeResult
+from grader.text import strip_controls
 
 GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(GRADER_DIR, "cases")
@@ -134,8 +135,8 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
 def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR):
     """Run every case of every exercise the submission contains.
 
-    The submission's code runs only in a worker process (``grader.sandbox``), loaded once and
-    shared by all exercises; this process runs pytest over each exercise's case folder.
+    The submission's code runs only in worker processes (``grader.sandbox``), one per exercise;
+    this process runs pytest over each exercise's case folder.
 
     Args:
         path: a ``.py`` file or ``.ipynb`` notebook (str or path-like).
@@ -171,11 +172,8 @@ def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
             chosen = [course.BY_ID[i] for i in exercise_ids]
         else:
             chosen = course.detect(submission) if submission else [course.DEFAULT]
-        if submission is not None:
-            entries = list(dict.fromkeys(name for exercise in chosen for name in exercise.functions))
-            sandbox.begin_load(submission.chunks, entries)  # the worker loads it while pytest is imported
-        harness = Harness(sandbox, total_seconds=total_seconds, fatal=fatal)
-        result = run_exercises(path, submission, chosen, harness, cases_dir)
+        result = run_exercises(path, submission, chosen, limits, fatal=fatal, cases_dir=cases_dir,
+                               deadline=time.monotonic() + total_seconds, first=sandbox)
         result.error = fatal
     finally:
         if reading is not None:
@@ -188,36 +186,81 @@ def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
             case.feedback = "Void: the grader's own files changed while this submission was graded."
         result.error = "the grader's files changed while this submission was graded, so the result is void"
     result.execution_time = time.monotonic() - started
+    return clean_result(result)
+
+
+def clean_result(result):
+    """``result`` with control characters removed from every text a learner or instructor reads (see
+    ``grader.text``): feedback, printed output and notes may hold the submission's text, and the
+    submission's file name is its author's choice too. Returns the same ``GradeResult``."""
+    for case in result.cases:
+        case.title, case.rule = strip_controls(case.title), strip_controls(case.rule)
+        case.feedback, case.output = strip_controls(case.feedback), strip_controls(case.output)
+    result.notes = [strip_controls(note) for note in result.notes]
+    result.error = strip_controls(result.error) if result.error is not None else None
     return result
 
 
-def run_exercises(path, submission, chosen, harness, cases_dir=CASES_DIR):
-    """Run the cases of each chosen exercise against one loaded submission and gather the notes.
+def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_DIR, deadline=None, first=None):
+    """Run the cases of each chosen exercise, each against its own freshly loaded worker, and gather the notes.
+
+    Each exercise gets a new worker and an empty scratch folder: nothing the submission kept from one
+    exercise's hidden cases (in memory or on disk) can reach another exercise's visible cases. The
+    next exercise's worker starts while the current one's cases run.
 
     Args:
         path: the submission's path (str or path-like), for the result.
         submission: the ``grader.extract.Submission``, or None when it could not be read.
         chosen: the ``grader.exercises.Exercise`` objects to grade (list).
-        harness: the ``grader.harness.Harness`` holding the submission's worker.
+        limits: the ``grader.sandbox.Limits`` of every worker.
+        fatal: why the submission cannot run at all (str), or None.
         cases_dir: the folder holding one case folder per exercise (str).
+        deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for 120 s.
+        first: a started ``Sandbox`` for the first exercise (the caller closes it), or None.
     Returns:
         ``GradeResult`` with every case and the learner-facing notes (``error`` not yet set).
     """
     result = GradeResult(submission=os.fspath(path))
+    deadline = deadline if deadline is not None else time.monotonic() + 120.0
     internal_errors = []
-    for exercise in chosen:
-        if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
-            result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
-                                "cases were run. Your instructor's grader runs the hidden ones too.")
-        plugin = run_cases(exercise, harness, cases_dir)
-        result.cases += plugin.results
-        internal_errors += plugin.internal_errors
-        for function in exercise.functions:
-            result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
-    if submission is not None:
-        printed = harness.report.output.strip()
+    loading = None  # the first exercise's load report: the notes about loading come from it
+    upcoming = first or Sandbox(limits)
+    for number, exercise in enumerate(chosen):
+        sandbox, upcoming = upcoming, (Sandbox(limits) if number + 1 < len(chosen) else None)
+        try:
+            if submission is not None:
+                sandbox.begin_load(submission.chunks, exercise.functions)  # it loads while pytest is imported
+            if upcoming is not None:
+                upcoming.start()  # boots while this exercise's cases run
+            if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
+                result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
+                                    "cases were run. Your instructor's grader runs the hidden ones too.")
+            harness = Harness(sandbox, fatal=fatal, deadline=deadline)
+            plugin = run_cases(exercise, harness, cases_dir)
+            result.cases += plugin.results
+            internal_errors += plugin.internal_errors
+            for function in exercise.functions:
+                result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
+            loading = loading or (harness.report if submission is not None else None)
+        finally:
+            if sandbox is not first:
+                sandbox.close()
+    if upcoming is not None and upcoming is not first:
+        upcoming.close()
+    if loading is not None:
+        printed = loading.output.strip()
         printed = [f"While loading, your code printed: {printed[:1000]}"] if printed else []
-        result.notes = submission.notes + list(harness.report.problems) + printed + result.notes
+        result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
     if internal_errors:
         result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
     return result
+
+
+def skipped_note(skipped):
+    """The note for IPython commands the worker could not run (list of at most one str)."""
+    if not skipped:
+        return []
+    shown = ", ".join(skipped[:8]) + (" and more" if len(skipped) > 8 else "")
+    return [f"Not run while grading: {shown}. Shell commands (!...) and magics that need a Jupyter kernel or another "
+            "process cannot run in the grader's sandbox (it starts no processes); the rest of each cell ran. If your "
+            "solution needs what they do, do it in Python (standard library only)."]

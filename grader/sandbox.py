@@ -2,10 +2,13 @@
 
 The grader's own process never imports or executes submission code. ``Sandbox`` starts
 ``grader/worker.py`` in a new process group with resource limits (CPU seconds, address space,
-output file size, open files, no core dumps), in a scratch directory, with stdin closed. A case
-that hangs, floods or kills the worker costs that case: the worker is killed and restarted for
-the next one. This follows Gradescope's published best practice (run student code in a
-subprocess); what it does not guarantee is documented in docs/threat-model.md.
+output file size, open files, no core dumps, processes where the kernel applies that limit), in a
+scratch directory, with stdin closed, under the kernel's rules of ``grader.confine``. A case that
+hangs, floods, fills its scratch folder or kills the worker costs that case: the worker, and every
+process below it, is killed and restarted for the next one. The grader uses one ``Sandbox`` per
+exercise. This follows Gradescope's published best practice (run student code in a subprocess);
+what it does not guarantee is documented in docs/threat-model.md. The POSIX-only calls (``fork``
+hooks, ``select`` on pipes, process groups) live here and in ``grader.confine``.
 """
 
 import json
@@ -20,6 +23,8 @@ import time
 from dataclasses import dataclass, field
 
 from grader import confine
+from grader.text import clean_text
+from grader.worker import MAX_SCRATCH_ENTRIES
 
 WORKER_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 KIT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -65,12 +70,14 @@ class LoadReport:
         entries: per requested function name, ``{"state": "ok"|"missing"|"not callable", "bound": [...]}``.
         fatal: a sentence when the worker could not load at all (exited, timed out), else None.
         output: what the submission printed while loading (str, capped).
+        skipped: IPython commands that could not run while grading, e.g. ``["!pip", "%%bash"]`` (list of str).
     """
 
     problems: list = field(default_factory=list)
     entries: dict = field(default_factory=dict)
     fatal: str | None = None
     output: str = ""
+    skipped: list = field(default_factory=list)
 
 
 @dataclass
@@ -98,9 +105,27 @@ class _Stop(Exception):
     or ``"unstoppable"`` (it swallowed the halt after a bound, and was killed)."""
 
 
-def _limit_resources(limits, confinement=None):
-    """Return a preexec function that applies ``limits`` (and the Landlock ``confinement`` plan from
-    ``grader.confine.prepare``, if any) inside the child before exec."""
+def process_limit(margin=64):
+    """A bound for ``RLIMIT_NPROC`` that leaves the worker ``margin`` more threads, or None where it cannot
+    be set usefully (int or None).
+
+    The limit counts every process and thread of the *user*, so it is set only where it binds (not for
+    root, whom the kernel exempts) and to the number of tasks on the whole machine now (``/proc/loadavg``,
+    at least the user's) plus ``margin``: a submission can then start no fork bomb, and learner threads
+    have room. Where the seccomp filter is in force (``grader.confine``), no process can start anyway.
+    """
+    if not hasattr(os, "getuid") or os.getuid() == 0:
+        return None
+    try:
+        with open("/proc/loadavg", encoding="ascii") as handle:
+            return int(handle.read().split()[3].partition("/")[2]) + margin
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _limit_resources(limits, confinement=None, processes=None):
+    """Return a preexec function that applies ``limits`` (and the kernel ``confinement`` plan from
+    ``grader.confine.prepare``, if any, and ``processes`` as ``RLIMIT_NPROC``) inside the child before exec."""
 
     def apply():
         import resource
@@ -112,6 +137,7 @@ def _limit_resources(limits, confinement=None):
             (resource.RLIMIT_FSIZE, limits.output_bytes),
             (resource.RLIMIT_NOFILE, 64),
             (resource.RLIMIT_CORE, 0),
+            *([(resource.RLIMIT_NPROC, processes)] if processes else []),
         ):
             try:
                 resource.setrlimit(which, (value, value))
@@ -121,27 +147,6 @@ def _limit_resources(limits, confinement=None):
             confine.apply(confinement)  # raises if it fails: never run unconfined by surprise
 
     return apply
-
-
-CONTROL = {code: None for code in range(32) if chr(code) not in "\n\t"} | {127: None}
-
-
-def clean_text(value, limit=500):
-    """Make text that came from the submission safe to print and store.
-
-    Lone surrogates become U+FFFD (they cannot be encoded), control characters (terminal escape
-    sequences that could redraw a report) are removed, and the text is cut to ``limit`` characters.
-
-    Args:
-        value: anything; non-strings become an empty string.
-        limit: maximum length kept (int, characters).
-    Returns:
-        str.
-    """
-    if not isinstance(value, str):
-        return ""
-    text = value.encode("utf-8", "replace").decode("utf-8").translate(CONTROL)
-    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def checked_load_report(message, entries):
@@ -155,22 +160,26 @@ def checked_load_report(message, entries):
         state = entry.get("state") if entry.get("state") in ("ok", "missing", "not callable") else "missing"
         bound = entry.get("bound") if isinstance(entry.get("bound"), list) else []
         checked[name] = {"state": state, "bound": [b for b in bound if b in ("TOOLS", "dispatch")]}
-    return LoadReport(problems=problems, entries=checked)
+    skipped = message.get("skipped") if isinstance(message.get("skipped"), list) else []
+    return LoadReport(problems=problems, entries=checked,
+                      skipped=list(dict.fromkeys(clean_text(s, 40) for s in skipped[:20] if isinstance(s, str))))
 
 
-def describe_exit(returncode, limits):
+def describe_exit(returncode, limits, hidden=False):
     """One sentence for how a worker process ended.
 
     Args:
         returncode: ``Popen.returncode`` (negative: killed by that signal).
         limits: the ``Limits`` in force, to name the bound that was hit.
+        hidden: in a hidden case, an exit status or a signal of the submission's choosing could spell
+            out the case's input, so only the kind of ending is named (bool).
     Returns:
         str, e.g. ``"crashed with a segmentation fault"``.
     """
     if returncode is None:
         return "stopped responding"
     if returncode >= 0:
-        return f"exited with status {returncode}"
+        return "exited (its status is not shown in a hidden case)" if hidden else f"exited with status {returncode}"
     number = -returncode
     if number == signal.SIGSEGV:
         return "crashed with a segmentation fault"
@@ -178,6 +187,8 @@ def describe_exit(returncode, limits):
         return f"used more than {limits.cpu_seconds} s of CPU time and was stopped"
     if number == signal.SIGKILL:
         return "was killed (it may have run out of memory)"
+    if hidden:
+        return "was ended by a signal (which one is not shown in a hidden case)"
     try:
         name = signal.Signals(number).name
     except ValueError:
@@ -210,7 +221,8 @@ class Sandbox:
         self.output_fd = None
         self.load_report = None
         self.load_deadline = None  # set while a load message is sent and its answer not yet read
-        self.confinement = confine.prepare(self.scratch)  # None where the kernel has no Landlock
+        self.hidden = False  # while a hidden case runs: sentences about the worker name no number it chose
+        self.confinement = confine.prepare(self.scratch)  # None where the kernel offers no confinement
 
     # -- process management -------------------------------------------------------------------
 
@@ -232,7 +244,7 @@ class Sandbox:
                 env=env,
                 pass_fds=(request_r, reply_w),
                 start_new_session=True,
-                preexec_fn=_limit_resources(self.limits, self.confinement),
+                preexec_fn=_limit_resources(self.limits, self.confinement, process_limit()),
             )
         finally:
             os.close(output)
@@ -246,6 +258,8 @@ class Sandbox:
     def _kill(self):
         if self.process is None:
             return None
+        # Every process below the worker, in any session (it is a child subreaper: grader.confine), then its group.
+        confine.kill_tree(self.process.pid)
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -300,7 +314,7 @@ class Sandbox:
             pass
         code = self.process.returncode
         self._kill()
-        return describe_exit(code, self.limits)
+        return describe_exit(code, self.limits, self.hidden)
 
     def _receive(self, deadline, what):
         while b"\n" not in self.buffer:
@@ -375,17 +389,18 @@ class Sandbox:
         self._send_load()
 
     def _send_load(self):
+        """Start the worker if needed and send it the code; returns a fatal sentence when that failed, else None."""
         self.start()
         if self.process is None:  # it could not start: load_report says why
-            return
+            return self.load_report.fatal if self.load_report is not None else "the worker could not start"
         self.load_deadline = time.monotonic() + self.limits.load_seconds
         try:
             self._send({"op": "load", "chunks": self.chunks, "entries": self.entries}, self.load_deadline,
                        self._load_what())
         except _Stop as stop:
             self.load_deadline = None
-            self.load_report = LoadReport(fatal=f"While loading, the submission {stop.args[0]}.")
-            self.load_report.output = self._read_output()
+            return f"While loading, the submission {stop.args[0]}."
+        return None
 
     def _load_what(self):
         return f"{self.limits.load_seconds:g} s (an endless loop at the top level?)"
@@ -393,30 +408,39 @@ class Sandbox:
     def load(self):
         """Load the submission (restarting the worker if it is not running) and wait for the answer.
 
+        The first load's report is the one that counts. A reload (after a case killed the worker)
+        runs amid the cases, when the scratch folder may hold what earlier cases wrote: what it prints
+        is left to the case that caused it, and only a fixed sentence of how it failed is kept.
         Returns:
             ``LoadReport``; ``fatal`` is set when the code cannot be loaded at all (then every case
             fails with that sentence, and the worker is not restarted again).
         """
-        if self.load_report is not None and self.load_report.fatal:
+        first = self.load_report is None
+        if not first and self.load_report.fatal:
             return self.load_report
-        if self.load_deadline is None:
-            self._send_load()
-            if self.load_report is not None and self.load_report.fatal:
-                return self.load_report
-        try:
-            message = self._receive(self.load_deadline, self._load_what())
-            if message.get("op") != "loaded":
-                self._kill()
-                raise _Stop("sent an unexpected message while loading", "crash")
-            self.load_report = checked_load_report(message, self.entries)
-        except _Stop as stop:
-            self.load_report = LoadReport(fatal=f"While loading, the submission {stop.args[0]}.")
-        finally:
-            self.load_deadline = None
-        self.load_report.output = self._read_output()
+        self.hidden = not first
+        fatal = self._send_load() if self.load_deadline is None else None
+        if fatal is None:
+            try:
+                message = self._receive(self.load_deadline, self._load_what())
+                if message.get("op") != "loaded":
+                    self._kill()
+                    raise _Stop("sent an unexpected message while loading", "crash")
+                report = checked_load_report(message, self.entries)
+            except _Stop as stop:
+                fatal = f"While loading, the submission {stop.args[0]}."
+            finally:
+                self.load_deadline = None
+        if first:
+            self.load_report = LoadReport(fatal=fatal) if fatal else report
+            self.load_report.output = self._read_output()
+        elif fatal:
+            self.load_report = LoadReport(problems=self.load_report.problems, entries=self.load_report.entries,
+                                          fatal=fatal, output=self.load_report.output,
+                                          skipped=self.load_report.skipped)
         return self.load_report
 
-    def run(self, entry, invocations, globals_, responder, view=None):
+    def run(self, entry, invocations, globals_, responder, view=None, hidden=False):
         """Run one case: call ``entry(*args)`` for each invocation, answering its requests.
 
         Args:
@@ -428,8 +452,10 @@ class Sandbox:
             responder: an object with ``answer(op, message) -> dict`` returning
                 ``{"op": "reply", "value": v}`` or ``{"op": "raise", "type": ..., "message": ...}``.
             view: how the worker makes the result plain data (see ``grader.harness.Harness.execute``).
+            hidden: the case is hidden: how the worker ended is described without numbers it chose (bool).
         Returns:
             ``CaseOutcome``. A timed-out or crashed worker is killed; the next ``run`` restarts it.
+            So is one whose scratch folder grew past ``scratch_bytes`` (possible only past the guard).
         """
         outcome = CaseOutcome()
         if self.process is None:
@@ -437,6 +463,7 @@ class Sandbox:
             if report.fatal:
                 outcome.problem = report.fatal
                 return outcome
+        self.hidden = hidden
         deadline = time.monotonic() + self.limits.case_seconds
         requests = 0
         unbounded = f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded"
@@ -466,5 +493,53 @@ class Sandbox:
         except _Stop as stop:
             outcome.problem = f"The submission {stop.args[0]}."
             outcome.stopped = stop.args[1]
+        if self.scratch_used() > self.scratch_bytes:
+            self._kill()
+            self._empty_scratch()
+            outcome.problem = (f"The submission used more than {self.scratch_bytes // (1024 * 1024)} MB of disk in its "
+                               "working folder, so it was stopped and the folder emptied; write less (a few small "
+                               "files at most).")
+            outcome.stopped = "limit"
         outcome.output = self._read_output()
         return outcome
+
+    # -- the scratch folder -------------------------------------------------------------------------
+
+    @property
+    def scratch_bytes(self):
+        """The most disk the scratch folder may use (int, bytes): the files the guard lets a submission create
+        (``grader.worker.MAX_SCRATCH_ENTRIES``), each at most the per-file size limit, and the output file."""
+        return (MAX_SCRATCH_ENTRIES + 1) * self.limits.output_bytes
+
+    def scratch_used(self, limit=1000):
+        """Disk used by the scratch folder (int, bytes, as allocated), reading at most ``limit`` entries."""
+        used, pending, seen = 0, [self.scratch], 0
+        while pending and seen < limit:
+            try:
+                with os.scandir(pending.pop()) as entries:
+                    for entry in entries:
+                        seen += 1
+                        info = entry.stat(follow_symlinks=False)
+                        used += getattr(info, "st_blocks", info.st_size // 512) * 512
+                        if entry.is_dir(follow_symlinks=False):
+                            pending.append(entry.path)
+            except OSError:
+                continue
+        return used if seen < limit else max(used, self.scratch_bytes + 1)  # more entries than any solution needs
+
+    def _empty_scratch(self):
+        """Remove everything the submission left in the scratch folder (the grader's output file stays)."""
+        try:
+            entries = list(os.scandir(self.scratch))
+        except OSError:
+            return
+        for entry in entries:
+            if entry.path == self.output_path:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass

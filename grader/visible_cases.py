@@ -37,7 +37,8 @@ class ToolCallCase:
         check: ``callable(transcript)`` raising ``expectations.CaseFailed``.
         hint: what to look at when it fails (str).
         gate: the canary this case depends on (see ``grader.canaries``): ``"accepts"`` for a case a
-            refuse-everything function would pass, ``"rejects"`` for the opposite, or None.
+            refuse-everything function would pass, ``"rejects"`` for the opposite, ``"converts"`` for
+            an adapter case a function returning a fixed value would pass, or None.
     """
 
     case_id: str
@@ -281,7 +282,7 @@ VISIBLE_CASES = {
     "retry-loop": TOOL_CALL_CASES,
     "capstone": TOOL_CALL_CASES,
     "json-schema": _gated(JSON_SCHEMA_CASES),
-    "adapters": ADAPTER_CASES,
+    "adapters": [replace(c, gate="converts") for c in ADAPTER_CASES],  # see grader.canaries: "converts"
 }
 
 

@@ -5,20 +5,28 @@ Started by ``grader.sandbox`` as ``python -I -S -B -c <this file's text> REQUEST
 ``-S`` skips site-packages (the exercise is standard library only). This file imports nothing
 from the grader, on purpose: nothing trusted lives in this process.
 
-Before any learner code runs, ``install_guard`` adds a CPython audit hook (which cannot be
-removed) that refuses: reading the kit's folder (the reference solution, the hidden cases),
-writing anywhere but the scratch folder (results.json, the grader's files), starting or signalling
-processes, loading native code (ctypes), opening sockets, and the introspection that would reach
-the hook itself (gc, frames). Audit hooks are a tripwire, not a sandbox (CPython says so): the
-docs/threat-model.md says what needs a container or another user. Every value sent back is converted to plain JSON data first; the grader
-re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__`` cannot cross.
+Before any learner code runs, ``disarm`` makes the one process-starting function without an audit
+event harmless, and ``install_guard`` adds a CPython audit hook (which cannot be removed) that
+refuses: reading the kit's folder (the reference solution, the hidden cases), writing anywhere but
+the scratch folder (results.json, the grader's files), more than a few files there, starting or
+signalling processes, loading native code (ctypes), network sockets, and the introspection that
+would reach the hook itself (gc, frames). Audit hooks are a tripwire, not a sandbox (CPython says
+so); the kernel's rules (``grader.confine``) hold without them, and docs/threat-model.md says what
+needs a container or another user. Every value sent back is converted to plain JSON data first; the
+grader re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__`` cannot cross.
+
+Learner code runs as it would where it was written (``Loader``): a ``.py`` file as ``python`` runs
+it, a notebook's cells as IPython runs them (``__future__`` flags kept from cell to cell, top-level
+``await``, and a ``get_ipython()`` for the magics IPython's transformer left in the code).
 
 Protocol: one JSON object per line. The grader sends ``load`` once, then ``case`` messages; the
-worker answers ``loaded`` and, per case, zero or more ``ask_model``/``dispatch`` requests (each
-answered by a ``reply``, a ``raise``, or a ``halt`` when a call made too many of them) and one
-``done`` per invocation.
+worker answers ``loaded`` (with the problems met while loading, the state of each requested
+function, and the IPython commands it skipped) and, per case, zero or more ``ask_model``/``dispatch``
+requests (each answered by a ``reply``, a ``raise``, or a ``halt`` when a call made too many of them)
+and one ``done`` per invocation.
 """
 
+import builtins
 import json
 import os
 import stat
@@ -42,13 +50,42 @@ class NotPlain(Exception):
     """A value that is not plain JSON data (kept here: the worker imports nothing of the grader)."""
 
 
+# What a report may say about a value that is not plain JSON data: a fixed vocabulary, never a name the
+# submission chose (a class name can be a megabyte of the hidden input, or terminal escape codes that
+# draw a fake score: an adversarial test). The grader accepts only these sentences (grader.harness).
+BUILTIN_TYPE_NAMES = frozenset(name for name, value in vars(builtins).items()
+                               if isinstance(value, type) and not issubclass(value, BaseException))
+BUILTIN_TYPE_NAMES |= {"function", "builtin_function_or_method", "method", "generator", "coroutine",
+                       "async_generator", "module", "NoneType", "ellipsis", "NotImplementedType", "cell", "code",
+                       "frame", "traceback", "mappingproxy", "dict_keys", "dict_values", "dict_items"}
+OWN_CLASS = "an object of a class that is not one of Python's built-in types (not plain JSON data)"
+OWN_KEY = "a dict key of a class that is not one of Python's built-in types"
+TOO_DEEP = "a value nested more than 200 levels deep"
+DESCRIPTIONS = frozenset({OWN_CLASS, TOO_DEEP, "a value nested too deeply",
+                          *(f"an object of type {name}" for name in BUILTIN_TYPE_NAMES),
+                          *(f"a dict key of type {name}" for name in BUILTIN_TYPE_NAMES),
+                          OWN_KEY})
+
+
+def type_words(kind, what="an object"):
+    """``"an object of type set"`` for a type of Python's own, else a fixed sentence (str); never the
+    submission's class name. ``what``: ``"an object"`` or ``"a dict key"``."""
+    name = kind.__name__ if type(getattr(kind, "__name__", None)) is str else None
+    # Python's own: a built-in class, or one of the interpreter's types of functions, generators...
+    own = name not in BUILTIN_TYPE_NAMES or (getattr(builtins, name, kind) is not kind) or kind.__module__ != "builtins"
+    if own:
+        return OWN_CLASS if what == "an object" else OWN_KEY
+    return f"{what} of type {name}"
+
+
 def to_plain(value, depth=0):
-    """Copy ``value`` as plain JSON data, or raise NotPlain naming the first offending type.
+    """Copy ``value`` as plain JSON data, or raise NotPlain describing the first offending value (from
+    the fixed ``DESCRIPTIONS``).
 
     Exact types only (``type(x) is dict``), so a subclass with a lying ``__eq__`` is refused.
     """
     if depth > MAX_DEPTH:
-        raise NotPlain("a value nested more than 200 levels deep")
+        raise NotPlain(TOO_DEEP)
     kind = type(value)
     if value is None or kind in (str, bool, int, float):
         return value
@@ -58,10 +95,10 @@ def to_plain(value, depth=0):
         out = {}
         for key, item in value.items():
             if type(key) is not str:
-                raise NotPlain(f"a dict key of type {type(key).__name__}")
+                raise NotPlain(type_words(type(key), "a dict key"))
             out[key] = to_plain(item, depth + 1)
         return out
-    raise NotPlain(f"an object of type {kind.__name__}")
+    raise NotPlain(type_words(kind))
 
 
 def describe(value):
@@ -106,43 +143,282 @@ def exception_text(exc):
     return f"{name}: {message}" if message else name
 
 
-def where_raised(exc, label_prefix):
-    """The submission's line that raised, e.g. ``cell 3, line 7``, or an empty string."""
+def where_raised(exc, filenames):
+    """The submission's line that raised, e.g. ``cell 3, line 7``, or an empty string.
+
+    Only the code the grader compiled counts (``filenames``: the exact file names of the chunks):
+    code a submission compiles itself can be given any file name, the hidden input included (an
+    adversarial test printed every hidden input through this location).
+    """
     tb = exc.__traceback__
     found = ""
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
-        if filename.startswith(label_prefix):
-            found = f"{filename[len(label_prefix):]}, line {tb.tb_lineno}"
+        if type(filename) is str and filename in filenames:
+            found = f"{filename[len(LABEL_PREFIX):]}, line {tb.tb_lineno}"
         tb = tb.tb_next
     return found
 
 
 LABEL_PREFIX = "<submission> "
+FUTURE_MASK = 0x1FE0000  # CO_FUTURE_DIVISION .. CO_FUTURE_ANNOTATIONS: the flags a __future__ import sets
+TOP_LEVEL_AWAIT = 0x2000  # ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, as IPython compiles a cell
+CO_COROUTINE = 0x80
+
+
+def third_party_hint(exc):
+    """A sentence when ``exc`` is an import of a module outside the standard library, else "" (str)."""
+    name = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+    if type(name) is str and name.partition(".")[0] not in getattr(sys, "stdlib_module_names", ()):
+        return (" (the grader runs submissions with Python's standard library only: third-party packages are not "
+                "installed there)")
+    return ""
+
+
+class Loader:
+    """Compiles and runs learner code as the environment it was written for would.
+
+    A notebook's cells are compiled as IPython compiles them: a ``from __future__`` import in one cell
+    holds for every later cell (IPython's compiler keeps the flags, as ``codeop`` does), a cell may
+    ``await`` at the top level, and ``get_ipython()`` exists (``IPythonStandIn``). A ``.py`` file runs
+    as ``python`` runs it.
+
+    Args:
+        namespace: the submission's module globals (dict).
+    """
+
+    def __init__(self, namespace):
+        self.namespace = namespace
+        self.flags = 0
+        self.filenames = set()
+        self.label = ""
+        self.loop = None
+
+    def compile(self, source, label, kind, first_line=1, mode="exec"):
+        """Compile ``source`` as ``label`` (line numbers start at ``first_line``) and keep its __future__ flags.
+
+        Raises:
+            SyntaxError, ValueError: as ``compile`` does.
+        """
+        filename = LABEL_PREFIX + label
+        self.filenames.add(filename)
+        flags = self.flags | (TOP_LEVEL_AWAIT if kind == "cell" else 0)
+        code = compile("\n" * (first_line - 1) + source, filename, mode, flags, True)
+        self.flags |= code.co_flags & FUTURE_MASK
+        return code
+
+    def run(self, code, namespace=None, local=None):
+        """Run compiled code; a cell with a top-level ``await`` runs on an event loop, as in IPython."""
+        namespace = self.namespace if namespace is None else namespace
+        if code.co_flags & CO_COROUTINE:
+            import asyncio
+
+            if self.loop is None:
+                self.loop = asyncio.new_event_loop()
+            return self.loop.run_until_complete(eval(code, namespace, local))
+        return eval(code, namespace, local)  # None for "exec" code, the value for an expression
+
+    def load(self, chunks):
+        """Compile and run each chunk of learner code; a broken chunk is reported and skipped.
+
+        Returns:
+            one sentence per problem (list of str).
+        """
+        problems = []
+        for chunk in chunks:
+            label = self.label = chunk["label"]
+            if chunk["kind"] == "cell":
+                self.namespace["get_ipython"] = IPythonStandIn.instance(self).get_ipython
+            try:
+                code = self.compile(chunk["code"], label, chunk["kind"])
+            except (SyntaxError, ValueError) as exc:
+                line = getattr(exc, "lineno", None)
+                at = f" on line {line}" if line else ""
+                reason = getattr(exc, "msg", None) or str(exc)
+                problems.append(f"{label} has a syntax error{at} ({reason}); that {chunk['kind']} was skipped.")
+                continue
+            try:
+                self.run(code)
+            except SystemExit as exc:
+                problems.append(f"{label} called sys.exit({exc.code!r}) while loading; the rest of it was skipped.")
+            except BaseException as exc:  # the learner's code may raise anything, KeyboardInterrupt included
+                where = where_raised(exc, self.filenames) or label
+                extra = " (input() gets no answer while grading)" if isinstance(exc, EOFError) else third_party_hint(exc)
+                problems.append(f"{where} raised {exception_text(exc)}{extra} while loading; the rest of that "
+                                f"{chunk['kind']} was skipped.")
+        return problems
 
 
 def load(namespace, chunks):
-    """Compile and run each chunk of learner code; a broken chunk is reported and skipped."""
-    problems = []
-    for chunk in chunks:
-        label = chunk["label"]
-        try:
-            code = compile(chunk["code"], LABEL_PREFIX + label, "exec")
-        except (SyntaxError, ValueError) as exc:
-            line = getattr(exc, "lineno", None)
-            at = f" on line {line}" if line else ""
-            reason = getattr(exc, "msg", None) or str(exc)
-            problems.append(f"{label} has a syntax error{at} ({reason}); that {chunk['kind']} was skipped.")
-            continue
-        try:
-            exec(code, namespace)
-        except SystemExit as exc:
-            problems.append(f"{label} called sys.exit({exc.code!r}) while loading; the rest of it was skipped.")
-        except BaseException as exc:  # the learner's code may raise anything, KeyboardInterrupt included
-            where = where_raised(exc, LABEL_PREFIX) or label
-            extra = " (input() gets no answer while grading)" if isinstance(exc, EOFError) else ""
-            problems.append(f"{where} raised {exception_text(exc)}{extra} while loading; the rest of that {chunk['kind']} was skipped.")
-    return problems
+    """Compile and run each chunk of learner code (see ``Loader``); returns the problems (list of str)."""
+    return Loader(namespace).load(chunks)
+
+
+class UsageError(Exception):
+    """What IPython raises for a magic used wrongly (``IPython.core.error.UsageError``)."""
+
+
+class CapturedIO:
+    """What ``%%capture name`` stores in ``name``: the text the cell printed (``stdout``, ``stderr``)."""
+
+    def __init__(self, stdout, stderr):
+        self.stdout, self.stderr, self.outputs = stdout, stderr, []
+
+    def show(self):
+        """Print what was captured, as IPython's ``CapturedIO.show()`` does."""
+        sys.stdout.write(self.stdout)
+        sys.stderr.write(self.stderr)
+
+    __call__ = show
+
+
+# Magics that only display, configure the kernel or show help: running a notebook changes nothing else.
+NO_EFFECT_MAGICS = frozenset({
+    "matplotlib", "config", "load_ext", "reload_ext", "unload_ext", "autoreload", "aimport", "precision", "pprint",
+    "xmode", "colors", "automagic", "autocall", "doctest_mode", "pinfo", "pinfo2", "pdoc", "pdef", "psource", "pfile",
+    "psearch", "who", "whos", "who_ls", "lsmagic", "magic", "quickref", "history", "hist", "page", "alias_magic",
+    "notebook", "html", "markdown", "latex", "javascript", "js", "svg", "tb", "killbgscripts",
+})
+# Options of IPython's %timeit and %prun that take a value (``-n 5``); the others are flags (``-q``).
+VALUED_OPTIONS = {"timeit": "nrp", "prun": "slDT"}
+
+
+def without_options(line, valued):
+    """The code a ``%timeit``/``%prun`` line runs, without its leading options (str).
+
+    Args:
+        line: what follows the magic's name (str). valued: the option letters that take a value (str).
+    """
+    rest = line.lstrip()
+    while rest.startswith("-"):
+        option, _, rest = rest.partition(" ")
+        if len(option) == 2 and option[1] in valued:  # "-n 5": the value is the next word
+            _, _, rest = rest.lstrip().partition(" ")
+        rest = rest.lstrip()
+    return rest
+
+
+class IPythonStandIn:
+    """``get_ipython()`` for a notebook's cells: runs what IPython would, where it can run without a kernel.
+
+    IPython's transformer (``grader.extract.ipython_to_python``) turns ``%time f()`` into
+    ``get_ipython().run_line_magic('time', 'f()')`` and ``!ls`` into ``get_ipython().system('ls')``.
+    Here ``%time``/``%%time``, ``%%capture``, ``%prun``/``%%prun`` and ``%%writefile`` run their code in
+    the notebook's namespace, ``%timeit``/``%%timeit`` in a namespace of their own (as IPython's do),
+    ``%env`` and ``%pwd`` work, magics that only display or configure do nothing. Shell commands and
+    magics that need a kernel or another process (``!pip``, ``%%bash``, ``%run``...) cannot run
+    while grading: they are skipped, and the report says which.
+    """
+
+    _instance = None
+
+    def __init__(self, loader):
+        self.loader = loader
+        self.user_ns = loader.namespace
+        self.skipped = []
+
+    @classmethod
+    def instance(cls, loader):
+        """The one stand-in of this worker (``get_ipython()`` always returns the same object, as in IPython)."""
+        if cls._instance is None:
+            cls._instance = cls(loader)
+        return cls._instance
+
+    def get_ipython(self):
+        """The stand-in itself, as IPython's ``get_ipython()`` returns the shell."""
+        return self
+
+    def _skip(self, what):
+        if what not in self.skipped:
+            self.skipped.append(what)
+
+    def _caller_line(self):
+        """The line of the notebook cell that called the magic (int), so its code keeps the cell's line numbers."""
+        frame = sys._getframe(2)
+        return frame.f_lineno if frame.f_code.co_filename in self.loader.filenames else 1
+
+    def _code(self, source, line):
+        return self.loader.compile(source, self.loader.label, "cell", line)
+
+    def system(self, command):
+        """``!command``: no shell while grading (skipped)."""
+        self._skip("!" + (str(command).split() or [""])[0][:30])
+
+    def getoutput(self, command, split=True, depth=0):
+        """``name = !command``: no shell while grading, so the command's output is empty."""
+        self.system(command)
+        return []
+
+    def run_line_magic(self, magic_name, line, _stack_depth=1):
+        """``%magic line`` as IPython runs it, where it can run outside a kernel (see the class docstring)."""
+        at = self._caller_line()
+        if magic_name == "time":  # an expression's value is returned (``x = %time f()``), a statement just runs
+            try:
+                code = self.loader.compile(line, self.loader.label, "cell", at, mode="eval")
+            except SyntaxError:
+                return self.loader.run(self._code(line, at))
+            return self.loader.run(code)
+        if magic_name in VALUED_OPTIONS:
+            code = self._code(without_options(line, VALUED_OPTIONS[magic_name]), at)
+            self.loader.run(code, local={} if magic_name == "timeit" else None)
+            return None
+        if magic_name == "pwd":
+            return os.getcwd()
+        if magic_name == "env":
+            return self._env(line)
+        if magic_name not in NO_EFFECT_MAGICS:
+            self._skip("%" + str(magic_name)[:30])
+        return None
+
+    def run_cell_magic(self, magic_name, line, cell):
+        """``%%magic line`` + body as IPython runs it, where it can run outside a kernel."""
+        at = self._caller_line() + 1  # the body starts on the line after the magic
+        if magic_name in ("time", "prun", "timeit"):
+            self.loader.run(self._code(cell, at), local={} if magic_name == "timeit" else None)
+        elif magic_name == "capture":
+            self._capture(line, cell, at)
+        elif magic_name == "writefile":
+            self._writefile(line, cell)
+        elif magic_name not in NO_EFFECT_MAGICS:
+            self._skip("%%" + str(magic_name)[:30])
+
+    def _capture(self, line, cell, at):
+        import contextlib
+        import io
+
+        options = line.split()
+        name = next((word for word in options if not word.startswith("-")), None)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.ExitStack() as stack:
+            if "--no-stdout" not in options:
+                stack.enter_context(contextlib.redirect_stdout(out))
+            if "--no-stderr" not in options:
+                stack.enter_context(contextlib.redirect_stderr(err))
+            self.loader.run(self._code(cell, at))
+        if name:
+            self.user_ns[name] = CapturedIO(out.getvalue(), err.getvalue())
+
+    def _writefile(self, line, cell):
+        options = line.split()
+        append = "-a" in options or "--append" in options
+        names = [word for word in options if not word.startswith("-")]
+        if not names:
+            raise UsageError("the following arguments are required: filename")
+        filename = os.path.expanduser(names[0].strip("'\""))
+        exists = os.path.exists(filename)
+        print(("Appending to " if append and exists else "Overwriting " if exists else "Writing ") + filename)
+        with open(filename, "a" if append else "w", encoding="utf-8") as handle:
+            handle.write(cell)
+
+    def _env(self, line):
+        line = line.strip()
+        if not line:
+            return dict(os.environ)
+        if "=" in line or " " in line:
+            name, _, value = line.partition("=") if "=" in line else line.partition(" ")
+            os.environ[name.strip()] = value.strip()
+            return None
+        return os.environ.get(line)
 
 
 def bound_defaults(function, namespace):
@@ -213,8 +489,11 @@ def apply_view(view, result):
     return result
 
 
-def run_case(channel, namespace, proxies, message):
-    """Run every invocation of one case and report each result with ``done``."""
+def run_case(channel, namespace, proxies, message, filenames=frozenset()):
+    """Run every invocation of one case and report each result with ``done``.
+
+    ``filenames``: the file names of the compiled chunks (``Loader.filenames``), for locations.
+    """
     for name, value in message.get("globals", {}).items():
         namespace[name] = decode(value, proxies)
     function = namespace.get(message["entry"])
@@ -225,7 +504,7 @@ def run_case(channel, namespace, proxies, message):
         except SystemExit as exc:
             channel.send({"op": "done", "raised": f"called sys.exit({exc.code!r})"})
         except BaseException as exc:
-            where = where_raised(exc, LABEL_PREFIX)
+            where = where_raised(exc, filenames)
             channel.send({"op": "done", "raised": exception_text(exc), "where": where})
         else:
             channel.send({"op": "done", "result": describe(apply_view(message.get("view"), result))})
@@ -235,23 +514,45 @@ BLOCKED_EVENTS = frozenset({
     "os.fork", "os.forkpty", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "subprocess.Popen",
     "os.kill", "os.killpg", "signal.pthread_kill", "os.startfile", "pty.spawn",
     "ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata", "ctypes.addressof",
-    "socket.__new__", "socket.connect", "socket.bind", "socket.getaddrinfo", "urllib.Request",
+    "socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg", "socket.getaddrinfo", "socket.gethostbyname",
+    "socket.gethostbyaddr", "socket.getnameinfo", "socket.sethostname", "urllib.Request",
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace", "sys.setprofile",
     "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
+    "sqlite3.enable_load_extension", "sqlite3.load_extension",
 })
 PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.mkdir",
                          "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move",
                          "os.setxattr", "os.removexattr"})
-# Modules that start processes or touch memory without raising any audit event of their own.
-# sqlite3 and the dbm modules open files in C without an "open" audit event (found by an adversarial test).
+# Extension modules that start processes or touch memory without raising any audit event of their own.
+# A new copy of one is refused whatever it is called (see ``module_key``); _posixsubprocess itself is
+# imported (made harmless, see ``disarm``) before learner code runs, so that ``import subprocess`` (and
+# asyncio, unittest.mock...) works while starting a process does not. The dbm modules open files in C
+# without an "open" audit event (found by an adversarial test).
 BLOCKED_MODULES = frozenset({"_posixsubprocess", "_ctypes", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
-                             "_interpreters", "_posixshmem", "_sqlite3", "_dbm", "_gdbm"})
+                             "_interpreters", "_posixshmem", "_dbm", "_gdbm"})
+# Of those, the ones the standard library imports only if they exist: refused as a missing module, so that
+# ``import dbm`` and ``shelve`` fall back to their pure-Python dbm.dumb, whose files the guard sees.
+OPTIONAL_MODULES = frozenset({"_dbm", "_gdbm"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
 # setpriority and the sched_* setters act on other processes (the grader) without an audit event.
 _UNAUDITED_OS = ("pidfd_open", "mkfifo", "mknod", "setpriority", "sched_setaffinity", "sched_setscheduler",
                  "sched_setparam")
 UNAUDITED = {"os": _UNAUDITED_OS, "posix": _UNAUDITED_OS, "signal": ("pidfd_send_signal",)}
+AF_UNIX = 1  # a socket pair inside the worker (asyncio's event loop wakes itself with one) reaches nothing else
+# Files and folders a submission may create in its scratch folder (the grader's own output file aside);
+# with the per-file size limit (``RLIMIT_FSIZE``) this bounds the disk one submission can fill.
+MAX_SCRATCH_ENTRIES = 8
+
+
+def module_key(name):
+    """The name an extension module's code is found by, as CPython's import system reads ``name`` (str).
+
+    The init function of ``a.b-c`` is ``PyInit_b_c``: only the part after the last dot counts, and a
+    hyphen there stands for an underscore (``-posixsubprocess`` loads _posixsubprocess: an adversarial
+    test). A non-ASCII name is looked up as ``PyInitU_...`` and matches no module of the standard library.
+    """
+    return name.rpartition(".")[2].replace("-", "_")
 
 
 def _refuse(what, _error=PermissionError):
@@ -295,76 +596,129 @@ def _realpath(path, _lstat=os.lstat, _readlink=os.readlink, _is_link=stat.S_ISLN
     return "/" + "/".join(parts)
 
 
-def _resolve(path, _fsdecode=os.fsdecode, _isabs=os.path.isabs, _realpath=_realpath, _refuse=_refuse,
+def _resolve(path, _fsdecode=os.fsdecode, _getcwd=os.getcwd, _realpath=_realpath, _refuse=_refuse,
              _type_error=TypeError, _str=str, _type=type):
-    """The real absolute path a file event names; refuses relative paths and paths of other types."""
+    """The real absolute path a file event names (str); refuses paths of other types.
+
+    A relative path is resolved against the working folder (the scratch folder: changing folder
+    elsewhere is refused), as the system call resolves it. Audit events do not carry ``dir_fd``, so
+    a relative path may not climb with ``..`` (with a ``dir_fd`` it would start elsewhere), and no
+    folder outside scratch may be opened to serve as a ``dir_fd`` (see ``install_guard``).
+    """
     try:
         text = _fsdecode(path)
     except _type_error:
         _refuse("a path of that type")
-    if _type(text) is not _str or not text.startswith("/"):
-        _refuse("relative file paths (use an absolute path inside the working folder)")
+    if _type(text) is not _str:
+        _refuse("a path of that type")
+    if not text.startswith("/"):
+        if ".." in text.split("/"):
+            _refuse("relative paths that climb out of the working folder with '..'")
+        text = _getcwd() + "/" + text
     return _realpath(text)
+
+
+def _scratch_entries(folder, _scandir=os.scandir, _oserror=OSError, _limit=MAX_SCRATCH_ENTRIES + 2):
+    """How many files and folders ``folder`` holds at any depth, counting at most ``_limit`` (int)."""
+    count, pending = 0, [folder]
+    while pending and count < _limit:
+        try:
+            with _scandir(pending.pop()) as entries:
+                for entry in entries:
+                    count += 1
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+        except _oserror:
+            continue
+    return count
 
 
 def install_guard(scratch, kit):
     """Refuse what no solution needs: see the module docstring. Raises PermissionError into learner code.
 
-    Paths must be absolute: the audit events do not carry ``dir_fd``, so a relative path could not
-    be resolved reliably (``os.open("x", ..., dir_fd=...)`` would escape the check).
+    Paths are resolved as the system resolves them (relative ones against the working folder, which
+    stays inside the scratch folder). A submission may create at most ``MAX_SCRATCH_ENTRIES`` files
+    and folders in its scratch folder; more is refused with a PermissionError (an ``OSError``).
 
     The hook and its helpers hold everything they use as default arguments: no closure cells, no
     globals, no builtins looked up at call time. Learner code that reaches their frames (through a
     traceback, say) finds only values it cannot rewire: changing a function's code or defaults is
     refused here, and rebinding a builtin or a global changes nothing the hook uses. Python code
-    cannot make this airtight (``os.path.realpath`` reads module globals); the kernel's Landlock
-    rules (``grader.confine``) are the boundary that holds.
+    cannot make this airtight (``os.path.realpath`` reads module globals); the kernel's rules
+    (``grader.confine``: Landlock, and no new processes) are the boundary that holds.
     """
     scratch = os.path.realpath(scratch) + os.sep
     kit = os.path.realpath(kit) + os.sep
+    output = scratch + ".output"  # the grader's own file, not the submission's
 
     # Positional defaults: a tuple nobody can change in place (keyword-only ones live in a mutable dict).
-    def hook(event, args, _scratch=scratch, _kit=kit, _blocked=BLOCKED_EVENTS, _path_events=PATH_EVENTS,
-             _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
-             _guarded=(_refuse, _resolve, _realpath, os.fsdecode),
+    def hook(event, args, _scratch=scratch, _kit=kit, _output=output, _blocked=BLOCKED_EVENTS,
+             _path_events=PATH_EVENTS, _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
+             _guarded=(_refuse, _resolve, _realpath, _scratch_entries, os.fsdecode, os.getcwd),
              _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep=os.sep,
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
-             _type=type, _any=any, _bool=bool, _len=len):
+             _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
+             _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,
+             _af_unix=AF_UNIX, _optional=OPTIONAL_MODULES, _missing=ModuleNotFoundError, _denied=PermissionError):
         if event in _blocked:
             _refuse(event)
         if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
-                and _type(args[0]) is _function:
-            # No solution rewires code; the standard library does set defaults, but not on the guard's helpers.
-            if args[1] == "__code__" or (args[1] in ("__defaults__", "__kwdefaults__") and args[0] in _guarded):
-                _refuse(f"changing a function's {args[1]}")
-        if event == "import" and args and _isinstance(args[0], str) and (
-                args[0].rpartition(".")[2] in _blocked_modules
-                or (_len(args) > 1 and _isinstance(args[1], str) and args[1].rpartition("/")[2].partition(".")[0]
-                    in _blocked_modules)):
-            # By the last part of the name and by the file: an extension module's init function is named after
-            # its last part, so "x._posixsubprocess" loads the same code (an adversarial test).
-            _refuse(f"importing {args[0]}")
+                and _type(args[0]) is _function and args[0] in _guarded \
+                and args[1] in ("__code__", "__defaults__", "__kwdefaults__"):
+            # The standard library sets both (types.coroutine replaces __code__: asyncio), but not on the guard's helpers.
+            _refuse(f"changing a function's {args[1]}")
+        if event == "import" and args and _type(args[0]) is _str and (
+                args[0].rpartition(".")[2].replace("-", "_") in _blocked_modules
+                or (_len(args) > 1 and _type(args[1]) is _str
+                    and args[1].rpartition("/")[2].partition(".")[0].replace("-", "_") in _blocked_modules)):
+            # Matched as the import system matches (module_key): a copy of _posixsubprocess loaded as
+            # "x._posixsubprocess" or "-posixsubprocess" runs the same code (adversarial tests).
+            _refuse(f"importing {args[0]}", _missing if args[0].rpartition(".")[2] in _optional else _denied)
+        if event == "socket.__new__" and not (_len(args) > 1 and args[1] == _af_unix):
+            _refuse("network sockets")
+        if event == "sqlite3.connect" and not (args and args[0] in (":memory:", "", b":memory:", b"")):
+            _refuse("sqlite3 databases on disk (':memory:' is fine)")
+        if event == "os.chdir":
+            if not args or _isinstance(args[0], _int) or not (_resolve(args[0]) + _sep).startswith(_scratch):
+                _refuse("changing the working folder to outside the scratch folder")
+            return
         if event == "open":
             path, mode, flags = args
-            if _isinstance(path, int) or path is None:
+            if _isinstance(path, _int) or path is None:
                 return
             full = _resolve(path)
-            writing = (_isinstance(mode, str) and _any(c in mode for c in "wax+")) or _bool((flags or 0) & _write_flags)
-            if writing and not full.startswith(_scratch):
+            writing = (_isinstance(mode, _str) and _any(c in mode for c in "wax+")) or _bool((flags or 0) & _write_flags)
+            inside = full.startswith(_scratch)
+            if writing and not inside:
                 _refuse("writing outside the scratch folder")
             if full.startswith(_kit) or full + _sep == _kit:
                 _refuse("reading the kit's own files")
+            if not inside:
+                try:
+                    folder = _is_dir(_stat(full).st_mode)
+                except _oserror:
+                    folder = False
+                if folder:  # a folder descriptor is a dir_fd, from which relative paths escape every check
+                    _refuse("opening a folder outside the scratch folder")
+            elif writing and full != _output:
+                try:
+                    _lstat(full)
+                except _oserror:  # a new file
+                    if _entries(_scratch) >= _max_entries + 1:
+                        _refuse(f"more than {_max_entries} files in the scratch folder")
         elif event == "os.listdir" or event == "os.scandir":
-            if args and args[0] is not None and not _isinstance(args[0], int):
+            if args and args[0] is not None and not _isinstance(args[0], _int):
                 full = _resolve(args[0])
                 if full.startswith(_kit) or full + _sep == _kit:
                     _refuse("listing the kit's own files")
         elif event in _path_events:
-            if args and _isinstance(args[0], int):
+            if args and _isinstance(args[0], _int):
                 _refuse(f"{event} on a file descriptor")  # fchmod & co.: the descriptor may name any file
             for path in args:
                 if _isinstance(path, _paths) and not _resolve(path).startswith(_scratch):
                     _refuse(f"{event} outside the scratch folder")
+            if event == "os.mkdir" and _entries(_scratch) >= _max_entries + 1:
+                _refuse(f"more than {_max_entries} files in the scratch folder")
 
     sys.addaudithook(hook)
 
@@ -380,31 +734,50 @@ def remove_unaudited():
                 delattr(module, name)
 
 
+def disarm():
+    """Import ``_posixsubprocess`` now and replace its ``fork_exec`` (which starts a process without any
+    audit event) by a refusal, so that modules importing it (subprocess, asyncio, unittest.mock) load
+    while starting a process stays impossible. A second copy of the module is refused by the guard."""
+    try:
+        import _posixsubprocess
+    except ImportError:  # not on this platform
+        return
+
+    def fork_exec(*args, _refuse=_refuse):
+        _refuse("starting processes")
+
+    _posixsubprocess.fork_exec = fork_exec
+
+
 def main(argv):
     channel = Channel(int(argv[1]), int(argv[2]))
     scratch, kit = argv[3], argv[4]
     del sys.argv[1:]  # learner code need not know the kit's folder
     remove_unaudited()
+    disarm()
     install_guard(scratch, kit)
     module = types.ModuleType("submission")
     sys.modules["submission"] = module
     namespace = module.__dict__
     proxies = make_proxies(channel)
     first = channel.receive()
-    problems = load(namespace, first["chunks"])
+    loader = Loader(namespace)
+    problems = loader.load(first["chunks"])
     entries = {}
     for entry in first["entries"]:
         function = namespace.get(entry)
         if function is None:
             entries[entry] = {"state": "missing"}
         elif not callable(function):
-            entries[entry] = {"state": "not callable", "type": type(function).__name__}
+            entries[entry] = {"state": "not callable"}
         else:
             entries[entry] = {"state": "ok", "bound": bound_defaults(function, namespace)}
-    channel.send({"op": "loaded", "problems": problems, "entries": entries})
+    stand_in = IPythonStandIn._instance
+    channel.send({"op": "loaded", "problems": problems, "entries": entries,
+                  "skipped": list(stand_in.skipped[:20]) if stand_in is not None else []})
     while True:
         message = channel.receive()
-        run_case(channel, namespace, proxies, message)
+        run_case(channel, namespace, proxies, message, loader.filenames)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 # Golden submissions are graded by tests, never executed as notebooks by nbval.
-collect_ignore_glob = ["golden/*", "faulty/*", "hostile/*"]
+collect_ignore_glob = ["golden/*", "faulty/*", "hostile/*", "attacks/*"]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -95,7 +95,7 @@ def test_a_handler_that_loops_forever_costs_its_cases_and_nothing_more(grade, tm
     elapsed = time.monotonic() - started
     assert process.returncode == 0
     timed_out = [t for t in results["tests"] if "timed out after 0.5 s" in t["output"]]
-    assert len(timed_out) == 2, "the two cases whose call mentions snooze must time out"
+    assert len(timed_out) == 3, "the three cases whose call mentions snooze must time out"
     failed = [t for t in results["tests"] if t["status"] == "failed"]
     assert failed == timed_out, "every other case must still pass after the worker was restarted"
     assert elapsed < 0.5 * len(timed_out) + 60
@@ -108,7 +108,8 @@ def test_exit_and_crash_inside_the_handler_are_reported_per_case(grade, tmp_path
         "    if 'snooze' in str(raw):\n        sys.exit(4)\n    for attempt in range(2):\n")
     process, results = grade(write(tmp_path, "exits.py", source))
     outputs = [t["output"] for t in results["tests"] if t["status"] == "failed"]
-    assert any("The submission exited with status 3." in o for o in outputs)
+    # A hidden case names no exit status: the submission could choose it from the input.
+    assert any("The submission exited (its status is not shown in a hidden case)." in o for o in outputs)
     assert any("called sys.exit (its argument is not shown in a hidden case)" in o for o in outputs)
     assert sum(t["status"] == "passed" for t in results["tests"]) >= 100
 

@@ -4,7 +4,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.extract import SubmissionError, extract, neutralise_magics
+from grader.extract import SubmissionError, extract, ipython_to_python
 
 
 def nbgrader(cell, solution, grade_id):
@@ -35,13 +35,13 @@ def test_notebook_without_nbgrader_metadata_grades_every_code_cell(tmp_path):
     assert [c["code"] for c in extract(path).chunks] == ["a = 1", "b = 2"]
 
 
-def test_magics_and_shell_escapes_are_commented_out():
-    code, changed = neutralise_magics("%time x = 1\nif True:\n    !ls\nprint(1)\nlen?")
-    assert changed == 3
-    assert code == "pass  # %time x = 1\nif True:\n    pass  # !ls\nprint(1)\npass  # len?"
+def test_magics_and_shell_escapes_become_python_as_ipython_turns_them():
+    code, problem = ipython_to_python("%time x = 1\nif True:\n    !ls\nprint(1)\nlen?")
+    assert problem is None
+    assert code == ("get_ipython().run_line_magic('time', 'x = 1')\nif True:\n    get_ipython().system('ls')\n"
+                    "print(1)\nget_ipython().run_line_magic('pinfo', 'len')\n")
     compile(code, "cell", "exec")
-    code, changed = neutralise_magics("%%bash\necho hi")
-    assert changed == 2 and code == "# %%bash\n# echo hi"
+    assert ipython_to_python("%%bash\necho hi") == ("get_ipython().run_cell_magic('bash', '', 'echo hi\\n')\n", None)
 
 
 @pytest.mark.parametrize("name, content, message", [

@@ -39,7 +39,7 @@ EXPECTED = {
     "allocates.py": (r"ran out of memory", 30, 0),
     "forks_and_daemonises.py": (r"the grader does not allow (subprocess\.Popen|importing _posixsubprocess)", 30, 0),
     "patches_the_channel.py": (r"the grader does not allow gc\.get_objects", 30, 0),
-    "lying_objects.py": (r"an object of type Liar", 30, 0),
+    "lying_objects.py": (r"an object of a class that is not one of Python's built-in types", 30, 0),
     "writes_results.py": (r"could not write /tmp/results\.json PermissionError", 30, 0),
     "edits_the_grader.py": (r"could not edit grader/plugin\.py PermissionError" + KERNEL, 30, 0),
     "imports_reference.py": (r"the grader does not allow (reading|listing) the kit's own files|No module named 'solutions'"
@@ -49,8 +49,9 @@ EXPECTED = {
     "hostile_text.py": (r"raised ValueError: bad", 30, 0),
     "string_metadata.ipynb": (r"behaves like the stub", 30, 0),
     "games_the_canary.py": (r"Not counted: it checks that a bad input is refused", 30, 0),
-    "plants_bytecode.py": (r"could not plant tmp/kit-planted\.pyc PermissionError" + KERNEL, 30, 0),
-    "spawns_without_audit.py": (r"could not import _posixsubprocess PermissionError", 30, 0),
+    "plants_bytecode.py": (r"the grader does not allow opening a folder outside the scratch folder", 30, 0),
+    "spawns_without_audit.py": (r"imported _posixsubprocess\s+could not spawn PermissionError the grader does not allow "
+                                r"starting processes", 30, 0),
     "signals_without_audit.py": (r"could not pidfd AttributeError", 30, 0),
     "replaces_output_file.py": (r"could not AttributeError|still here", 30, 0),
     "deep_garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),

@@ -1,4 +1,10 @@
-"""The worker protocol's bounds, driven directly: a retry loop is halted without restarting the worker."""
+"""The sandbox driven directly: the worker protocol's bounds (a retry loop is halted without restarting the
+worker), the kernel's rules without the guard, the process tree, the scratch folder's bounds, and what the
+standard library may do in the worker."""
+
+import os
+import sys
+import time
 
 import pytest
 
@@ -145,3 +151,154 @@ def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why
     result = grade(submission)
     assert result.score == 0 and len(result.cases) == 124
     assert all("could not start the process that runs submissions (SubprocessError" in c.feedback for c in result.cases)
+
+
+# -- the second adversarial round (issue 12): processes, imports, scratch, the standard library ------------
+
+from grader.worker import MAX_SCRATCH_ENTRIES, module_key  # noqa: E402
+
+
+def test_import_names_are_read_as_the_import_system_reads_them():
+    """An extension module's init function is PyInit_ + the last dotted part with "-" as "_" (CPython's
+    _PyImport_LoadDynamicModuleWithSpec); "-posixsubprocess" loaded _posixsubprocess past the guard."""
+    assert module_key("-posixsubprocess") == module_key("x._posixsubprocess") == module_key("pkg.-posixsubprocess")
+    assert module_key("-posixsubprocess") == "_posixsubprocess" and module_key("pkg.sub-mod") == "sub_mod"
+
+
+def run_unguarded(monkeypatch, code, args=(), processes=True, limits=None):
+    """Load ``code`` in a worker whose audit-hook guard is off (the kernel's rules alone), call handle(*args)."""
+    monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
+    if not processes:
+        prepare = confine.prepare
+        monkeypatch.setattr(confine, "prepare", lambda scratch: prepare(scratch, processes=False))
+    sandbox = Sandbox(limits or Limits(case_seconds=10.0))
+    try:
+        sandbox.begin_load([{"label": "probe.py", "kind": "file", "code": code}], ["handle"])
+        assert sandbox.load().fatal is None
+        transcript = Transcript()
+        outcome = sandbox.run("handle", [list(args)], {}, Responder(transcript, NeverCorrects("{}"), lambda n, a: "ok"))
+        return sandbox, outcome
+    except BaseException:
+        sandbox.close()
+        raise
+
+
+FORKS = """
+import os, threading, time
+def handle():
+    done = []
+    worker = threading.Thread(target=lambda: done.append("thread"))
+    worker.start()
+    worker.join()
+    try:
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.setsid()
+            grandchild = os.fork()
+            if grandchild == 0:
+                time.sleep(300)
+            os.write(write, str(grandchild).encode())
+            os._exit(0)
+        os.waitpid(child, 0)
+        return done + [int(os.read(read, 20))]
+    except OSError as exc:
+        return done + [type(exc).__name__]
+"""
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not confine.seccomp_available(), reason="no seccomp filter on this kernel or architecture")
+def test_the_kernel_refuses_new_processes_where_the_guard_is_gone(monkeypatch):
+    sandbox, outcome = run_unguarded(monkeypatch, FORKS)
+    sandbox.close()
+    assert outcome.results[0]["result"]["plain"] == ["thread", "PermissionError"]  # threads yes, processes no
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process tree is read from /proc")
+def test_every_process_the_worker_started_dies_with_it_even_in_another_session(monkeypatch):
+    """With neither the guard nor seccomp, a double-forked daemon in a new session is still below the worker
+    (a child subreaper), and closing the sandbox kills it."""
+    sandbox, outcome = run_unguarded(monkeypatch, FORKS, processes=False)
+    daemon = outcome.results[0]["result"]["plain"][1]
+    assert isinstance(daemon, int) and alive(daemon)
+    sandbox.close()
+    deadline = time.monotonic() + 5
+    while alive(daemon) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(daemon)
+
+
+FILLS = """
+import os
+def handle():
+    for number in range(30):
+        with open(f"fill{number}", "wb") as handle:
+            handle.write(b"x" * (1024 * 1024 - 1))
+    return "filled"
+"""
+
+
+def test_a_scratch_folder_past_its_bound_ends_the_case_and_is_emptied(monkeypatch):
+    """Past the guard (which stops at MAX_SCRATCH_ENTRIES files), the grader still bounds the bytes."""
+    limits = Limits(case_seconds=10.0, output_bytes=1024 * 1024)
+    sandbox, outcome = run_unguarded(monkeypatch, FILLS, limits=limits)
+    try:
+        assert sandbox.scratch_bytes == (MAX_SCRATCH_ENTRIES + 1) * limits.output_bytes
+        assert outcome.stopped == "limit"
+        assert outcome.problem == (f"The submission used more than {sandbox.scratch_bytes // (1024 * 1024)} MB of disk in "
+                                   "its working folder, so it was stopped and the folder emptied; write less (a few "
+                                   "small files at most).")
+        assert os.listdir(sandbox.scratch) == [".output"]
+    finally:
+        sandbox.close()
+
+
+def test_the_process_limit_binds_only_where_the_kernel_applies_it(monkeypatch):
+    """RLIMIT_NPROC counts the user's tasks and does not apply to root: set for others, with room for threads."""
+    monkeypatch.setattr(os, "getuid", lambda: 0)
+    assert sandbox_module.process_limit() is None
+    monkeypatch.setattr(os, "getuid", lambda: 1000)
+    with open("/proc/loadavg", encoding="ascii") as handle:
+        tasks = int(handle.read().split()[3].partition("/")[2])
+    assert tasks + 64 <= sandbox_module.process_limit() <= tasks + 64 + 500
+
+
+def test_the_worker_gets_the_process_limit(monkeypatch, sandbox_for):
+    monkeypatch.setattr(sandbox_module, "process_limit", lambda: 4242)
+    sandbox = sandbox_for("import resource\ndef handle():\n    return list(resource.getrlimit(resource.RLIMIT_NPROC))\n")
+    outcome, _ = run(sandbox, [[]])
+    assert outcome.results[0]["result"]["plain"] == [4242, 4242]
+
+
+STANDARD_LIBRARY = """
+import sys
+SKIP = {"antigravity", "this", "idlelib", "turtledemo", "tkinter", "turtle", "ensurepip", "venv", "lib2to3", "pydoc_data",
+        "msilib", "msvcrt", "nt", "winreg", "winsound", "_winapi", "_overlapped", "_msi", "_wmi"}
+def handle():
+    refused = {}
+    for name in sorted(sys.stdlib_module_names - SKIP):
+        if name.startswith("_"):
+            continue
+        try:
+            __import__(name)
+        except BaseException as exc:
+            refused[name] = type(exc).__name__
+    return refused
+"""
+
+
+def test_the_standard_library_loads_except_ctypes(sandbox_for):
+    """asyncio, unittest.mock, subprocess, multiprocessing, sqlite3, dbm, shelve... import (their dangerous calls
+    are refused where they are called, see test_fairness.py); only ctypes, which is native code, is refused."""
+    sandbox = sandbox_for(STANDARD_LIBRARY)
+    sandbox.limits.case_seconds = 30.0
+    outcome, _ = run(sandbox, [[]])
+    assert outcome.results[0]["result"]["plain"] == {"ctypes": "PermissionError"}

@@ -72,9 +72,11 @@ FAULTS = [
           [("        error = observation(errors)\n", "        error = observation(errors[:1])\n")],
           {OBSERVATIONS, REAL, PUBLIC}),
     # Common mistakes.
+    # Its observation for the three-violation call never says that hour=True is wrong, so a model that fixes only
+    # what it is told keeps the bool (found once observations were judged by difference, not by keywords).
     fault("bool_is_int", "common", "Uses isinstance, so True passes as an integer.",
           [("    return type(value) is declared\n", "    return isinstance(value, declared)\n")],
-          {SCHEMA}),
+          {SCHEMA, OBSERVATIONS}),
     fault("int_rejected_for_float", "common", "Demands an exact float, so 10 is rejected where a number is declared.",
           [("    if declared is float:\n", "    if False:\n")],
           {DISPATCH}),

@@ -4,7 +4,7 @@ import signal
 import types
 
 try:
-    open("relative-path", "w")
+    open("/tmp/kit-disarm-outside-scratch", "w")  # refused: writing outside the scratch folder
 except PermissionError as exc:
     tb = exc.__traceback__
     while tb is not None:

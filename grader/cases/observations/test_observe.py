@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.expectations import expect_no_observation, expect_observation, fail, returned
+from grader.expectations import expect_no_observation, expect_observation, fail
 from grader.models import make_call
 from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
@@ -92,10 +92,12 @@ def test_observation_is_deterministic(harness):
     """Observing the same call twice gives the same text.
 
     Why: iterating over a set, or quoting ids or timestamps, makes observations differ from run to
-    run, which breaks caching and makes transcripts impossible to compare.
+    run, which breaks caching and makes transcripts impossible to compare. The call is invalid, so
+    both answers must be observations: an observe that always returns None is not deterministic, it
+    is a stub.
     """
     transcript = observe(harness, make_call("set_alarm", {"b": 1, "a": 2, "hour": "x"}), times=2)
-    returned(transcript)
+    expect_observation(transcript)  # the call is invalid: "the same None twice" is no observation (an adversarial test)
     texts = [value for kind, value in transcript.returns if kind == "returned"]
     if len(texts) != 2 or texts[0] != texts[1]:
         fail("observe gave two different texts for the same call; keep the order of problems fixed.")

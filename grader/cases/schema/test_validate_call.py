@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.expectations import expect_no_violations, expect_violations
+from grader.expectations import expect_no_violations, expect_says_what_is_wrong, expect_violations, fail, returned
 from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
 GROUP = "validate_call"
@@ -62,17 +62,56 @@ INVALID = {
 }
 
 
+# Judging by difference (see grader/cases/tool_call/test_05_observations.py): for the cases whose mistake can be
+# moved to another field, a twin call with the mistake elsewhere, and the words the judged problems must name
+# more often than the twin's: id -> (twin name, twin arguments, words, words for what the judged call lacks, whole?).
+TWINS = {
+    "missing-required": ("get_weather", {"city": "Paris", "units": 1}, ["city"], ["city"], True),
+    "wrong-required-type": ("get_weather", {"city": "Paris", "units": 1}, ["city"], (), True),
+    "wrong-optional-type": ("get_weather", {"city": 75001, "units": "metric"}, ["units"], (), True),
+    "bool-for-int": ("set_alarm", {"hour": 7, "minute": True}, ["hour"], (), True),
+    "float-for-int": ("set_alarm", {"hour": 7, "minute": 0.0}, ["hour"], (), True),
+    "string-for-int": ("set_alarm", {"hour": 7, "minute": "0"}, ["hour"], (), True),
+    "bool-for-float": ("convert_currency", {"amount": 3, "source": False, "target": "USD"}, ["amount"], (), True),
+    "null-required": ("get_weather", {"city": "Paris", "units": None}, ["city"], (), True),
+    "null-optional": ("get_weather", {"city": None, "units": "metric"}, ["units"], (), True),
+    "arguments-is-a-string": ("get_forecast", {"city": "Paris"}, ["arguments"], (), False),
+    "arguments-is-a-list": ("get_forecast", {"city": "Paris"}, ["arguments"], (), False),
+}
+SINGLES_OUT = "name the offending tool or field (and not a field that is fine)."
+
+
+def expect_singled_out(harness, case_id, problems):
+    """When ``case_id`` has a twin, the problems name its offending field more often than the twin's problems do."""
+    if case_id not in TWINS:
+        return
+    name, arguments, words, absent, whole = TWINS[case_id]
+    expect_says_what_is_wrong(" ".join(problems), twin_text(harness, name, arguments), words,
+                              "validate_call's problem text", SINGLES_OUT, absent=absent, whole=whole)
+
+
+def twin_text(harness, name, arguments):
+    """The twin call's problems as one text, or None when there are none (a mistake other cases judge)."""
+    twin = returned(validate(harness, name, arguments))
+    texts = [text for text in twin if isinstance(text, str)] if isinstance(twin, list) else []
+    return " ".join(texts) if texts else None
+
+
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
-@pytest.mark.parametrize("name, arguments, mentions", list(INVALID.values()), ids=list(INVALID))
-def test_invalid_call(harness, name, arguments, mentions):
+@pytest.mark.parametrize("case_id", list(INVALID))
+def test_invalid_call(harness, case_id):
     """An invalid call has at least one violation, naming the offending tool or field.
 
     Why: each id is a classic slip: isinstance(True, int); TOOLS.get(["x"]) raising TypeError;
-    `field in "Paris"` doing a substring test when arguments is a string; null passing `in`.
+    `field in "Paris"` doing a substring test when arguments is a string; null passing `in`. Where
+    the mistake can be moved to another field, the problems must name the offending field more often
+    than the problems of that twin call: a dump of the registry and of the sent keys names every field.
     """
-    expect_violations(validate(harness, name, arguments), mentions, "name the offending tool or field.")
+    name, arguments, mentions = INVALID[case_id]
+    problems = expect_violations(validate(harness, name, arguments), mentions, SINGLES_OUT)
+    expect_singled_out(harness, case_id, problems)
 
 
 @pytest.mark.points(2)
@@ -82,10 +121,19 @@ def test_every_violation_is_reported(harness):
     """A call with four different violations gets all four reported.
 
     Why: the seed's sample returned at the first violation; the model then fixes one and fails again.
+    Each violation is a problem of its own (one generic problem for four is not "every violation"),
+    and each offending field is named more often than in the problems of the mirror-image call
+    (hour and label fine, minute mistyped, nap undeclared).
     """
     arguments = {"hour": True, "label": 3, "snooze": 5}
-    expect_violations(validate(harness, "set_alarm", arguments), ["hour", "minute", "label", "snooze"],
-                      "name the mistyped hour and label, the missing minute and the undeclared snooze.")
+    fix = "name the mistyped hour and label, the missing minute and the undeclared snooze, one problem each."
+    problems = expect_violations(validate(harness, "set_alarm", arguments), ["hour", "minute", "label", "snooze"], fix)
+    if len(problems) < 4:
+        fail("validate_call returned fewer problems than the call has violations (four); report each violation as a "
+             "problem of its own, so that the observation can list them all.")
+    twin = twin_text(harness, "set_alarm", {"hour": 7, "minute": True, "label": "gym", "nap": 5})
+    expect_says_what_is_wrong(" ".join(problems), twin, ["hour", "label", "minute", "snooze"],
+                              "validate_call's problem text", fix, absent=["minute"])
 
 
 @pytest.mark.points(1)
@@ -95,8 +143,12 @@ def test_bad_name_and_bad_arguments_together(harness):
     """A non-string name and non-object arguments are both reported.
 
     Why: stopping at the bad name leaves the model to discover the arguments problem on its last try.
+    The arguments problem must be said more often than for the same bad name with object arguments.
     """
-    expect_violations(validate(harness, 42, "city=Paris"), ["arguments"], "also say that arguments must be an object.")
+    fix = "also say that arguments must be an object."
+    problems = expect_violations(validate(harness, 42, "city=Paris"), ["arguments"], fix)
+    expect_says_what_is_wrong(" ".join(problems), twin_text(harness, 42, {"city": "Paris"}), ["arguments"],
+                              "validate_call's problem text", fix, whole=False)
 
 
 @pytest.mark.points(1)

@@ -1,10 +1,19 @@
-"""Error observations: what the model reads must let it fix the call in one retry."""
+"""Error observations: what the model reads must let it fix the call in one retry.
+
+Observations are judged by difference, not by keywords: each case also runs a *twin* call, one like
+the judged call whose problems lie in other fields (what is wrong in one is right in the other). An
+observation that says what is wrong names the offending field more often than the twin's observation
+does; text that is the same whatever is wrong (a dump of the registry and of the keys that were sent)
+names every field as often in both, and fails (``grader.expectations.expect_says_what_is_wrong``).
+"""
 
 import pytest
 
 from grader.expectations import (
-    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry, fail, finished,
+    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry,
+    expect_says_what_is_wrong, fail, finished,
 )
+from grader.canaries import city
 from grader.models import Answers, FixesWhatIsNamed, make_call
 from grader.registries import TYPED_TOOLS
 
@@ -16,9 +25,23 @@ pytestmark = pytest.mark.gate("accepts")
 
 ALL_AT_ONCE_RULE = ("The observation names every violation of the call at once, so that the single retry can fix "
                     "them all (the seed's sample reported only the first).")
-CONTENT_RULE = ("The observation names the offending tool or field, what was expected and what came; it lists the "
-                "registered tools for an unknown name and the allowed fields for an extra one.")
+CONTENT_RULE = ("The observation says what is wrong: it names the offending tool or field (more often than when that "
+                "field is fine), what was expected and what came; it lists the registered tools for an unknown name and "
+                "the allowed fields for an extra one.")
 REMOVE = FixesWhatIsNamed.REMOVE
+
+
+def twin_observation(harness, raw, tools=None):
+    """The observation the submission gives for a twin call: what it passed to ask_model first (str or
+    another value), or None when it never asked (it dispatched or refused the twin at once).
+
+    The model answers the retry with a valid call, so the twin judges nothing but the observation: a
+    submission that mishandles the twin's own problem, or retries wrongly, is docked by the cases for
+    that, and here judged without a twin (``expect_says_what_is_wrong`` passes on None).
+    """
+    transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
+    finished(transcript)
+    return transcript.observations[0] if transcript.observations else None
 
 
 def expect_fixed_in_one_retry(transcript, name, arguments):
@@ -37,24 +60,35 @@ def test_two_violations_fixed_in_one_retry(harness):
     """A call with two problems is fixed by a model that fixes exactly what it is told.
 
     Why: the seed's sample returns after the first violation; a careful model fixes that one and
-    the call fails again on the second, wasting the only retry.
+    the call fails again on the second, wasting the only retry. The model changes a field only when
+    the observation names it more often than the observation for the mirror-image call (minute
+    missing, nap undeclared) does, and it breaks the correct minute if the observation calls that
+    wrong: naming every field fixes nothing.
     """
-    model = FixesWhatIsNamed("get_weather", {"country": "FR"}, [("city", "city", "Lyon"), ("country", "country", REMOVE)])
-    transcript = harness.run(make_call("get_weather", {"country": "FR"}), model=model)
+    baseline = twin_observation(harness, make_call("set_alarm", {"hour": 7, "nap": 5}), TYPED_TOOLS)
+    broken = {"minute": 30, "snooze": 5}
+    model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE),
+                                                   ("minute", "minute", "30")], baseline=baseline)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
     expect_one_retry(transcript)
-    expect_fixed_in_one_retry(transcript, "get_weather", {"city": "Lyon"})
+    expect_fixed_in_one_retry(transcript, "set_alarm", {"minute": 30, "hour": 7})
 
 
 @pytest.mark.points(2)
 @pytest.mark.rule(ALL_AT_ONCE_RULE)
 def test_three_violations_fixed_in_one_retry(harness):
-    """A call with a wrong type, an extra field and a missing field is fixed in one retry.
+    """A call with two wrong types and an extra field is fixed in one retry.
 
-    Why: three kinds of violation found by three different checks; all of them must reach the
-    observation, including the optional-field type error the seed's sample never checks.
+    Why: different kinds of violation found by different checks; all of them must reach the
+    observation, including the optional-field type error the seed's sample never checks. As above,
+    the model judges the observation against its mirror image's (minute wrong, nap undeclared) and
+    breaks the correct minute if the observation calls it wrong.
     """
+    baseline = twin_observation(harness, make_call("set_alarm", {"hour": 7, "minute": "30", "nap": 5, "label": "gym"}),
+                                TYPED_TOOLS)
     broken = {"hour": True, "minute": 30, "snooze": 5, "label": 3}
-    model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym")])
+    model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),
+                                                   ("minute", "minute", "30")], baseline=baseline)
     transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
     expect_one_retry(transcript)
     expect_fixed_in_one_retry(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
@@ -99,6 +133,10 @@ def test_wrong_type_names_field_and_types(harness):
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["units", ("str", "string"), ("int", "number", "1")], "The observation",
                     "name the field (units), the expected type (string) and what was received (an integer).")
+    twin = twin_observation(harness, make_call("get_weather", {"city": 75001, "units": "metric"}))
+    fix = "name the field whose type is wrong (units here, city in the same call with the mistake moved)."
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["units"], "The observation", fix)
+    expect_says_what_is_wrong(twin, transcript.observations[0], ["city"], "The observation", fix)
 
 
 @pytest.mark.points(1)
@@ -111,6 +149,10 @@ def test_missing_field_is_named(harness):
     transcript = harness.run(make_call("convert_currency", {"amount": 3, "source": "EUR"}), tools=TYPED_TOOLS)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["target"], "The observation", "name the missing required field.")
+    twin = twin_observation(harness, make_call("convert_currency", {"amount": 3, "target": "USD"}), TYPED_TOOLS)
+    fix = "name the missing required field (target here, source when source is the one left out)."
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["target"], "The observation", fix, absent=["target"])
+    expect_says_what_is_wrong(twin, transcript.observations[0], ["source"], "The observation", fix, absent=["source"])
 
 
 @pytest.mark.points(1)
@@ -123,6 +165,9 @@ def test_invalid_json_is_called_invalid_json(harness):
     transcript = harness.run('{"name": "get_weather", "arguments": {"city": Paris}}')
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["json"], "The observation", "say that the call is not valid JSON.")
+    twin = twin_observation(harness, make_call("get_weather", {}))
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["json"], "The observation",
+                              "say that the call is not valid JSON (and do not say so about a call that is).", whole=False)
 
 
 @pytest.mark.points(1)
@@ -136,6 +181,9 @@ def test_non_object_arguments_are_named(harness):
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["arguments", ("object", "dict", "mapping")], "The observation",
                     "say that arguments must be a JSON object.")
+    twin = twin_observation(harness, make_call("get_forecast", {"city": "Paris"}))
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["arguments"], "The observation",
+                              "say that arguments must be a JSON object (and do not say so when it is one).", whole=False)
 
 
 @pytest.mark.points(1)
@@ -152,3 +200,9 @@ def test_error_describes_the_last_attempt(harness):
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], ["city"], "The rejection's error",
                     "describe the second (last) attempt, whose problem is the missing 'city'.")
+    # The twin's last attempt names city but is wrong for another reason (an unknown tool).
+    twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("weather", {"city": "Lyon"})))
+    finished(twin)
+    twin_error = twin.result.get("error") if isinstance(twin.result, dict) else None
+    expect_says_what_is_wrong(transcript.result["error"], twin_error, ["city"], "The rejection's error",
+                              "describe the last attempt, whose problem is the missing 'city'.", absent=["city"])

@@ -103,8 +103,9 @@ def test_each_call_gets_its_own_retry(harness):
     if transcript.dispatches:
         fail("A call that should have been rejected was dispatched.", transcript)
     if len(transcript.observations) != 2:
-        fail(f"Two invalid calls in a row got {len(transcript.observations)} retries in total instead of one each; "
-             f"keep the retry count local to {transcript.function}.", transcript)
+        # Fewer or more, never the count: a submission could choose it from the hidden input.
+        fail(f"Two invalid calls in a row did not get one retry each; keep the retry count local to "
+             f"{transcript.function}.", transcript)
     expect_rejected(transcript)
 
 
@@ -119,8 +120,8 @@ def test_valid_call_after_invalid_call(harness):
     transcript = harness.run([INVALID, VALID])
     finished(transcript)
     if len(transcript.observations) != 1:
-        fail(f"ask_model was called {len(transcript.observations)} times over an invalid and then a valid call; expected once "
-             "(only for the invalid one).", transcript)
+        fail("ask_model was not called exactly once over an invalid and then a valid call; expected once (only for the "
+             "invalid one).", transcript)
     transcript.observations.clear()
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Bogotá"})

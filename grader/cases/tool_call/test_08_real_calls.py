@@ -6,7 +6,7 @@ import os
 import pytest
 
 from grader.canaries import city
-from grader.expectations import expect_dispatched, expect_mentions, expect_one_retry
+from grader.expectations import expect_dispatched, expect_mentions, expect_one_retry, expect_says_what_is_wrong, finished
 from grader.models import Answers, make_call
 from grader.registries import REAL_CALL_TOOLS
 
@@ -32,6 +32,27 @@ MUST_MENTION = {
 }
 
 
+# Judging by difference (see test_05_observations): for each category whose problem a twin call can move,
+# the twin (rejected for another reason) and what the real call's observation must name more often than
+# the twin's: (twin raw call, words, words for something the real call lacks and the twin has, whole words?).
+NOT_JSON = (make_call("get_weather", {}), ["json"], (), False)
+NOT_AN_OBJECT = (make_call("get_forecast", {"city": "Paris"}), ["arguments"], (), False)
+TWINS = {
+    "arguments double-encoded as string": NOT_JSON,
+    "markdown fence + args as string": NOT_JSON,
+    "arguments not an object": NOT_AN_OBJECT,
+    "Python literal (single quotes)": NOT_AN_OBJECT,
+    "malformed JSON": NOT_AN_OBJECT,
+    "missing required field": (make_call("web_search", {"query": "weather in Paris", "search_depth": "basic"}),
+                               ["search_depth"], ["search_depth"], True),
+    "null arguments": (make_call("get_weather", {"city": "Paris", "units": 5}), ["city"], ["city"], True),
+    "arguments flattened to top level": (make_call("call_tool", {"tool": "get_weather", "args": {"city": "Paris"},
+                                                                 "args.city": "Paris"}), ["args"], ["args"], True),
+    "parallel calls as a list": (make_call("get_forecast", {"city": "Paris"}), [("object", "dict", "list", "array")], (),
+                                 False),
+}
+
+
 def _slug(entry):
     return entry["category"].split(" (")[0].replace(" + ", "-and-").replace(" ", "-")
 
@@ -45,6 +66,8 @@ def test_real_malformed_call(harness, entry):
 
     Why: these calls were emitted by real models and reported in public bug trackers (each entry
     keeps its source_url); a runtime must reject every one, tell the model why, and accept the fix.
+    Where the problem can be moved, the observation must also name it more often than the one for a
+    twin call rejected for another reason: text that is the same whatever is wrong does not say why.
     """
     arguments = {"city": city()}  # unpredictable, so no submission can recognise the fix
     transcript = harness.run(entry["raw"], model=Answers(make_call("get_weather", arguments)), tools=REAL_CALL_TOOLS)
@@ -52,3 +75,10 @@ def test_real_malformed_call(harness, entry):
     words, fix = MUST_MENTION[entry["category"]]
     expect_mentions(transcript.observations[0], words, "The observation", fix)
     expect_dispatched(transcript, "get_weather", arguments)
+    if entry["category"] in TWINS:
+        twin_raw, named, absent, whole = TWINS[entry["category"]]
+        # The model answers the twin's retry with a valid call: only its first observation is judged here.
+        twin = harness.run(twin_raw, model=Answers(make_call("get_weather", {"city": city()})), tools=REAL_CALL_TOOLS)
+        finished(twin)
+        expect_says_what_is_wrong(transcript.observations[0], twin.observations[0] if twin.observations else None,
+                                  named, "The observation", fix, absent=absent, whole=whole)

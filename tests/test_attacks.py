@@ -1,0 +1,212 @@
+"""The grader's second adversarial round (tests/attacks/, copied from shared/cases/grader_attacks/): each file
+gets the outcome its first line says it should.
+
+Eleven were correct solutions that scored 0 (fairness), the rest earned points without the work, read hidden
+inputs out of the feedback, or hurt classmates (issue 12). Each is graded as a user would
+(``python -m grader``); the new inputs of the same kinds, written for this round, are in test_fairness.py,
+test_hidden_stays_hidden.py, test_stubs.py and test_sandbox.py.
+"""
+
+import csv
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import ROOT, run_grader
+
+ATTACKS = os.path.join(ROOT, "tests", "attacks")
+# The batch's own attacks (the gradebook and the submissions folder) belong to issue 13, which changes
+# grader/batch.py; their fixtures are here so that the list is complete, and run there.
+OWNED_ELSEWHERE = {
+    "csv_formula_in_file_name.sh": "issue 13: no gradebook cell may start a spreadsheet formula",
+    "gradebook_adds_exercises.sh": "issue 13: the assignment's exercises come from the instructor, not the students",
+    "symlink_submissions.sh": "issue 13: symlinks in a submissions folder are not submissions",
+}
+FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb", "fair_future_annotations.ipynb",
+              "fair_relative_audit_file.py"]
+TESTED_HERE = FULL_MARKS + [
+    "fair_class_based_step.py", "stub_observe_none.py", "stuffed_observation.py", "validate_call_one_generic_problem.py",
+    "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
+    "gradebook_adds_exercises.py"]
+
+
+def test_every_attack_file_has_an_expectation():
+    assert sorted(os.listdir(ATTACKS)) == sorted(TESTED_HERE + list(OWNED_ELSEWHERE))
+    for name in os.listdir(ATTACKS):
+        with open(os.path.join(ATTACKS, name), encoding="utf-8-sig") as handle:
+            assert "EXPECTED" in handle.read(2000), name
+
+
+def grade_attack(tmp_path, name, *options):
+    process, results = run_grader(os.path.join(ATTACKS, name), *options, results=tmp_path / "results.json")
+    assert "Traceback" not in process.stdout + process.stderr
+    assert results is not None, process.stderr
+    return process, results
+
+
+def points(results, group=None, name_part=None):
+    """(earned, available) over the tests of a results.json, optionally one group or tests whose name holds a part."""
+    tests = [t for t in results["tests"] if (group is None or t["tags"][0] == group)
+             and (name_part is None or name_part in t["name"])]
+    return sum(t["score"] for t in tests), sum(t["max_score"] for t in tests)
+
+
+@pytest.mark.parametrize("name", FULL_MARKS)
+def test_a_correct_solution_in_an_ordinary_style_gets_full_marks(tmp_path, name):
+    process, results = grade_attack(tmp_path, name)
+    assert results["score"] == 116 == sum(t["max_score"] for t in results["tests"]), process.stdout[-2000:]
+
+
+def test_a_parse_call_bound_to_an_instance_is_graded_as_parse_call(tmp_path):
+    process, results = grade_attack(tmp_path, "fair_class_based_step.py")
+    assert {t["extra_data"]["exercise"] for t in results["tests"]} == {"parse-call"}
+    assert results["score"] == 33 == sum(t["max_score"] for t in results["tests"])
+
+
+def test_an_observe_that_always_returns_none_earns_nothing(tmp_path):
+    process, results = grade_attack(tmp_path, "stub_observe_none.py")
+    assert points(results) == (0, 22)
+
+
+def test_an_observation_that_never_says_what_is_wrong_loses_the_observation_points(tmp_path):
+    process, results = grade_attack(tmp_path, "stuffed_observation.py")
+    # It keeps only the cases where its dump does name the problem: an unknown tool's name with the registered
+    # tools, an undeclared field among the keys it quotes (2 of 11 and 2 of 11); every other group stays full.
+    assert points(results, "Error observations")[0] <= 2
+    assert points(results, "Real malformed calls")[0] <= 2
+    assert results["score"] <= 98
+    others = [t for t in results["tests"] if t["tags"][0] not in ("Error observations", "Real malformed calls")]
+    assert all(t["status"] == "passed" for t in others)
+
+
+def test_one_generic_problem_is_not_every_violation(tmp_path):
+    process, results = grade_attack(tmp_path, "validate_call_one_generic_problem.py")
+    assert points(results, name_part="four different violations")[0] == 0
+    assert points(results, name_part="naming the offending tool or field")[0] <= 7  # of 18: no field singled out
+    assert results["score"] <= 20
+
+
+def hidden_outputs(results):
+    return " ".join(t["output"] for t in results["tests"] if "hidden" in t["tags"])
+
+
+def test_a_location_made_of_the_input_is_not_shown(tmp_path):
+    process, results = grade_attack(tmp_path, "leak_where_filename.py")
+    assert results["score"] == 0
+    assert "LEAK" not in process.stdout + json.dumps(results)
+    assert "raised ValueError (its message and line are not shown in a hidden case)" in hidden_outputs(results)
+
+
+def test_a_later_exercise_cannot_print_an_earlier_ones_hidden_inputs(tmp_path):
+    process, results = grade_attack(tmp_path, "leak_via_later_visible_case.py")
+    assert results["score"] == 0
+    everything = process.stdout + json.dumps(results)
+    # Each exercise has a fresh worker: what run_tool_call saw is gone when validate_arguments prints.
+    assert "printed: LEAK" in everything and not re.search(r"LEAK [^\s\"\\]", everything)
+    printed = [t["output"].partition("Your code printed:\n")[2] for t in results["tests"] if "visible" in t["tags"]]
+    assert {p for p in printed if p} == {"LEAK"}
+
+
+def survivors(marker="REDTEAM_SURVIVOR"):
+    found = []
+    for path in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(path, "rb") as handle:
+                if marker.encode() in handle.read():
+                    found.append(path)
+        except OSError:
+            continue
+    return found
+
+
+def test_a_guard_bypass_by_an_import_name_is_refused_and_leaves_no_process(tmp_path):
+    process, results = grade_attack(tmp_path, "guard_bypass_dash_name.py")
+    assert results["score"] == 116
+    assert "refused: PermissionError the grader does not allow importing -posixsubprocess" in process.stdout
+    assert "spawned detached pid" not in process.stdout
+    assert survivors() == []
+
+
+def test_extra_exercise_functions_graded_alone_earn_nothing(tmp_path):
+    process, results = grade_attack(tmp_path, "gradebook_adds_exercises.py")
+    assert results["score"] == 0
+    assert {t["extra_data"]["exercise"] for t in results["tests"]} == {
+        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters"}
+
+
+def scratch_usage(folder):
+    """Bytes allocated under ``folder``'s kit-grade-* scratch folders right now."""
+    used = 0
+    for base, _, files in os.walk(folder):
+        if "kit-grade-" not in base:
+            continue
+        for name in files:
+            try:
+                used += os.lstat(os.path.join(base, name)).st_blocks * 512
+            except OSError:
+                pass
+    return used
+
+
+def small_tmpfs(path, megabytes):
+    """Mount a tmpfs of ``megabytes`` at ``path`` (True), or leave a plain folder where that is not permitted (False)."""
+    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
+        return False
+    process = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={megabytes}m", "tmpfs", str(path)],
+                             capture_output=True, text=True)
+    return process.returncode == 0
+
+
+def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
+    """The filler writes 8 MB files from a thread for as long as it may; classmates graded at the same time, with
+    their scratch folders and results on the same (small) disk, keep their results."""
+    from grader.sandbox import Limits
+    from grader.worker import MAX_SCRATCH_ENTRIES
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = small_tmpfs(disk, 100)
+    try:
+        students = disk / "submitted"
+        students.mkdir()
+        shutil.copy(os.path.join(ATTACKS, "disk_fill_scratch.py"), students / "mallory.py")
+        for name in ("alice", "bob", "carol"):
+            shutil.copy(os.path.join(ROOT, "tests", "faulty", "base.py"), students / f"{name}.py")
+        (disk / "tmp").mkdir()
+        peak, done = [0], threading.Event()
+
+        def watch():
+            while not done.is_set():
+                peak[0] = max(peak[0], scratch_usage(disk / "tmp"))
+                time.sleep(0.05)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            process = subprocess.run([sys.executable, "-m", "grader.batch", str(students), "--out", str(disk / "out"),
+                                      "--workers", "2", "--no-progress"], cwd=ROOT, capture_output=True, text=True,
+                                     timeout=600, env={**os.environ, "TMPDIR": str(disk / "tmp")})
+        finally:
+            done.set()
+            watcher.join()
+        assert process.returncode == 0, process.stderr
+        with open(disk / "out" / "gradebook.csv", newline="", encoding="utf-8") as handle:
+            book = {row["student"]: row for row in csv.DictReader(handle)}
+        assert {student: book[student]["total"] for student in book} == {
+            "alice": "116", "bob": "116", "carol": "116", "mallory": "116"}
+        # What one submission may hold on disk: its files (each under the per-file limit) and its output file;
+        # two are graded at once.
+        bound = (MAX_SCRATCH_ENTRIES + 1) * Limits.output_bytes
+        assert 0 < peak[0] <= 2 * bound + 1024 * 1024, f"peak scratch use {peak[0]:,} bytes"
+        assert os.listdir(disk / "tmp") == []
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(disk)], capture_output=True)

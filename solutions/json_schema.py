@@ -1,15 +1,18 @@
-"""Beyond the seed: the same checks driven by a JSON Schema tool definition (the subset real APIs accept).
+"""Beyond the seed: the same checks driven by a JSON Schema tool definition (a subset of what real APIs accept).
 
 OpenAI function ``parameters`` and Anthropic ``input_schema`` are JSON Schema objects. This module
-validates arguments against the subset they use: ``type`` (one name or a list), ``properties``,
+validates arguments against a subset of JSON Schema: ``type`` (one name or a list), ``properties``,
 ``required``, ``additionalProperties`` (``false``, ``true`` or a schema), ``enum``, ``items``, and
-nesting of objects and arrays. Annotations (``description``, ``title``, ``default``, ``examples``,
-``$comment``) are ignored. Any other keyword is reported as unsupported rather than silently
-ignored: a constraint this validator cannot check must not let a call through.
+nesting of objects and arrays. Real tool schemas can use more (OpenAI's strict mode supports ``anyOf``
+and ``$ref``; pydantic writes ``anyOf`` for every ``X | None`` field). Annotations (``description``,
+``title``, ``default``, ``examples``, ``$comment``) are ignored. Any other keyword is reported as
+unsupported rather than silently ignored: a constraint this validator cannot check must not let a
+call through.
 
-One deliberate difference from the JSON Schema specification: the spec counts ``1.0`` as an
-``integer``; this runtime does not, because Python would hand the tool a float (the Berkeley
-Function Calling Leaderboard's checker agrees). ``true`` is never an integer or a number.
+Deliberate differences from the JSON Schema specification: the spec counts ``1.0`` as an
+``integer`` (and as equal to ``1`` in ``enum``); this runtime does not, because Python would hand the
+tool a float (the Berkeley Function Calling Leaderboard's checker agrees). ``true`` is never an
+integer or a number, as in the spec. Sources for each claim: ``docs/sources.md``.
 """
 
 from solutions.violations import Violation, preview

@@ -106,17 +106,20 @@ def test_python_snippet_holds(snippet):
 
 
 def _table_rows_with_dates(text):
-    """``(row, date cell)`` for each row of every table whose header has a 'Checked' column."""
-    rows, column = [], None
+    """``(row, date cell)`` for each row of every table whose header has a 'Checked' column.
+
+    A row with more or fewer cells than its header (an unescaped ``|`` in a cell) gets an empty date cell.
+    """
+    rows, column, width = [], None, 0
     for line in text.splitlines():
         if not line.startswith("|"):
             column = None
             continue
         cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
         if column is None:
-            column = cells.index("Checked") if "Checked" in cells else -1
+            column, width = (cells.index("Checked") if "Checked" in cells else -1), len(cells)
         elif column >= 0 and not set("".join(cells)) <= set("-: "):
-            rows.append((line, cells[column] if column < len(cells) else ""))
+            rows.append((line, cells[column] if len(cells) == width else ""))
     return rows
 
 
@@ -124,4 +127,13 @@ def test_every_claim_says_when_it_was_checked():
     rows = _table_rows_with_dates(_page())
     assert len(rows) > 50  # the claims and reports tables are all read
     undated = [row for row, date in rows if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date)]
-    assert not undated, "docs/sources.md: these rows need a date (YYYY-MM-DD) in their Checked column:\n" + "\n".join(undated)
+    assert not undated, ("docs/sources.md: these rows need a date (YYYY-MM-DD) in their Checked column, and as many "
+                         "cells as their header (write | inside a cell as \\|):\n" + "\n".join(undated))
+
+
+def test_undated_and_malformed_rows_are_caught():
+    sample = ("| Claim | Where | Source | Checked |\n|---|---|---|---|\n"
+              "| a | b | c | 2026-11-30 |\n| a | b | c | soon |\n| `X | None` | b | c | 2026-11-30 |\n"
+              "\n| The kit | Why |\n|---|---|\n| d | e |\n")
+    assert _table_rows_with_dates(sample) == [("| a | b | c | 2026-11-30 |", "2026-11-30"), ("| a | b | c | soon |", "soon"),
+                                              ("| `X | None` | b | c | 2026-11-30 |", "")]

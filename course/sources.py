@@ -201,6 +201,7 @@ def explain(problems):
 
 
 def main():
+    """Print every unlisted reference with what to add; return the exit status (0 when none, else 1)."""
     problems = unlisted()
     if not problems:
         print(f"every reference the course cites is listed in {SOURCES_PAGE}")

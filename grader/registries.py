@@ -19,8 +19,9 @@ TYPED_TOOLS = {
     "get_time": {"required": {}, "optional": {"timezone": str}},
 }
 
-# The tools the real malformed calls in shared/real_calls name. web_search declares the fields
-# the reporting project (morphic) required; the call in the report left one out.
+# The tools the malformed calls in shared/real_calls (adapted from bug reports) name. web_search is
+# modelled on the search tool in miurla/morphic #461, where the model left out required fields; the
+# adapted call leaves out search_depth.
 REAL_CALL_TOOLS = {
     "get_weather": {"required": {"city": str}, "optional": {"units": str}},
     "read_file": {"required": {"path": str}, "optional": {}},

@@ -187,7 +187,7 @@ def notebook_path(default):
     """The file of the notebook this kernel belongs to, as Jupyter Server tells it, else ``default``.
 
     Jupyter Server sets ``JPY_SESSION_NAME`` to the notebook's path (relative to where the server
-    was started, or absolute; jupyter_server #679, #1100); a kernel started another way (nbclient,
+    was started, or absolute; jupyter-server/jupyter_server #679, #1100); a kernel started another way (nbclient,
     nbval) has no such variable.
 
     Args:

@@ -50,10 +50,11 @@ def _reference_observe():
 
 
 def playground_examples():
-    """Example raw calls for the playground: a few classics plus the real malformed calls.
+    """Example raw calls for the playground: a few classics plus the malformed calls adapted from bug reports.
 
     Returns:
-        list of ``(label, raw)``; the real calls are labelled with their category.
+        list of ``(label, raw)``; the adapted calls are labelled ``real: <category>`` (their shapes are
+        real, the tool and argument names are rewritten; see docs/sources.md).
     """
     examples = [
         ("valid call", make_call("get_weather", {"city": "Paris"})),
@@ -74,7 +75,7 @@ class Playground(TextFallbackBox):
 
     Args:
         observe: the learner's ``observe(raw, tools) -> str | None``.
-        tools: the registry both use (default: the seed's get_weather plus the tools the real
+        tools: the registry both use (default: the seed's get_weather plus the tools the adapted
             malformed calls name: read_file, view_file, web_search, call_tool).
     """
 
@@ -122,7 +123,7 @@ class Playground(TextFallbackBox):
                              + cell.format(PRE, html.escape(yours)) + cell.format(PRE, html.escape(reference)) + "</tr></table>")
 
     def as_text(self):
-        """Both verdicts for the current call and three more examples (one of them a real call)."""
+        """Both verdicts for the current call and three more examples (one of them adapted from a bug report)."""
         shown = [("current", self.raw.value)] + [self.examples[i] for i in (1, 2, 5) if i < len(self.examples)]
         parts = []
         for label, raw in shown:

@@ -22,6 +22,7 @@ constraint it cannot check must not let a call through, and a broken schema must
 Two deliberate differences from the specification (the test that uses the ``jsonschema`` package
 as a judge lists them): ``1.0`` is not an ``integer`` here, because Python would hand the tool a
 float (the Berkeley Function Calling Leaderboard's checker agrees); ``true`` is never a number.
+Sources for each claim: ``docs/sources.md``.
 """
 
 import math

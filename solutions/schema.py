@@ -83,9 +83,11 @@ def _string_arguments(arguments):
 def validate_call(call, tools):
     """List every way a parsed call breaks the registry's schema, in a fixed order.
 
-    Order (as the Berkeley Function Calling Leaderboard checks): unexpected top-level keys, name,
-    arguments shape, missing required fields, wrong types, undeclared fields. All are collected so
-    that one retry can fix them all (the seed's sample stopped at the first). Listings (registered
+    Order: unexpected top-level keys, name, arguments shape, missing required fields, wrong types,
+    undeclared fields. The top-level-key and shape checks are the kit's own; the Berkeley Function
+    Calling Leaderboard's checker also starts with the name and the missing required parameters, then
+    checks each parameter sent (undeclared, type, value), but it stops at the first error, as the
+    seed's sample did. This collects them all, so that one retry can fix them all. Listings (registered
     tools, allowed fields) name every item; the observation decides how many fit.
 
     Args:

@@ -83,8 +83,9 @@ def _escaped(text, limit):
 def preview(value, limit=PREVIEW_CHARS):
     """Describe a received JSON value briefly and safely, for use inside an observation.
 
-    Never calls ``repr`` on containers (a deeply nested list would raise RecursionError, one of the
-    seed sample's crashes) and never returns more than about ``limit`` characters of the value.
+    Never calls ``repr`` on containers (on Python 3.11 and earlier, ``repr`` of a 900-deep list raises
+    RecursionError once about 100 frames are already on the stack) and never returns more than about
+    ``limit`` characters of the value.
     Text the model sent is shown on one line and never as a traceback (see ``outside_text``).
 
     Args:

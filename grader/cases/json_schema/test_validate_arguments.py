@@ -1,4 +1,4 @@
-"""Notebook 6a: validate_arguments checks JSON values against the JSON Schema subset tool APIs use."""
+"""Notebook 6a: validate_arguments checks JSON values against the JSON Schema subset this kit supports."""
 
 import pytest
 
@@ -109,7 +109,9 @@ def test_unsupported_keyword_is_reported(harness, schema):
 def test_additional_properties_schema(harness):
     """Undeclared properties are checked against an additionalProperties schema.
 
-    Why: OpenAI and Anthropic accept maps such as {"type": "object", "additionalProperties": {"type": "string"}}.
+    Why: OpenAI and Anthropic accept maps such as {"type": "object", "additionalProperties": {"type": "string"}},
+    but only outside strict mode: OpenAI's strict mode and Anthropic's strict tool use require
+    additionalProperties: false.
     """
     schema = {"type": "object", "additionalProperties": {"type": "string"}}
     expect_no_violations(check(harness, {"a": "x", "b": "y"}, schema), FUNCTION)

@@ -37,7 +37,7 @@ def test_valid_raw_call(harness, raw, expected):
     """A valid raw call parses to exactly the object that was sent.
 
     Why: parsing must not change values (1 vs 1.0 vs true), must default only missing/null
-    arguments (pydantic-ai #822), and must leave a string "arguments" for the validator to reject.
+    arguments (pydantic/pydantic-ai #1654), and must leave a string "arguments" for the validator to reject.
     """
     expect_parsed(parse(harness, raw), expected)
 

@@ -33,8 +33,8 @@ def test_truncated_json(harness):
 def test_trailing_prose(harness):
     """A call followed by chatty prose is rejected.
 
-    Why: models append "Let me know if..." after the JSON. JSONDecoder.raw_decode would silently
-    accept the prefix; the contract says nothing is repaired, so this must be rejected.
+    Why: models append prose after the JSON (ml-explore/mlx-lm #1448). JSONDecoder.raw_decode
+    would silently accept the prefix; the contract says nothing is repaired, so this must be rejected.
     """
     expect_rejected_after_one_retry(harness.run(VALID + " Let me know if you need anything else!"))
 
@@ -44,8 +44,9 @@ def test_trailing_prose(harness):
 def test_markdown_fence(harness):
     """A valid call wrapped in a markdown code fence is rejected.
 
-    Why: a very common model output (see shared/real_calls, js-genai #607). Stripping the fence is
-    a repair; the kit's rule is that the model is told and re-sends, the runtime does not guess.
+    Why: models wrap JSON in ```json fences (microsoft/essex-toolkit #437) and calls in other fences
+    (googleapis/js-genai #607: Python in ```tool_code). Stripping the fence is a repair; the kit's
+    rule is that the model is told and re-sends, the runtime does not guess.
     """
     expect_rejected_after_one_retry(harness.run("```json\n" + VALID + "\n```"))
 
@@ -55,7 +56,7 @@ def test_markdown_fence(harness):
 def test_single_quotes(harness):
     """A Python dict literal with single quotes is rejected.
 
-    Why: models trained on Python emit repr() output (qwen-code #237). ast.literal_eval would
+    Why: models trained on Python emit repr() output (QwenLM/qwen-code #288). ast.literal_eval would
     accept it; that is a repair, and it also accepts non-JSON values such as tuples.
     """
     expect_rejected_after_one_retry(harness.run("{'name': 'get_weather', 'arguments': {'city': 'Paris'}}"))
@@ -77,8 +78,8 @@ def test_empty_text(harness):
 def test_two_concatenated_calls(harness):
     """Two JSON objects back to back are rejected.
 
-    Why: models attempting parallel calls emit {..}{..}; taking the first silently drops the
-    second call the model thinks it made.
+    Why: models attempting parallel calls emit {..}{..} (NousResearch/hermes-agent #25333,
+    BerriAI/litellm #20742); taking the first silently drops the second call the model thinks it made.
     """
     expect_rejected_after_one_retry(harness.run(VALID + make_call("get_weather", {"city": "Rome"})))
 
@@ -101,6 +102,6 @@ def test_json_that_is_not_an_object(harness, raw):
     """JSON that is not an object is rejected.
 
     Why: the seed's sample solution calls call.get(...) on whatever json.loads returned and crashes
-    with AttributeError on [], null or 42. An array of calls (crewAI #1344) is also not one call.
+    with AttributeError on [], null or 42. An array of calls (crewAIInc/crewAI #1344) is also not one call.
     """
     expect_rejected_after_one_retry(harness.run(raw))

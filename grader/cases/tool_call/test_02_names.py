@@ -20,7 +20,8 @@ NAME_RULE = "The tool name must be a string naming a registered tool, exactly; a
 def test_unknown_tool(harness):
     """A misspelled tool name is rejected.
 
-    Why: hallucinated and misspelled names are the most common invalid call (vercel/ai #2786).
+    Why: models call tools that do not exist (vercel/ai #2786: gpt-4o calling multi_tool_use.parallel)
+    or misspell registered ones; a near miss is not a match.
     """
     expect_rejected_after_one_retry(harness.run(make_call("get_wether", {"city": "Paris"})))
 
@@ -30,7 +31,8 @@ def test_unknown_tool(harness):
 def test_empty_name(harness):
     """An empty tool name is rejected.
 
-    Why: some streaming clients emit a call before its name arrives; "" must not match anything.
+    Why: some OpenAI-compatible servers stream a call whose first name is "" (vercel/ai #16507);
+    "" must not match anything.
     """
     expect_rejected_after_one_retry(harness.run(make_call("", {"city": "Paris"})))
 
@@ -69,7 +71,7 @@ def test_name_that_is_almost_right(harness, name):
     """A name that differs from a registered one only in case, spacing or a prefix is rejected.
 
     Why: normalising names (lower(), strip(), dropping "functions.") dispatches a tool the model did
-    not exactly name; the model must be told instead (extended_openai_conversation #72).
+    not exactly name; the model must be told instead (jekalmin/extended_openai_conversation #72).
     """
     expect_rejected_after_one_retry(harness.run(make_call(name, {"city": "Paris"})))
 

@@ -46,7 +46,7 @@ def test_arguments_key_missing(harness):
 def test_arguments_null(harness):
     """A call with null arguments is checked as {} and rejected for its missing field.
 
-    Why: pydantic-ai #822: models send "arguments": null; treating it as {} is right, skipping the
+    Why: pydantic/pydantic-ai #1654: models send "arguments": null; treating it as {} is right, skipping the
     required-field check is not.
     """
     transcript = harness.run(make_call("get_weather", None))
@@ -93,7 +93,7 @@ def test_null_value(harness, arguments):
     """An argument whose value is null is rejected.
 
     Why: null is not a string; `field in args` passes and a tool then receives None. OpenAI's
-    strict mode models optional fields as nullable, so models do send null for optional fields.
+    strict mode has the schema's author write optional fields as nullable, so models send null for them.
     """
     expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))
 
@@ -135,7 +135,7 @@ def test_arguments_not_an_object(harness, arguments):
     """arguments that is not an object is rejected.
 
     Why: OpenAI delivers arguments as a JSON string, and models copy that into the call
-    (jcode #111, vllm #54964); decoding it would be a repair. `field in "Paris"` is a substring
+    (vllm-project/vllm #54964, #25729); decoding it would be a repair. `field in "Paris"` is a substring
     test in Python, so an unchecked string slips through a naive validator.
     """
     expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))

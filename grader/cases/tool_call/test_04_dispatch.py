@@ -48,7 +48,7 @@ def test_valid_call(harness, name, arguments):
 def test_missing_arguments_mean_empty_object(harness, arguments):
     """Missing or null arguments, for a tool with no required fields, are dispatched as {}.
 
-    Why: pydantic-ai #822: models send "arguments": null for argument-less tools; the contract
+    Why: pydantic/pydantic-ai #1654: models send "arguments": null for argument-less tools; the contract
     says that means {}, so dispatch must receive {} (not None, and no rejection).
     """
     transcript = harness.run(make_call("get_time", arguments), tools=TYPED_TOOLS)

@@ -175,7 +175,8 @@ def test_invalid_json_is_called_invalid_json(harness):
 def test_non_object_arguments_are_named(harness):
     """The observation for arguments sent as a string says that arguments must be an object.
 
-    Why: this is the most common wire-format mix-up (OpenAI's arguments string copied into the call).
+    Why: models do send arguments as a string holding JSON (vllm-project/vllm #54964), the shape of
+    OpenAI's own arguments field.
     """
     transcript = harness.run(make_call("get_weather", '{"city": "Paris"}'))
     expect_rejected_after_one_retry(transcript)

@@ -49,8 +49,8 @@ def test_deeply_nested_argument(harness):
 def test_moderately_nested_extra_argument(harness):
     """An undeclared argument nested 900 levels deep is rejected with a short observation.
 
-    Why: json.loads can parse it, but repr() of it, or a recursive validator, may raise
-    RecursionError while building the error text.
+    Why: json.loads can parse it, but a recursive validator raises RecursionError once about 100
+    frames are already on the stack, and so does repr() of it on Python 3.11 and earlier.
     """
     raw = make_call("get_weather", {"city": "Paris"})[:-2] + ', "extra": ' + "[" * 900 + "]" * 900 + "}}"
     expect_rejected_after_one_retry(harness.run(raw))
@@ -61,8 +61,9 @@ def test_moderately_nested_extra_argument(harness):
 def test_integer_with_too_many_digits(harness):
     """An integer with 5,000 digits ends in a rejection or an exact dispatch, never an exception.
 
-    Why: since Python 3.10.7/3.11, json.loads raises ValueError (not JSONDecodeError) for integers
-    over 4,300 digits (CVE-2020-10735); catching only JSONDecodeError crashes here.
+    Why: since Python 3.11 (and 3.10.7, 3.9.14, 3.8.14, 3.7.14), json.loads raises ValueError (not
+    JSONDecodeError) for integers over 4,300 digits (CVE-2020-10735); catching only JSONDecodeError
+    crashes here.
     """
     transcript = harness.run('{"name": "set_alarm", "arguments": {"hour": ' + "7" * 5000 + ', "minute": 0}}', tools=TYPED_TOOLS)
     finished(transcript)

@@ -1,4 +1,4 @@
-"""Real malformed calls that models emitted, from public bug reports (shared/real_calls)."""
+"""Malformed calls adapted from public bug reports (shared/real_calls; names rewritten to neutral ones)."""
 
 import json
 import os
@@ -64,8 +64,9 @@ def _slug(entry):
 def test_real_malformed_call(harness, entry):
     """A malformed call seen in the wild is caught and the model's fix is dispatched.
 
-    Why: these calls were emitted by real models and reported in public bug trackers (each entry
-    keeps its source_url); a runtime must reject every one, tell the model why, and accept the fix.
+    Why: each entry is adapted from a shape a model emitted in a public bug report (it keeps its
+    source_url; see docs/sources.md); a runtime must reject every one, tell the model why, and accept
+    the fix.
     Where the problem can be moved, the observation must also name it more often than the one for a
     twin call rejected for another reason: text that is the same whatever is wrong does not say why.
     """

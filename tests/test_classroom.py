@@ -37,7 +37,9 @@ def test_release_holds_nothing_hidden(release):
     files = [os.path.relpath(os.path.join(b, n), release) for b, _, names in os.walk(release) for n in names]
     assert not any(f.startswith(("solutions", "tests", "course")) for f in files)
     assert sorted(os.listdir(release / "grader" / "cases")) == ["pytest.ini", "visible"]
-    assert not any(f.endswith(("batch.py", "gradescope.py")) for f in files)
+    # Only the grader needs these: the tools that grade a class and the canary value pools.
+    for name in ("batch.py", "gradescope.py", "assignment.py", "autograde.py", "canary_pools.json"):
+        assert not (release / "grader" / name).exists(), name
     for name in files:
         text = (release / name).read_text(encoding="utf-8", errors="replace")
         assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text, name
@@ -48,6 +50,60 @@ def test_release_holds_nothing_hidden(release):
     assert packages == ["jupyter", "jupyterlab", "ipywidgets", "nbformat", "pytest"]
     with zipfile.ZipFile(f"{release}.zip") as archive:
         assert sorted(n for n in archive.namelist() if not n.endswith("/")) == sorted(files)
+
+
+def test_release_canaries_draw_from_the_public_pool_only(release):
+    """The grader's canary values stay with the grader: the release's self-checks use a pool of their own."""
+    from grader.canaries import CITIES, NOUNS, PUBLIC_POOLS, VERBS
+
+    process = subprocess.run([sys.executable, "-c", "from grader import canaries as c; print(c.CITIES, c.VERBS, c.NOUNS)"],
+                             cwd=release, capture_output=True, text=True, check=True)
+    assert process.stdout.strip() == f"{PUBLIC_POOLS['cities']} {PUBLIC_POOLS['verbs']} {PUBLIC_POOLS['nouns']}"
+    assert not set(PUBLIC_POOLS["cities"]) & set(CITIES) and len(CITIES) > 20
+    assert not set(PUBLIC_POOLS["verbs"]) & set(VERBS) and not set(PUBLIC_POOLS["nouns"]) & set(NOUNS)
+
+
+def test_release_carries_the_licenses_and_says_so(release):
+    assert (release / "LICENSE").read_text(encoding="utf-8") == open(os.path.join(ROOT, "LICENSE"), encoding="utf-8").read()
+    assert (release / "LICENSE-COURSE.txt").read_text(encoding="utf-8") == open(
+        os.path.join(ROOT, "LICENSE-COURSE.txt"), encoding="utf-8").read()
+    readme = (release / "README.md").read_text(encoding="utf-8")
+    from grader import __version__
+
+    assert "MIT License" in readme and "Creative Commons Attribution 4.0" in readme and __version__ in readme
+
+
+def test_a_release_of_some_notebooks_ships_only_their_exercises(tmp_path):
+    """Release what you assign: `--notebooks 00-02` hands out three notebooks, and the released grader and
+    progress view know only their exercises."""
+    destination = tmp_path / "ps1"
+    process = subprocess.run([sys.executable, "-m", "course.release", str(destination), "--notebooks", "00-02"],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    assert sorted(os.listdir(destination / "notebooks")) == ["00_start_here.ipynb", "01_parsing.ipynb", "02_schema.ipynb"]
+    course = json.loads((destination / "grader" / "exercises.json").read_text(encoding="utf-8"))
+    assert [e["id"] for e in course["exercises"]] == ["tool-result", "parse-call", "validate-call"]
+    progress = subprocess.run([sys.executable, "-m", "grader.learner", "progress"], cwd=destination,
+                              capture_output=True, text=True)
+    assert "0 of 3 exercises done." in progress.stdout, progress.stdout + progress.stderr
+    grade = subprocess.run([sys.executable, "-m", "grader", "notebooks/02_schema.ipynb"], cwd=destination,
+                           capture_output=True, text=True)
+    assert grade.returncode == 0 and "Score: 0 / " in grade.stdout, grade.stderr
+    assert "05_capstone" not in (destination / "README.md").read_text(encoding="utf-8")
+    bad = subprocess.run([sys.executable, "-m", "course.release", str(tmp_path / "nope"), "--notebooks", "07-09"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "07-09 names no notebook" in bad.stderr and not (tmp_path / "nope").exists()
+
+
+@pytest.mark.parametrize("path, only", [("batch.py", True), ("insight.py", True), ("insight_charts.py", True),
+                                        ("cases/tool_call/", True), ("cases/tool_call/test_01_parsing.py", True),
+                                        ("cases/visible/", False), ("cases/visible/test_visible.py", False),
+                                        ("report.py", False), ("canaries.py", False), ("canary_pools.json", True)])
+def test_instructor_only_parts_of_the_grader(path, only):
+    """grader/insight* (the class report, issue 17) joins the instructor-only list by name."""
+    from course.release import instructor_only
+
+    assert instructor_only(path) is only
 
 
 def test_release_notebooks_are_generated_not_copied_from_the_working_copy(release):

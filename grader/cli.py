@@ -28,16 +28,18 @@ def build_parser():
     return parser
 
 
-def add_grading_options(parser, total):
+def add_grading_options(parser, total, exercise=True):
     """The options every grading command shares (this one and ``grader.batch``): ``--exercise``,
     ``--case-timeout``, ``--load-timeout``, ``--memory-mb``, ``--total-timeout``.
 
     Args:
         parser: an ``argparse.ArgumentParser``. total: what ``--total-timeout`` bounds (str, for its help).
+        exercise: add ``--exercise`` too (bool); the batch names its assignment with ``grader.assignment``'s.
     """
-    parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
-                        help="grade this exercise (repeatable) instead of the ones found in the submission; "
-                             "one of: " + ", ".join(BY_ID))
+    if exercise:
+        parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
+                            help="grade this exercise (repeatable) instead of the ones found in the submission; "
+                                 "one of: " + ", ".join(BY_ID))
     parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
                         help="wall-clock limit for one case (default: %(default)s)")
     parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",

@@ -131,7 +131,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
     return plugin
 
 
-def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR):
+def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR, within=None):
     """Run every case of every exercise the submission contains.
 
     The submission's code runs only in a worker process (``grader.sandbox``), loaded once and
@@ -144,6 +144,9 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         exercise_ids: grade these exercises (list of ids from ``grader/exercises.json``) instead of
             the ones detected in the submission.
         cases_dir: the folder holding one case folder per exercise (str).
+        within: an assignment's exercise ids (list of str), or None: grade the exercises detected in the
+            submission that belong to it, or all of it when the submission holds none of it (so the
+            learner is told what is missing). Ignored when ``exercise_ids`` is given.
     Returns:
         ``GradeResult``; ``error`` is set (and every case failed with that sentence) when the
         submission could not be read. Never raises for anything inside the submission.
@@ -151,10 +154,10 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
     started = time.monotonic()
     warm_bytecode_cache()
     with no_bytecode_writes():
-        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started)
+        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started, within)
 
 
-def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
+def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started, within=None):
     fingerprint = grader_fingerprint()
     sandbox = Sandbox(limits)
     reading = None
@@ -171,6 +174,8 @@ def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
             chosen = [course.BY_ID[i] for i in exercise_ids]
         else:
             chosen = course.detect(submission) if submission else [course.DEFAULT]
+            if within:  # an assignment's grading: never an exercise outside it (grader.assignment)
+                chosen = [e for e in chosen if e.id in within] or [course.BY_ID[i] for i in within]
         if submission is not None:
             entries = list(dict.fromkeys(name for exercise in chosen for name in exercise.functions))
             sandbox.begin_load(submission.chunks, entries)  # the worker loads it while pytest is imported

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 
 from grader import confine
@@ -26,6 +27,10 @@ KIT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(WORKER_PATH, encoding="utf-8") as _handle:
     # Run as ``python -c``: sys.argv[0] then names no file inside the kit.
     WORKER_SOURCE = _handle.read()
+# Every Sandbox of this process, and whether grading was stopped (``stop_all_workers``): a batch's grader
+# process stops at once on SIGINT/SIGTERM, with no worker left running and none started after.
+_LIVE = weakref.WeakSet()
+_STOPPED = []
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest case sends about 1 MB; more only slows the grader
 HALT_GRACE = 5  # requests answered with "halt" before a submission that catches the halt is killed
 
@@ -90,6 +95,23 @@ class CaseOutcome:
     problem: str | None = None
     output: str = ""
     stopped: str | None = None
+
+
+def stop_all_workers():
+    """Kill the worker (with its process group) of every Sandbox in this process, and start no new one.
+
+    For a signal handler (the batch's grader processes on SIGINT/SIGTERM): it only sends signals and sets
+    a flag, touching no file descriptor the interrupted code may be using. The cases still running then
+    fail at once, as the worker is gone; such a result is never stored (``grader.batch``).
+    """
+    _STOPPED.append(True)
+    for sandbox in list(_LIVE):
+        process = sandbox.process
+        if process is not None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
 
 
 class _Stop(Exception):
@@ -211,10 +233,13 @@ class Sandbox:
         self.load_report = None
         self.load_deadline = None  # set while a load message is sent and its answer not yet read
         self.confinement = confine.prepare(self.scratch)  # None where the kernel has no Landlock
+        _LIVE.add(self)
 
     # -- process management -------------------------------------------------------------------
 
     def _spawn(self):
+        if _STOPPED:
+            raise OSError("grading was stopped")
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         if self.output_fd is None:

@@ -81,8 +81,8 @@ def case_output(case):
 
 # Gradescope's visibility values (autograder_samples docs/specs.md), from least to most shown.
 VISIBILITIES = ("hidden", "after_published", "after_due_date", "visible")
-WHEN_SHOWN = {"hidden": "to your instructor only", "after_published": "when your instructor publishes the grades",
-              "after_due_date": "after the due date", "visible": "now"}
+WHEN_SHOWN = {"hidden": "are seen by your instructor only", "after_published": "are shown when your instructor "
+              "publishes the grades", "after_due_date": "are shown after the due date", "visible": "are shown now"}
 
 
 def gradescope_results(result, hidden_visibility="visible", score_visibility="visible"):
@@ -131,7 +131,7 @@ def gradescope_results(result, hidden_visibility="visible", score_visibility="vi
                    f"({_points(sum(c.points for c in visible))} of {_points(sum(c.max_points for c in visible))} points)."]
         if withheld:
             summary.append(f"The hidden cases ({_points(sum(c.max_points for c in withheld))} points) and your total "
-                           f"are shown {WHEN_SHOWN[hidden_visibility]}.")
+                           f"{WHEN_SHOWN[hidden_visibility]}.")
     else:
         summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
     if result.error:

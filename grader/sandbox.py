@@ -44,7 +44,7 @@ class Limits:
         load_seconds: wall-clock limit for loading the submission (float, s).
         memory_mb: address-space limit of the worker (int, MiB).
         cpu_seconds: CPU-time limit of one worker process over its life (int, s).
-        output_bytes: how much the submission may print before writes fail (int, bytes).
+        output_bytes: how much the submission may print per case (and while loading) before the rest is dropped (int, bytes).
         max_requests: ask_model/dispatch requests allowed in one call before it is stopped as
             unbounded (int); the contract allows one of each, and four times that is still bounded. Further requests are answered with
             ``halt`` (the worker raises an exception the learner's ``except Exception`` does not
@@ -371,7 +371,7 @@ class Sandbox:
         if size >= self.limits.output_bytes:
             # First, so that no later cut hides it.
             text = (f"(the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case; "
-                    "further output was refused)\n") + text
+                    "the rest of its output was dropped)\n") + text
         return text
 
     # -- public API ----------------------------------------------------------------------------

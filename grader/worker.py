@@ -19,6 +19,7 @@ answered by a ``reply``, a ``raise``, or a ``halt`` when a call made too many of
 ``done`` per invocation.
 """
 
+import errno
 import json
 import os
 import stat
@@ -377,7 +378,36 @@ def remove_unaudited():
                 delattr(module, name)
 
 
+class CappedStream:
+    """``sys.stdout``/``sys.stderr`` for learner code: once the grader's output limit is reached (the file size
+    limit, ``grader.sandbox.Limits.output_bytes``), further output is dropped instead of raising
+    ``OSError: File too large`` into the learner's ``print``: printing too much is truncated, not fatal (a
+    correct solution that printed 10 MB while loading scored 0). The grader's report says output was cut."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:
+                raise
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:
+                raise
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv):
+    sys.stdout, sys.stderr = CappedStream(sys.stdout), CappedStream(sys.stderr)
     channel = Channel(int(argv[1]), int(argv[2]))
     scratch, kit = argv[3], argv[4]
     del sys.argv[1:]  # learner code need not know the kit's folder

@@ -21,7 +21,7 @@ LICENSE_FILES = ("LICENSE", "LICENSE-COURSE.txt")
 
 
 def version_line():
-    """What ``--version`` prints, e.g. ``"tool-call-kit 1.0.0"`` (str)."""
+    """What ``--version`` prints, e.g. ``"tool-call-kit <version>"`` (str)."""
     return f"{DISTRIBUTION} {__version__}"
 
 
@@ -56,7 +56,7 @@ def fingerprint(folder=GRADER_DIR):
 
 
 def provenance():
-    """``{"grader_version": "1.0.0", "grader_fingerprint": "<16 hex digits>"}`` for a result (dict)."""
+    """``{"grader_version": "<version>", "grader_fingerprint": "<16 hex digits>"}`` for a result (dict)."""
     return {"grader_version": __version__, "grader_fingerprint": fingerprint()}
 
 

@@ -377,12 +377,13 @@ def stop_grading(signum, frame):
 
 def _exit_with_the_batch(parent, interval=0.5):
     """In a grader process, a daemon thread's loop: when the batch that started it is gone (a ``kill -9``), kill
-    this process's workers and exit, storing nothing more (the pool's queues would keep it waiting forever)."""
+    this process's workers and exit, storing nothing more (the pool's queues would keep it waiting forever).
+    It imports nothing once started, so it never holds the import lock when the main thread forks a worker."""
+    from grader.sandbox import stop_all_workers
+
     while os.getppid() == parent:
         time.sleep(interval)
     _STOPPING.append("orphaned")
-    from grader.sandbox import stop_all_workers
-
     stop_all_workers()
     os._exit(1)
 

@@ -163,6 +163,7 @@ def class_folder(tmp_path):
     shutil.copy(os.path.join(ROOT, "tests", "hostile", "kills_the_grader.py"), folder / "mallory.py")
     shutil.copy(os.path.join(ROOT, "tests", "hostile", "not_json.ipynb"), folder / "carol.ipynb")
     (folder / "dave").mkdir()
+    (folder / "dave" / "notes.txt").write_text("I ran out of time")  # a folder with no gradable file still gets a row
     return folder
 
 

@@ -16,6 +16,7 @@ endless loops and sleeps included, graded with the default time limits).
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -84,7 +85,7 @@ def compare(ref, submissions, folder, workers, rounds, count):
             timings[name].append(elapsed)
             print(f"  {name:6} ({ref if name == 'before' else 'this copy'}), round {number + 1}: {elapsed:7.1f} s wall, "
                   f"{elapsed / count:.3f} s per submission; load average before the run {load:.2f}")
-    medians = {name: sorted(values)[len(values) // 2] for name, values in timings.items()}
+    medians = {name: statistics.median(values) for name, values in timings.items()}
     print(f"  median before {medians['before']:.1f} s, after {medians['after']:.1f} s: after/before = "
           f"{medians['after'] / medians['before']:.3f} ({workers} workers, {os.cpu_count()} CPUs)")
 

@@ -61,14 +61,25 @@ def generate(folder, count):
     return kinds
 
 
-def timed_batch(kit, submissions, out, workers):
-    """Grade ``submissions`` with the kit in folder ``kit``; returns wall seconds (float)."""
+def timed_batch(kit, submissions, out, workers, cpu=None):
+    """Grade ``submissions`` with the kit in folder ``kit``; returns wall seconds (float).
+
+    ``cpu``, a list, gets the CPU seconds (user + system) the batch and all its processes used: less sensitive
+    than wall time to other work on a shared machine.
+    """
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.run([sys.executable, "-m", "grader.batch", submissions, "--out", out, "--workers",
                               str(workers), "--no-progress"], cwd=kit, capture_output=True, text=True)
     if process.returncode != 0:
         raise SystemExit(f"batch failed in {kit}: {process.stderr[-500:]}")
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu is not None:
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return elapsed
 
 
 def compare(ref, submissions, folder, workers, rounds, count):
@@ -78,16 +89,19 @@ def compare(ref, submissions, folder, workers, rounds, count):
     archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", before], input=archive, check=True)
     timings = {"before": [], "after": []}
+    cpu = {"before": [], "after": []}
     for number in range(rounds):
         for name, kit in (("before", before), ("after", ROOT)):
             load = os.getloadavg()[0]
-            elapsed = timed_batch(kit, submissions, os.path.join(folder, f"out-{name}-{number}"), workers)
+            elapsed = timed_batch(kit, submissions, os.path.join(folder, f"out-{name}-{number}"), workers, cpu[name])
             timings[name].append(elapsed)
             print(f"  {name:6} ({ref if name == 'before' else 'this copy'}), round {number + 1}: {elapsed:7.1f} s wall, "
-                  f"{elapsed / count:.3f} s per submission; load average before the run {load:.2f}")
-    medians = {name: statistics.median(values) for name, values in timings.items()}
-    print(f"  median before {medians['before']:.1f} s, after {medians['after']:.1f} s: after/before = "
-          f"{medians['after'] / medians['before']:.3f} ({workers} workers, {os.cpu_count()} CPUs)")
+                  f"{elapsed / count:.3f} s per submission, {cpu[name][-1]:.1f} s CPU; load average before the run "
+                  f"{load:.2f}")
+    for label, values in (("wall", timings), ("CPU", cpu)):
+        medians = {name: statistics.median(v) for name, v in values.items()}
+        print(f"  median {label}: before {medians['before']:.1f} s, after {medians['after']:.1f} s: after/before = "
+              f"{medians['after'] / medians['before']:.3f} ({workers} workers, {os.cpu_count()} CPUs)")
 
 
 def main():

@@ -213,6 +213,8 @@ def apply_view(view, result):
 
 def run_case(channel, namespace, proxies, message):
     """Run every invocation of one case and report each result with ``done``."""
+    for stream in CAPPED:
+        stream.full = False
     for name, value in message.get("globals", {}).items():
         namespace[name] = decode(value, proxies)
     function = namespace.get(message["entry"])
@@ -386,13 +388,17 @@ class CappedStream:
 
     def __init__(self, stream):
         self._stream = stream
+        self.full = False  # the limit was reached in this case: drop at once (failed writes cost a system call each)
 
     def write(self, text):
+        if self.full:
+            return len(text)
         try:
             return self._stream.write(text)
         except OSError as exc:
             if exc.errno != errno.EFBIG:
                 raise
+            self.full = True
             return len(text)
 
     def flush(self):
@@ -406,8 +412,12 @@ class CappedStream:
         return getattr(self._stream, name)
 
 
+CAPPED = []  # the two CappedStreams; the grader empties the output file before each case, so each starts afresh
+
+
 def main(argv):
-    sys.stdout, sys.stderr = CappedStream(sys.stdout), CappedStream(sys.stderr)
+    CAPPED[:] = [CappedStream(sys.stdout), CappedStream(sys.stderr)]
+    sys.stdout, sys.stderr = CAPPED
     channel = Channel(int(argv[1]), int(argv[2]))
     scratch, kit = argv[3], argv[4]
     del sys.argv[1:]  # learner code need not know the kit's folder

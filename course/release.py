@@ -1,26 +1,32 @@
-"""The student release: ``python -m course.release DEST [--zip]``.
+"""The student release: ``python -m course.release DEST [--notebooks 00-02] [--zip]``.
 
-Writes what learners get for a classroom assignment: the learner notebooks, the visible
-self-checks (the grader with only its visible cases, so ``python -m grader`` and the progress view
-still work), ``requirements.txt`` and a README for students. Nothing hidden: no ``solutions/``,
-no hidden cases, no model answers, no instructor tools. The notebooks are generated afresh from
-the solved sources, so work done in this clone's ``notebooks/`` never reaches students.
-``tests/test_classroom.py`` proves it.
+Writes what learners get for a classroom assignment: the learner notebooks you assign (all by default;
+``--notebooks`` takes a subset, e.g. ``00-02`` or ``01,05``), the visible self-checks (the grader with
+only its visible cases and only the assigned exercises, so ``python -m grader`` and the progress view
+still work), ``requirements.txt``, the kit's licenses and a README for students. Nothing only the grader
+needs: no ``solutions/``, no hidden cases, no canary value pools, no model answers, no instructor tools
+(``INSTRUCTOR_ONLY``). The notebooks are generated afresh from the solved sources, so work done in this
+clone's ``notebooks/`` never reaches students. ``tests/test_classroom.py`` proves it.
 """
 
 import argparse
+import fnmatch
+import json
 import os
 import re
 import shutil
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Instructor-only parts of the grader: the hidden cases and the tools that grade a class.
-HIDDEN_CASE_FOLDERS = {"tool_call", "tool_result", "parsing", "schema", "observations", "json_schema", "adapters"}
-INSTRUCTOR_MODULES = {"batch.py", "gradescope.py"}
+GRADER = os.path.join(ROOT, "grader")
+# What only the instructor's grader needs, as patterns of file names inside grader/: the canary value pools,
+# the tools that grade a class (batch, Gradescope bundle, assignment choice, nbgrader autograde cell) and the
+# class report (grader/insight*). And every case folder but these, which hold the hidden cases:
+INSTRUCTOR_ONLY = ("canary_pools.json", "batch.py", "gradescope.py", "assignment.py", "autograde.py", "insight*")
+STUDENT_CASES = ("visible",)
 # What a student needs: JupyterLab and widgets for the notebooks, nbformat and pytest for `python -m grader`.
 # The kit's test tools (nbval, nbclient, Playwright) and the batch's progress bar stay with the instructor.
-STUDENT_PACKAGES = {"jupyter", "jupyterlab", "ipywidgets", "nbformat", "pytest"}
+STUDENT_PACKAGES = ("jupyter", "jupyterlab", "ipywidgets", "nbformat", "pytest")
 
 STUDENT_README = """# Tool-call validation: the course
 
@@ -35,70 +41,142 @@ You need Python 3.10 or newer. In this folder:
 python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && .venv/bin/jupyter lab notebooks/
 ```
 
-(on Windows use `.venv\\Scripts\\` instead of `.venv/bin/`). Open `00_start_here.ipynb` and follow the notebooks
+(on Windows use `.venv\\Scripts\\` instead of `.venv/bin/`). Open the first notebook and follow them
 in order. In each one: run the set-up cell first, write your code in the cell marked as yours, run the
 self-check cell (a pass/fail table with hints), and the hint cell when you are stuck.
 
 ## Check your work
 
 ```bash
-.venv/bin/python -m grader notebooks/01_parsing.ipynb
+.venv/bin/python -m grader notebooks/{first}
 ```
 
 runs the visible cases of the exercises in that notebook and prints a report. Your instructor's grader also
-runs hidden cases; passing every visible case is not the same as passing those. The progress view at the end of
-notebook 0 shows which exercises pass across the course.
+runs hidden cases; passing every visible case is not the same as passing those. The progress view shows which
+exercises pass across the notebooks you were given.
+
+## License
+
+Tool-call validation kit {version}. The code (the grader, every code cell) is under the MIT License
+(`LICENSE`); the course text (the notebooks' prose, this README) is under Creative Commons Attribution 4.0
+International (`LICENSE-COURSE.txt`). You may use, adapt and share both, keeping the notices.
 """
 
 
-def _copy_grader(destination):
-    source = os.path.join(ROOT, "grader")
-    for base, folders, names in os.walk(source):
-        relative = os.path.relpath(base, source)
-        parts = relative.split(os.sep)
-        folders[:] = sorted(f for f in folders if f != "__pycache__"
-                            and not (parts == ["cases"] and f in HIDDEN_CASE_FOLDERS))
+def instructor_only(relative):
+    """True when a path inside ``grader/`` (``"cases/tool_call/"`` for a folder, ``"batch.py"`` for a file,
+    ``/``-separated) is only for the instructor's grader and stays out of a student release."""
+    parts = relative.split("/")
+    if parts[0] == "cases" and len(parts) > 2 and parts[1] not in STUDENT_CASES:
+        return True
+    return any(fnmatch.fnmatch(parts[-1] or parts[-2], pattern) for pattern in INSTRUCTOR_ONLY)
+
+
+def copy_student_grader(destination, exercise_ids):
+    """Write the student's grader into ``destination/grader``: visible cases only, the assigned exercises only.
+
+    Args:
+        destination: the release folder (str). exercise_ids: the exercises kept in ``exercises.json`` (set of str).
+    Returns:
+        list of the files written, relative to ``destination`` (``/``-separated).
+    """
+    written = []
+    for base, folders, names in os.walk(GRADER):
+        relative = os.path.relpath(base, GRADER).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
+        folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/"))
         for name in sorted(names):
-            if not name.endswith((".py", ".json", ".ini")) or (relative == "." and name in INSTRUCTOR_MODULES):
+            if not name.endswith((".py", ".json", ".ini")) or instructor_only(prefix + name):
                 continue
-            target = os.path.join(destination, "grader", relative, name)
+            target = os.path.join(destination, "grader", *prefix.split("/"), name)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(os.path.join(base, name), target)
+            if prefix + name == "exercises.json":
+                with open(os.path.join(base, name), encoding="utf-8") as handle:
+                    course = json.load(handle)
+                course["exercises"] = [e for e in course["exercises"] if e["id"] in exercise_ids]
+                with open(target, "w", encoding="utf-8") as handle:
+                    json.dump(course, handle, indent=2, ensure_ascii=False)
+                    handle.write("\n")
+            else:
+                shutil.copyfile(os.path.join(base, name), target)
+            written.append(f"grader/{prefix}{name}")
+    return written
+
+
+def _requirement_lines():
+    """The kit's pinned requirement lines: requirements.txt in a clone, the distribution's metadata when installed."""
+    try:
+        with open(os.path.join(ROOT, "requirements.txt"), encoding="utf-8") as handle:
+            return handle.read().splitlines()
+    except OSError:
+        from importlib import metadata
+
+        from grader.about import DISTRIBUTION
+
+        return [requirement.split(";")[0].replace(" ", "") for requirement in metadata.requires(DISTRIBUTION) or []]
 
 
 def student_requirements():
-    """The kit's requirements.txt cut to ``STUDENT_PACKAGES``, keeping the same pinned ranges (str)."""
-    with open(os.path.join(ROOT, "requirements.txt"), encoding="utf-8") as handle:
-        lines = handle.read().splitlines()
-    kept = [line for line in lines if line and not line.startswith("#")
-            and re.split(r"[<>=!~\[ ]", line, maxsplit=1)[0].lower() in STUDENT_PACKAGES]
-    return "# The course: JupyterLab and widgets for the notebooks, nbformat and pytest for the grader.\n" + "\n".join(kept) + "\n"
+    """The kit's requirements cut to ``STUDENT_PACKAGES``, keeping the same pinned ranges (str)."""
+    kept = {}
+    for line in _requirement_lines():
+        name = re.split(r"[<>=!~\[ ;]", line.strip(), maxsplit=1)[0].lower()
+        if line.strip() and not line.startswith("#") and name in STUDENT_PACKAGES:
+            kept[name] = line.strip()
+    ordered = [kept[name] for name in STUDENT_PACKAGES if name in kept]
+    return "# The course: JupyterLab and widgets for the notebooks, nbformat and pytest for the grader.\n" + "\n".join(ordered) + "\n"
 
 
-def build_release(destination, make_zip=False):
+def write_licenses(destination):
+    """Copy the kit's licenses (``grader.about.license_texts``) into ``destination``; returns the names written.
+
+    Raises:
+        FileNotFoundError: a license file cannot be found (the release must not go out without it).
+    """
+    from grader.about import LICENSE_FILES, license_texts
+
+    texts = license_texts()
+    missing = [name for name in LICENSE_FILES if name not in texts]
+    if missing:
+        raise FileNotFoundError(f"the kit's {', '.join(missing)} could not be found")
+    for name, text in texts.items():
+        with open(os.path.join(destination, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return sorted(texts)
+
+
+def build_release(destination, make_zip=False, notebooks="all"):
     """Write the student release into ``destination`` (it must not exist yet).
 
     Args:
         destination: the folder to create (str).
         make_zip: also write ``destination + ".zip"`` (bool).
+        notebooks: which notebooks to hand out, a ``--notebooks`` spec (``grader.assignment.select_notebooks``).
     Returns:
         list of the release's files, relative to ``destination``.
     Raises:
         FileExistsError: ``destination`` exists (a release never overwrites anything).
+        ValueError: ``notebooks`` names no notebook (one sentence).
     """
     import nbformat
 
     from course.notebooks import generated_notebooks
+    from grader import __version__
+    from grader.assignment import select_notebooks
+    from grader.exercises import EXERCISES
 
+    generated = {filename: learner for filename, _, learner in generated_notebooks()}  # never the working copy
+    chosen = select_notebooks(notebooks, sorted(generated))
     os.makedirs(os.path.join(destination, "notebooks"))
-    for filename, _, learner in generated_notebooks():  # never the working copy: it may hold answers
+    for filename in chosen:
         with open(os.path.join(destination, "notebooks", filename), "w", encoding="utf-8") as handle:
-            handle.write(nbformat.writes(learner) + "\n")
-    _copy_grader(destination)
+            handle.write(nbformat.writes(generated[filename]) + "\n")
+    copy_student_grader(destination, {e.id for e in EXERCISES if e.notebook in chosen})
     with open(os.path.join(destination, "requirements.txt"), "w", encoding="utf-8") as handle:
         handle.write(student_requirements())
     with open(os.path.join(destination, "README.md"), "w", encoding="utf-8") as handle:
-        handle.write(STUDENT_README)
+        handle.write(STUDENT_README.replace("{first}", chosen[0]).replace("{version}", __version__))
+    write_licenses(destination)
     files = sorted(os.path.relpath(os.path.join(base, name), destination)
                    for base, _, names in os.walk(destination) for name in names)
     if make_zip:
@@ -107,15 +185,24 @@ def build_release(destination, make_zip=False):
 
 
 def main(argv=None):
-    """Command line; returns 0 on success, 2 when the destination exists."""
+    """Command line; returns 0 on success, 2 when the destination exists or ``--notebooks`` names nothing."""
+    from grader.about import version_line
+
     parser = argparse.ArgumentParser(prog="python -m course.release", description=__doc__.splitlines()[0])
     parser.add_argument("destination", help="folder to create for the students")
+    parser.add_argument("--notebooks", default="all", metavar="SPEC",
+                        help="the notebooks to hand out: all (default), a number (05), a range (00-02), names, "
+                             "comma-separated")
     parser.add_argument("--zip", action="store_true", help="also write DESTINATION.zip")
+    parser.add_argument("--version", action="version", version=version_line())
     args = parser.parse_args(argv)
     try:
-        files = build_release(args.destination, args.zip)
+        files = build_release(args.destination, args.zip, args.notebooks)
     except FileExistsError:
         print(f"error: {args.destination} exists; choose a new folder.", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     print(f"Wrote the student release to {args.destination} ({len(files)} files)"
           + (f" and {args.destination}.zip" if args.zip else "") + ".")

@@ -6,4 +6,10 @@ Data flow, one module per step:
 ``expectations`` (pytest tests, collected by ``plugin``) -> ``scoring`` (result model) ->
 ``report`` (text report, Gradescope results.json). ``run.grade`` ties them together; ``cli`` is
 ``python -m grader``.
+
+The kit's version is defined here, once: ``pyproject.toml`` reads it, ``python -m grader --version``
+prints it, and every results.json and gradebook carries it (``grader.about``). CHANGELOG.md says what
+changed in each version, scores included.
 """
+
+__version__ = "1.0.0"

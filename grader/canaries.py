@@ -14,22 +14,38 @@ a submission cannot tell them from any other input and behave well only for them
 """
 
 import json
+import os
 import secrets
 
 from grader import expectations as expect
 from grader.models import make_call
 from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
-# Canary inputs look like any other input: real city names and plausible tool names, drawn afresh per
-# run, never a recognisable marker (a name plus a random hex suffix could be matched by a regular
-# expression, and "refuse everything except canaries" then scored 74 of 116: an adversarial test).
-CITIES = ["Paris", "Lagos", "Osaka", "Lima", "Oslo", "Pune", "Quito", "Perth", "Nairobi", "Bogotá", "Hanoi",
-          "Kraków", "Porto", "Dakar", "Montréal", "Busan", "Tbilisi", "Accra", "Seville", "Cusco", "Leeds",
-          "Madurai", "Recife", "Valletta", "Ghent", "Aarhus", "Da Nang", "San José", "New York", "Rio de Janeiro",
-          "Kyiv", "Zürich", "Ljubljana", "Córdoba", "Mombasa", "Hobart", "Tromsø", "Cebu", "Izmir", "Malmö"]
-VERBS = ["get", "fetch", "lookup", "search", "send", "create", "delete", "list", "read", "update", "run", "book"]
-NOUNS = ["forecast", "weather_data", "email", "file", "calendar_event", "stock_price", "flight", "user",
-         "document", "temperature", "news", "reminder", "route", "invoice"]
+POOLS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "canary_pools.json")
+# Only the instructor's grader has canary_pools.json (course.release leaves it out): a student release draws
+# its self-check canaries from this small public pool instead, which shares no value with the grader's.
+PUBLIC_POOLS = {"cities": ["Springfield", "Riverton", "Lakeside", "Fairview"], "verbs": ["check", "show"],
+                "nouns": ["status", "report"]}
+
+
+def load_pools(path=POOLS_PATH):
+    """The value pools canary inputs are drawn from: ``{"cities", "verbs", "nouns"}`` (dict of lists of str).
+
+    Canary inputs look like any other input: real city names and plausible tool names, drawn afresh per
+    run, never a recognisable marker (a name plus a random hex suffix could be matched by a regular
+    expression, and "refuse everything except canaries" then scored 74 of 116: an adversarial test).
+    Read from ``path`` (the grader's pools); ``PUBLIC_POOLS`` when it is missing (a student release).
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        return {key: list(data[key]) for key in PUBLIC_POOLS}
+    except (OSError, ValueError, KeyError, TypeError):
+        return PUBLIC_POOLS
+
+
+_POOLS = load_pools()
+CITIES, VERBS, NOUNS = _POOLS["cities"], _POOLS["verbs"], _POOLS["nouns"]
 KNOWN = set(SEED_TOOLS) | {"get_weather"}
 
 

@@ -5,6 +5,7 @@ import importlib.util
 import os
 import sys
 
+from grader.about import version_line
 from grader.exercises import BY_ID
 from grader.formats import exercism_results, junit_xml
 from grader.report import gradescope_results, text_report, write_json_atomically, write_text_atomically
@@ -19,6 +20,7 @@ def build_parser():
         description="Grade a tool-call validation submission (.py file or .ipynb notebook) with the kit's hidden cases.",
     )
     parser.add_argument("submission", help="path of the .py file or .ipynb notebook to grade")
+    parser.add_argument("--version", action="version", version=version_line())
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
     parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
     parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
@@ -26,16 +28,18 @@ def build_parser():
     return parser
 
 
-def add_grading_options(parser, total):
+def add_grading_options(parser, total, exercise=True):
     """The options every grading command shares (this one and ``grader.batch``): ``--exercise``,
     ``--case-timeout``, ``--load-timeout``, ``--memory-mb``, ``--total-timeout``.
 
     Args:
         parser: an ``argparse.ArgumentParser``. total: what ``--total-timeout`` bounds (str, for its help).
+        exercise: add ``--exercise`` too (bool); the batch names its assignment with ``grader.assignment``'s.
     """
-    parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
-                        help="grade this exercise (repeatable) instead of the ones found in the submission; "
-                             "one of: " + ", ".join(BY_ID))
+    if exercise:
+        parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
+                            help="grade this exercise (repeatable) instead of the ones found in the submission; "
+                                 "one of: " + ", ".join(BY_ID))
     parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
                         help="wall-clock limit for one case (default: %(default)s)")
     parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
@@ -87,4 +91,18 @@ def main(argv=None):
     if result.error:
         print(f"error: {result.error}", file=sys.stderr)
         status = 2
+    return status
+
+
+def run(argv=None):
+    """``main`` for ``python -m grader`` and the ``toolcall-grade`` command: returns the exit status (int).
+
+    A report piped into a command that stops reading (``| head``) is not an error: status 0.
+    """
+    try:
+        status = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
     return status

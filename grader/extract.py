@@ -22,7 +22,11 @@ from dataclasses import asdict, dataclass, field
 
 from grader.text import clean_text
 
-MAX_SUBMISSION_BYTES = 5 * 1024 * 1024
+MAX_SUBMISSION_BYTES = 5 * 1024 * 1024  # code and text: a .py file, or a notebook without its outputs
+# A notebook file is read at all up to this size, outputs included: outputs are not code, and a correct
+# notebook saved with 50 MB of them was refused before (found in a classroom trial).
+MAX_NOTEBOOK_FILE_BYTES = 200 * 1024 * 1024
+CLEAR_OUTPUTS = "clear its outputs (Edit > Clear Outputs of All Cells in JupyterLab), save, and hand it in again"
 LARGE_NOTEBOOK_CHARACTERS = 200_000  # above this, nbformat validates with fastjsonschema (see extract_notebook)
 
 
@@ -263,8 +267,9 @@ def extract(path):
     Returns:
         ``Submission``.
     Raises:
-        SubmissionError: the file is missing, unreadable, too large (over 5 MB), of another
-            kind, or not a notebook when it claims to be one. The message is one sentence.
+        SubmissionError: the file is missing, unreadable, too large (a .py file over 5 MB; a notebook
+            over 200 MB, or over 5 MB of code and text once its outputs are set aside), of another kind,
+            or not a notebook when it claims to be one. The message is one sentence saying what to do.
     """
     path = os.fspath(path)
     name = os.path.basename(path)
@@ -277,16 +282,32 @@ def extract(path):
     if not os.path.isfile(path):
         # A FIFO would block the grader forever and /dev/zero never ends (found by an adversarial test).
         raise SubmissionError(f"{name} is not a regular file (a pipe, device or socket), so it cannot be graded.")
+    notebook = path.endswith(".ipynb")
+    cap = MAX_NOTEBOOK_FILE_BYTES if notebook else MAX_SUBMISSION_BYTES
     try:
         with open(path, "rb") as handle:
-            data = handle.read(MAX_SUBMISSION_BYTES + 1)  # never more, even if the file grows meanwhile
-        if len(data) > MAX_SUBMISSION_BYTES:
-            size = max(os.path.getsize(path), len(data))
-            raise SubmissionError(f"{name} is {size:,} bytes; submissions over {MAX_SUBMISSION_BYTES:,} bytes are not graded.")
+            data = handle.read(cap + 1)  # never more, even if the file grows meanwhile
+        size = max(os.path.getsize(path), len(data))
     except OSError as exc:
         raise SubmissionError(f"{path} could not be read ({exc.strerror or type(exc).__name__}).") from None
-    if path.endswith(".ipynb"):
-        return extract_notebook(path, data.decode("utf-8", errors="replace"))
+    if len(data) > cap:
+        what = f"notebooks over {cap:,} bytes are not read: {CLEAR_OUTPUTS}" if notebook else \
+            f"files over {cap:,} bytes are not graded; remove large pasted data from it"
+        raise SubmissionError(f"{clean_text(name, 200)} is {size:,} bytes; {what}.")
+    notes = []
+    if notebook and len(data) > MAX_SUBMISSION_BYTES:
+        data, outputs = without_outputs(data)
+        if len(data) > MAX_SUBMISSION_BYTES:
+            raise SubmissionError(f"{clean_text(name, 200)} holds {len(data):,} bytes of code and text even without its outputs; "
+                                  f"notebooks over {MAX_SUBMISSION_BYTES:,} bytes of code and text are not graded: "
+                                  "remove large pasted data from its cells.")
+        notes.append(f"Its saved outputs ({outputs:,} bytes) were set aside before grading: outputs are not graded, "
+                     f"and the {MAX_SUBMISSION_BYTES:,}-byte limit counts code and text only (to hand in a smaller "
+                     "file, clear the outputs and save).")
+    if notebook:
+        submission = extract_notebook(path, data.decode("utf-8", errors="replace"))
+        submission.notes[:0] = notes
+        return submission
     text, notes = decode_source(data, name)
     return Submission(path, chunks=[{"label": clean_text(name, 200), "kind": "file", "code": text}], notes=notes)
 
@@ -314,6 +335,33 @@ def decode_source(data, name):
         return data.decode(encoding, errors="replace"), [
             f"Some bytes of {clean_text(name, 200)} are not valid {encoding} and were replaced by U+FFFD (Python itself "
             "would refuse the file); save it as UTF-8."]
+
+
+def without_outputs(data):
+    """A notebook's bytes without what is not code or text: cell outputs, execution counts, attachments.
+
+    Args:
+        data: the notebook file's bytes.
+    Returns:
+        ``(bytes, removed)``: the notebook as JSON without those (UTF-8), and how many bytes were left out
+        (int). Bytes that are not a JSON object come back unchanged (0 removed), for nbformat to refuse
+        with its own sentence.
+    """
+    try:
+        notebook = json.loads(data)
+    except (ValueError, RecursionError):
+        return data, 0
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        return data, 0
+    for cell in notebook["cells"]:
+        if isinstance(cell, dict):
+            if "outputs" in cell:
+                cell["outputs"] = []
+            if "execution_count" in cell:
+                cell["execution_count"] = None
+            cell.pop("attachments", None)
+    stripped = json.dumps(notebook, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return stripped, max(len(data) - len(stripped), 0)
 
 
 # -- reading while the grader does other work ---------------------------------------------------

@@ -5,11 +5,12 @@
   could not run, with a ``message``), ``tests[]`` in order with ``name``, ``status``, ``message``,
   ``output`` (at most 500 characters, with a truncation note) and ``task_id``.
 - JUnit XML, the shape CI systems read: one ``<testsuite>`` per exercise, one ``<testcase>`` per case,
-  ``<failure>`` carrying the feedback.
+  ``<failure>`` carrying the feedback; ``<properties>`` name the grader's version and fingerprint.
 """
 
 import xml.etree.ElementTree as ElementTree
 
+from grader.about import provenance
 from grader.text import strip_controls
 
 EXERCISM_OUTPUT_LIMIT = 500
@@ -70,6 +71,9 @@ def junit_xml(result):
         cases = [c for c in result.cases if c.exercise == name]
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(not c.passed for c in cases)))
+    properties = ElementTree.SubElement(root, "properties")
+    for name, value in provenance().items():  # which grader produced this (grader.about)
+        ElementTree.SubElement(properties, "property", name=name, value=value)
     if result.error:
-        ElementTree.SubElement(root, "properties").append(ElementTree.Element("property", name="error", value=result.error))
+        ElementTree.SubElement(properties, "property", name="error", value=result.error)
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True)

@@ -19,24 +19,77 @@ GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
 # IPython turns a notebook's magics into Python as a kernel does (grader.extract); without it such cells fail.
 REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\nipython>=8.0,<10\n"
 
-SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once when the autograder image is built.
+SETUP_SH = r"""#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image.
+# The kit needs Python 3.10 or newer; it installs into a virtual environment, because Debian 12 and
+# Ubuntu 24.04 images refuse pip installs into the system Python (PEP 668: "externally managed").
 set -euo pipefail
-if ! command -v python3 >/dev/null; then
-    apt-get update && apt-get install -y python3 python3-pip
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+SOURCE="$ROOT/source"
+VENV="$ROOT/kit-venv"
+rm -f "$SOURCE/PYTHON_PROBLEM"
+
+find_python() {  # the first of these that is Python 3.10 or newer
+    for candidate in ${KIT_PYTHONS:-python3.13 python3.12 python3.11 python3.10 python3}; do
+        if command -v "$candidate" >/dev/null 2>&1 \
+                && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 10))' >/dev/null 2>&1; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+PY=$(find_python) || PY=""
+if [ -z "$PY" ] && [ -z "${KIT_NO_APT:-}" ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv >/dev/null || true
+    PY=$(find_python) || PY=""
 fi
-python3 -m pip install --quiet -r /autograder/source/requirements-grader.txt
+if [ -z "$PY" ]; then
+    FOUND=$( (python3 --version || echo "no python3") 2>&1 | head -n 1)
+    echo "The tool-call kit needs Python 3.10 or newer, and this autograder image has $FOUND. Choose a newer base image (Ubuntu 22.04 or later) in the autograder settings and rebuild." | tee "$SOURCE/PYTHON_PROBLEM"
+    exit 0  # the build succeeds, so that every results.json can say what is wrong (run_autograder)
+fi
+echo "Using $PY ($("$PY" --version 2>&1))"
+if ! "$PY" -m venv "$VENV" >/dev/null 2>&1; then
+    # Debian and Ubuntu ship venv apart from Python (python3-venv, python3.X-venv).
+    NAME=$("$PY" -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+    if [ -z "${KIT_NO_APT:-}" ] && command -v apt-get >/dev/null 2>&1; then
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv "$NAME-venv" >/dev/null || true
+    fi
+    rm -rf "$VENV"
+    "$PY" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$SOURCE/requirements-grader.txt"
+"$VENV/bin/python" -m grader --version
 """
 
-RUN_AUTOGRADER = """#!/usr/bin/env bash
+RUN_AUTOGRADER = r"""#!/usr/bin/env bash
 # Gradescope runs this for every submission; it must leave results/results.json behind.
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+RESULTS="$ROOT/results/results.json"
 mkdir -p "$ROOT/results"
 cd "$ROOT/source" || exit 1
+
+say() {{  # a results.json that tells the student (and the instructor) what is wrong, in one sentence
+    TEXT=$(printf '%s' "$1" | tr '\n\t' '  ' | sed 's/\\/\\\\/g; s/"/\\"/g')
+    printf '{{"score": 0, "output": "%s", "extra_data": {{"autograder_problem": "%s"}}}}\n' "$TEXT" "$2" > "$RESULTS"
+}}
+
+if [ -f PYTHON_PROBLEM ]; then
+    say "The autograder could not grade your work: $(cat PYTHON_PROBLEM) Please tell your instructor." python
+    exit 0
+fi
+PY="$ROOT/kit-venv/bin/python"
+[ -x "$PY" ] || PY=$(command -v python3 || echo python3)
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' >/dev/null 2>&1; then
+    say "The autograder could not grade your work: its Python is $("$PY" --version 2>&1 | head -n 1), and the tool-call kit needs Python 3.10 or newer. Please tell your instructor (a newer base image fixes it)." python
+    exit 0
+fi
 # Every .py and .ipynb file the student uploaded is graded; each exercise counts from the best file for it.
-python3 -m grader.gradescope --grade-upload "$ROOT/submission" --results "$ROOT/results/results.json" {options}
-if [ ! -s "$ROOT/results/results.json" ]; then
-    echo '{{"score": 0, "output": "The autograder could not run; please tell your instructor."}}' > "$ROOT/results/results.json"
+"$PY" -m grader.gradescope --grade-upload "$ROOT/submission" --results "$RESULTS" {options}
+if [ ! -s "$RESULTS" ]; then
+    say "The autograder could not run; please tell your instructor." crashed
 fi
 exit 0
 """
@@ -46,47 +99,58 @@ NOTHING_UPLOADED = ("No .py or .ipynb file was found in your upload: upload your
                     "05_capstone.ipynb) or your .py file, then submit again.")
 
 
-def grade_upload(folder, results_path, exercise_ids=None):
+def grade_upload(folder, results_path, assignment=None, hidden_visibility="after_due_date", score_visibility="visible"):
     """Grade everything a student uploaded and write Gradescope's results.json (what ``run_autograder`` runs).
+
+    Every upload is graded on the same exercises (the assignment chosen when the bundle was built), so every
+    upload has the same maximum: an exercise no uploaded file holds gets its cases, failed, with a sentence.
 
     Args:
         folder: the upload (``/autograder/submission``) (str).
         results_path: where to write results.json (str).
-        exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
+        assignment: the exercise ids (list of str; default: the capstone).
+        hidden_visibility, score_visibility: see ``grader.report.gradescope_results``.
     Returns:
-        the combined ``GradeResult`` (``grader.scoring.best_per_exercise`` over the files); with no
-        file at all, a result with no cases and a sentence telling the student what to upload.
+        the combined ``GradeResult`` (``grader.scoring.best_per_exercise`` over the files, plus the missing
+        exercises' failed cases).
     """
-    from grader.batch import grade_files, submission_files
+    from grader.batch import grade_files, missing_exercises, submission_files
+    from grader.exercises import DEFAULT
     from grader.report import gradescope_results, text_report, write_json_atomically
     from grader.sandbox import Limits
-    from grader.scoring import GradeResult, best_per_exercise
+    from grader.scoring import best_per_exercise
 
-    files = submission_files(folder) if os.path.isdir(folder) else []
-    if files:
-        graded = list(grade_files(files, Limits(), UPLOAD_SECONDS, exercise_ids))
-        combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
-        combined.notes += [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
-    else:
-        combined = GradeResult(submission=folder, error=NOTHING_UPLOADED)
-    write_json_atomically(results_path, gradescope_results(combined))
+    assignment = list(assignment or [DEFAULT.id])
+    files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
+    graded = list(grade_files(files, Limits(), UPLOAD_SECONDS, within=assignment))
+    combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
+    combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
+    if not files:
+        combined.notes.insert(0, NOTHING_UPLOADED)
+    missing_exercises(combined, assignment, "none of your files" if files else "your upload has no file that")
+    write_json_atomically(results_path, gradescope_results(combined, hidden_visibility, score_visibility))
     print(text_report(combined))
     return combined
 
 
-def bundle_files(exercise_ids=()):
+def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibility="visible"):
     """The bundle's members: ``{name inside the zip: (bytes, executable)}``.
 
     Args:
-        exercise_ids: grade only these exercises (ids from grader/exercises.json); default: the ones
-            found in each submission.
+        assignment: the exercise ids every upload is graded on (list of str; default: the capstone).
+        hidden_visibility, score_visibility: Gradescope visibilities for hidden cases and the overall score
+            (``grader.report.gradescope_results``).
     """
-    options = " ".join(f"--exercise {e}" for e in exercise_ids)
+    from grader.about import license_texts
+
+    options = " ".join([*(f"--exercise {e}" for e in assignment), f"--hidden-visibility {hidden_visibility}",
+                        f"--score-visibility {score_visibility}"])
     files = {
         "setup.sh": (SETUP_SH.encode(), True),
         "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
         "requirements-grader.txt": (REQUIREMENTS.encode(), False),
     }
+    files.update({name: (text.encode(), False) for name, text in license_texts().items()})
     for base, folders, names in os.walk(GRADER_DIR):
         folders[:] = sorted(f for f in folders if f != "__pycache__")
         for name in sorted(names):
@@ -97,15 +161,15 @@ def bundle_files(exercise_ids=()):
     return files
 
 
-def build_bundle(path, exercise_ids=()):
+def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible"):
     """Write the autograder zip to ``path``.
 
     Args:
-        path: the zip to write (str). exercise_ids: see ``bundle_files``.
+        path: the zip to write (str). assignment, hidden_visibility, score_visibility: see ``bundle_files``.
     Returns:
         list of member names, in the order written.
     """
-    members = bundle_files(exercise_ids)
+    members = bundle_files(assignment, hidden_visibility, score_visibility)
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, (data, executable) in members.items():
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
@@ -117,23 +181,44 @@ def build_bundle(path, exercise_ids=()):
 
 
 def main(argv=None):
-    """Command line; returns 0 on success. ``--grade-upload`` is what the bundle's ``run_autograder`` calls."""
+    """Command line; returns 0 on success, 2 for a bad choice of exercises. ``--grade-upload`` is what the
+    bundle's ``run_autograder`` calls."""
+    from grader.about import version_line
+    from grader.assignment import add_assignment_options, exercises_from
+    from grader.report import VISIBILITIES
+
     parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
     parser.add_argument("zip", nargs="?", help="the bundle to write, e.g. autograder.zip")
-    parser.add_argument("--exercise", action="append", default=[], metavar="ID",
-                        help="grade only this exercise (repeatable); default: those found in each submission")
+    add_assignment_options(parser)
+    parser.add_argument("--hidden-visibility", choices=VISIBILITIES, default="after_due_date",
+                        help="when students see the hidden cases (Gradescope's test visibility; default: "
+                             "%(default)s, so the hidden suite cannot be probed by resubmitting before the deadline)")
+    parser.add_argument("--score-visibility", choices=VISIBILITIES, default="visible",
+                        help="Gradescope's top-level visibility, the default for the whole result (default: "
+                             "%(default)s; Gradescope hides the total while any scored test is hidden anyway)")
     parser.add_argument("--grade-upload", metavar="FOLDER", help="(inside Gradescope) grade this upload folder")
     parser.add_argument("--results", metavar="PATH", help="with --grade-upload: where to write results.json")
+    parser.add_argument("--version", action="version", version=version_line())
     args = parser.parse_args(argv)
+    try:
+        assignment = [e.id for e in exercises_from(args)]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if args.grade_upload:
         if not args.results:
             parser.error("--grade-upload needs --results PATH")
-        grade_upload(args.grade_upload, args.results, args.exercise or None)
+        grade_upload(args.grade_upload, args.results, assignment, args.hidden_visibility, args.score_visibility)
         return 0
     if not args.zip:
         parser.error("give the bundle to write, e.g. autograder.zip")
-    members = build_bundle(args.zip, args.exercise)
-    print(f"Wrote {args.zip} ({len(members)} files): upload it as the autograder of a Gradescope programming assignment.")
+    members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility)
+    from grader.batch import assignment_maxima
+
+    maxima = assignment_maxima(assignment)
+    print(f"Wrote {args.zip} ({len(members)} files): upload it as the autograder of a Gradescope programming "
+          f"assignment. Every upload is graded on {', '.join(assignment)}, out of {sum(maxima.values()):g} points "
+          f"(set the assignment's points to that); hidden cases' visibility: {args.hidden_visibility}.")
     return 0
 
 

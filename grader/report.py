@@ -82,16 +82,36 @@ def case_output(case):
     return "\n".join(parts)
 
 
-def gradescope_results(result):
+# Gradescope's visibility values (autograder_samples docs/specs.md), from least to most shown.
+VISIBILITIES = ("hidden", "after_published", "after_due_date", "visible")
+WHEN_SHOWN = {"hidden": "are seen by your instructor only", "after_published": "are shown when your instructor "
+              "publishes the grades", "after_due_date": "are shown after the due date", "visible": "are shown now"}
+
+
+def gradescope_results(result, hidden_visibility="visible", score_visibility="visible"):
     """Build Gradescope's results.json (gradescope/autograder_samples docs/specs.md) as a dict.
 
     Top level: ``score`` (earned points), ``execution_time`` (s), ``output`` (summary),
-    ``visibility``, ``stdout_visibility``, ``tests``. Each test: ``name``, ``number``, ``score``,
-    ``max_score``, ``status`` (``passed``/``failed``), ``output``, ``visibility``, ``tags`` (case group,
-    visibility), ``extra_data`` (``{"exercise": id}``).
-    Every test is shown to the student (``visible``): hidden cases are safe to show because their
-    feedback never contains their input.
+    ``visibility``, ``stdout_visibility``, ``extra_data`` (``grader.about.provenance()``: which grader
+    produced it), ``tests``. Each test: ``name``, ``number``, ``score``, ``max_score``, ``status``
+    (``passed``/``failed``), ``output``, ``visibility``, ``tags`` (case group, visibility),
+    ``extra_data`` (``{"exercise": id}``).
+
+    Args:
+        result: ``grader.scoring.GradeResult``.
+        hidden_visibility: the ``visibility`` of every hidden case, one of ``VISIBILITIES``. Hidden
+            cases never show their input, so ``"visible"`` is safe for a learner's own run; on
+            Gradescope it lets students probe the hidden suite by resubmitting, so the bundle sets
+            ``"after_due_date"`` by default. Visible cases are always ``"visible"``.
+        score_visibility: the top-level ``visibility`` (Gradescope's assignment-level setting, the
+            default for tests without their own). Gradescope hides the total score while any test
+            that carries points is not yet shown, so the ``output`` then names the visible part only.
+    Raises:
+        ValueError: a visibility that is not one of ``VISIBILITIES``.
     """
+    for value in (hidden_visibility, score_visibility):
+        if value not in VISIBILITIES:
+            raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, not {value!r}")
     tests = []
     for group_number, (group, cases) in enumerate(result.groups(), start=1):
         for case_number, case in enumerate(cases, start=1):
@@ -102,20 +122,33 @@ def gradescope_results(result):
                 "max_score": case.max_points,
                 "status": "passed" if case.passed else "failed",
                 "output": case_output(case),
-                "visibility": "visible",
+                "visibility": "visible" if case.visibility == "visible" else hidden_visibility,
                 "tags": [group, case.visibility],
                 "extra_data": {"exercise": case.exercise_id},
             })
-    summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
+    withheld = [case for case in result.cases if case.visibility != "visible" and hidden_visibility != "visible"]
+    if withheld or score_visibility != "visible":
+        # The total would give away what the withheld cases scored: show the visible part only.
+        visible = [case for case in result.cases if case.visibility == "visible"]
+        summary = [f"Visible self-checks: {sum(c.passed for c in visible)} of {len(visible)} passed "
+                   f"({_points(sum(c.points for c in visible))} of {_points(sum(c.max_points for c in visible))} points)."]
+        if withheld:
+            summary.append(f"The hidden cases ({_points(sum(c.max_points for c in withheld))} points) and your total "
+                           f"{WHEN_SHOWN[hidden_visibility]}.")
+    else:
+        summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
     if result.error:
         summary.append(f"Could not grade: {result.error}")
     summary += [f"Note: {strip_controls(note)}" for note in result.notes]
+    from grader.about import provenance
+
     return {
         "score": result.score,
         "execution_time": round(result.execution_time, 3),
         "output": "\n".join(summary),
-        "visibility": "visible",
+        "visibility": score_visibility,
         "stdout_visibility": "hidden",
+        "extra_data": provenance(),
         "tests": tests,
     }
 

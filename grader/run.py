@@ -132,7 +132,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
     return plugin
 
 
-def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR):
+def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR, within=None):
     """Run every case of every exercise the submission contains.
 
     The submission's code runs only in worker processes (``grader.sandbox``), one per exercise;
@@ -145,6 +145,9 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
         exercise_ids: grade these exercises (list of ids from ``grader/exercises.json``) instead of
             the ones detected in the submission.
         cases_dir: the folder holding one case folder per exercise (str).
+        within: an assignment's exercise ids (list of str), or None: grade the exercises detected in the
+            submission that belong to it, or all of it when the submission holds none of it (so the
+            learner is told what is missing). Ignored when ``exercise_ids`` is given.
     Returns:
         ``GradeResult``; ``error`` is set (and every case failed with that sentence) when the
         submission could not be read. Never raises for anything inside the submission.
@@ -152,10 +155,10 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
     started = time.monotonic()
     warm_bytecode_cache()
     with no_bytecode_writes():
-        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started)
+        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started, within)
 
 
-def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
+def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started, within=None):
     fingerprint = grader_fingerprint()
     sandbox = Sandbox(limits)
     reading = None
@@ -172,6 +175,8 @@ def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started):
             chosen = [course.BY_ID[i] for i in exercise_ids]
         else:
             chosen = course.detect(submission) if submission else [course.DEFAULT]
+            if within:  # an assignment's grading: never an exercise outside it (grader.assignment)
+                chosen = [e for e in chosen if e.id in within] or [course.BY_ID[i] for i in within]
         result = run_exercises(path, submission, chosen, limits, fatal=fatal, cases_dir=cases_dir,
                                deadline=time.monotonic() + total_seconds, first=sandbox)
         result.error = fatal

@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import weakref
 from dataclasses import dataclass, field
 
 from grader import confine
@@ -31,6 +32,10 @@ KIT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(WORKER_PATH, encoding="utf-8") as _handle:
     # Run as ``python -c``: sys.argv[0] then names no file inside the kit.
     WORKER_SOURCE = _handle.read()
+# Every Sandbox of this process, and whether grading was stopped (``stop_all_workers``): a batch's grader
+# process stops at once on SIGINT/SIGTERM, with no worker left running and none started after.
+_LIVE = weakref.WeakSet()
+_STOPPED = []
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest case sends about 1 MB; more only slows the grader
 HALT_GRACE = 5  # requests answered with "halt" before a submission that catches the halt is killed
 
@@ -44,7 +49,7 @@ class Limits:
         load_seconds: wall-clock limit for loading the submission (float, s).
         memory_mb: address-space limit of the worker (int, MiB).
         cpu_seconds: CPU-time limit of one worker process over its life (int, s).
-        output_bytes: how much the submission may print before writes fail (int, bytes).
+        output_bytes: how much the submission may print per case (and while loading) before the rest is dropped (int, bytes).
         max_requests: ask_model/dispatch requests allowed in one call before it is stopped as
             unbounded (int); the contract allows one of each, and four times that is still bounded. Further requests are answered with
             ``halt`` (the worker raises an exception the learner's ``except Exception`` does not
@@ -97,6 +102,24 @@ class CaseOutcome:
     problem: str | None = None
     output: str = ""
     stopped: str | None = None
+
+
+def stop_all_workers():
+    """Kill the worker (with its process group) of every Sandbox in this process, and start no new one.
+
+    For a signal handler (the batch's grader processes on SIGINT/SIGTERM): it only reads ``/proc``, sends
+    signals and sets a flag, touching no file descriptor the interrupted code may be using. The cases still running then
+    fail at once, as the worker is gone; such a result is never stored (``grader.batch``).
+    """
+    _STOPPED.append(True)
+    for sandbox in list(_LIVE):
+        process = sandbox.process
+        if process is not None:
+            try:
+                confine.kill_tree(process.pid)  # what it started in other sessions too (reads /proc, sends signals)
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError, OSError):
+                pass
 
 
 class _Stop(Exception):
@@ -223,10 +246,13 @@ class Sandbox:
         self.load_deadline = None  # set while a load message is sent and its answer not yet read
         self.hidden = False  # while a hidden case runs: sentences about the worker name no number it chose
         self.confinement = confine.prepare(self.scratch)  # None where the kernel offers no confinement
+        _LIVE.add(self)
 
     # -- process management -------------------------------------------------------------------
 
     def _spawn(self):
+        if _STOPPED:
+            raise OSError("grading was stopped")
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         if self.output_fd is None:
@@ -360,7 +386,7 @@ class Sandbox:
         if size >= self.limits.output_bytes:
             # First, so that no later cut hides it.
             text = (f"(the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case; "
-                    "further output was refused)\n") + text
+                    "the rest of its output was dropped)\n") + text
         return text
 
     # -- public API ----------------------------------------------------------------------------

@@ -27,6 +27,7 @@ and one ``done`` per invocation.
 """
 
 import builtins
+import errno
 import json
 import os
 import stat
@@ -494,6 +495,8 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
 
     ``filenames``: the file names of the compiled chunks (``Loader.filenames``), for locations.
     """
+    for stream in CAPPED:
+        stream.full = False
     for name, value in message.get("globals", {}).items():
         namespace[name] = decode(value, proxies)
     function = namespace.get(message["entry"])
@@ -749,7 +752,44 @@ def disarm():
     _posixsubprocess.fork_exec = fork_exec
 
 
+class CappedStream:
+    """``sys.stdout``/``sys.stderr`` for learner code: once the grader's output limit is reached (the file size
+    limit, ``grader.sandbox.Limits.output_bytes``), further output is dropped instead of raising
+    ``OSError: File too large`` into the learner's ``print``: printing too much is truncated, not fatal (a
+    correct solution that printed 10 MB while loading scored 0). The grader's report says output was cut."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.full = False  # the limit was reached in this case: drop at once (failed writes cost a system call each)
+
+    def write(self, text):
+        if self.full:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:
+                raise
+            self.full = True
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            if exc.errno != errno.EFBIG:
+                raise
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+CAPPED = []  # the two CappedStreams; the grader empties the output file before each case, so each starts afresh
+
+
 def main(argv):
+    CAPPED[:] = [CappedStream(sys.stdout), CappedStream(sys.stderr)]
+    sys.stdout, sys.stderr = CAPPED
     channel = Channel(int(argv[1]), int(argv[2]))
     scratch, kit = argv[3], argv[4]
     del sys.argv[1:]  # learner code need not know the kit's folder

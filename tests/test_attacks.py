@@ -21,6 +21,7 @@ import time
 import pytest
 
 from conftest import ROOT, run_grader
+from points import available, shown
 
 ATTACKS = os.path.join(ROOT, "tests", "attacks")
 # The batch's own attacks (the gradebook and the submissions folder) belong to issue 13, which changes
@@ -62,13 +63,13 @@ def points(results, group=None, name_part=None):
 @pytest.mark.parametrize("name", FULL_MARKS)
 def test_a_correct_solution_in_an_ordinary_style_gets_full_marks(tmp_path, name):
     process, results = grade_attack(tmp_path, name)
-    assert results["score"] == 116 == sum(t["max_score"] for t in results["tests"]), process.stdout[-2000:]
+    assert results["score"] == available("capstone") == sum(t["max_score"] for t in results["tests"]), process.stdout[-2000:]
 
 
 def test_a_parse_call_bound_to_an_instance_is_graded_as_parse_call(tmp_path):
     process, results = grade_attack(tmp_path, "fair_class_based_step.py")
     assert {t["extra_data"]["exercise"] for t in results["tests"]} == {"parse-call"}
-    assert results["score"] == 33 == sum(t["max_score"] for t in results["tests"])
+    assert results["score"] == available("parse-call") == sum(t["max_score"] for t in results["tests"])
 
 
 def test_an_observe_that_always_returns_none_earns_nothing(tmp_path):
@@ -129,7 +130,7 @@ def survivors(marker="REDTEAM_SURVIVOR"):
 
 def test_a_guard_bypass_by_an_import_name_is_refused_and_leaves_no_process(tmp_path):
     process, results = grade_attack(tmp_path, "guard_bypass_dash_name.py")
-    assert results["score"] == 116
+    assert results["score"] == available("capstone")
     assert "refused: PermissionError the grader does not allow importing -posixsubprocess" in process.stdout
     assert "spawned detached pid" not in process.stdout
     assert survivors() == []
@@ -201,7 +202,7 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
         with open(disk / "out" / "gradebook.csv", newline="", encoding="utf-8") as handle:
             book = {row["student"]: row for row in csv.DictReader(handle)}
         assert {student: book[student]["total"] for student in book} == {
-            "alice": "116", "bob": "116", "carol": "116", "mallory": "116"}
+            **dict.fromkeys(("alice", "bob", "carol", "mallory"), shown(available("capstone")))}
         # What one submission may hold on disk: its files (each under the per-file limit) and its output file;
         # two are graded at once.
         bound = (MAX_SCRATCH_ENTRIES + 1) * Limits.output_bytes

@@ -7,6 +7,7 @@ import time
 import pytest
 
 from conftest import ROOT, run_grader
+from points import available, golden, shown
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
 GRADESCOPE_TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags", "extra_data"}
@@ -36,7 +37,7 @@ def test_results_json_follows_the_gradescope_spec(grade):
 def test_report_shows_groups_points_and_the_difference_between_visible_and_graded(grade):
     process, _ = grade(BASE)
     out = process.stdout
-    assert out.startswith("Grading base.py\nScore: 129 / 129")
+    assert out.startswith("Grading base.py\nScore: {0} / {0}".format(shown(available("capstone"))))
     assert "Parsing the raw call — 13/13" in out
     assert "Visible self-checks: 6 of 6 passed." in out
     assert "Graded cases (visible and hidden): all graded cases passed." in out
@@ -166,7 +167,7 @@ def test_first_run_on_a_fresh_clone_is_not_voided_by_python_writing_bytecode(tmp
         process = subprocess.run([sys.executable, "-m", "grader", BASE], cwd=kit, env=env,
                                  capture_output=True, text=True, timeout=300)
         assert process.returncode == 0, (run, process.stderr)
-        assert "Score: 129 / 129" in process.stdout, run
+        assert f"Score: {shown(available('capstone'))} / {shown(available('capstone'))}" in process.stdout, run
         assert "void" not in process.stdout + process.stderr
     assert (kit / "grader" / "__pycache__").is_dir()  # the run did cache bytecode, outside the checked window
     assert not (kit / "grader" / "cases" / "__pycache__").exists()  # cases are always compiled from source
@@ -184,4 +185,81 @@ def test_a_conftest_planted_among_the_cases_is_never_loaded(tmp_path):
     stub = write(tmp_path, "stub.py", "def handle_tool_call(raw, ask_model):\n    return None\n")
     process = subprocess.run([sys.executable, "-m", "grader", os.fspath(stub)], cwd=kit,
                              capture_output=True, text=True, timeout=300)
-    assert "Score: 0 / 129" in process.stdout, process.stdout[:500]
+    assert f"Score: 0 / {shown(available('capstone'))}" in process.stdout, process.stdout[:500]
+
+
+# -- limits that do not zero correct work ------------------------------------------------------------
+
+def solved_capstone():
+    import nbformat
+
+    return nbformat.read(os.path.join(ROOT, "solutions", "notebooks", "05_capstone.ipynb"), as_version=4)
+
+
+def notebook_with(tmp_path, name, add):
+    """The solved capstone notebook with ``add(notebook)`` applied, written to ``tmp_path/name``."""
+    import nbformat
+
+    notebook = solved_capstone()
+    add(notebook, nbformat)
+    path = tmp_path / name
+    nbformat.write(notebook, path)
+    return path
+
+
+def add_outputs(notebook, nbformat):
+    cell = next(c for c in notebook.cells if c.cell_type == "code")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="z" * (50 * 1024 * 1024))]
+    cell.execution_count = 7
+
+
+def add_attachment(notebook, nbformat):
+    import base64
+
+    image = base64.b64encode(os.urandom(9 * 1024 * 1024)).decode()
+    notebook.cells.append(nbformat.v4.new_markdown_cell("![plot](attachment:plot.png)",
+                                                        attachments={"plot.png": {"image/png": image}}))
+
+
+@pytest.mark.parametrize("name, add", [("outputs.ipynb", add_outputs), ("attachment.ipynb", add_attachment)])
+def test_outputs_are_set_aside_before_the_size_limit(grade, tmp_path, name, add):
+    """A correct notebook saved with 50 MB of outputs was refused ("over 5,242,880 bytes"): outputs are not code."""
+    path = notebook_with(tmp_path, name, add)
+    assert os.path.getsize(path) > 10 * 1024 * 1024
+    process, results = grade(path)
+    assert process.returncode == 0, process.stderr
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) == available("capstone")
+    assert "saved outputs" in process.stdout and "were set aside before grading" in process.stdout
+
+
+def test_a_notebook_over_the_limit_without_its_outputs_is_refused_saying_what_to_do(tmp_path):
+    path = notebook_with(tmp_path, "pasted.ipynb", lambda nb, nbf: nb.cells.append(nbf.v4.new_markdown_cell("m" * (6 << 20))))
+    process, _ = run_grader(path)
+    assert process.returncode == 2
+    assert "bytes of code and text even without its outputs" in process.stderr
+    assert "remove large pasted data from its cells" in process.stderr and "Traceback" not in process.stderr
+
+
+PRINTS = {"one 10 MB print": 'print("x" * 10_000_000)\n',
+          "12,000 prints of 1 KB": 'for _ in range(12_000):\n    print("y" * 1000)\n',
+          "10 MB to stderr": 'import sys\nsys.stderr.write("e" * 10_000_000)\n'}
+
+
+@pytest.mark.parametrize("kind", list(PRINTS))
+def test_printing_too_much_while_loading_is_cut_not_fatal(grade, tmp_path, kind):
+    """Printing 10 MB while loading scored 0 (OSError: File too large)."""
+    process, results = grade(write(tmp_path, "chatty.py", PRINTS[kind] + open(BASE, encoding="utf-8").read()))
+    assert process.returncode == 0, process.stderr
+    assert results["score"] == available("capstone"), [t["output"] for t in results["tests"] if t["status"] == "failed"][:2]
+    assert "MB in one case; the rest of its output was dropped" in process.stdout
+    assert "File too large" not in process.stdout
+
+
+def test_printing_too_much_during_a_case_is_cut_not_fatal(grade, tmp_path):
+    source = open(BASE, encoding="utf-8").read().replace(
+        "def handle_tool_call(raw, ask_model):\n",
+        "FIRST = [True]\n\n\ndef handle_tool_call(raw, ask_model):\n"
+        "    if FIRST:\n        FIRST.clear()\n        print('w' * 9_000_000)\n")
+    process, results = grade(write(tmp_path, "chatty_case.py", source))
+    assert results["score"] == available("capstone")  # whichever case (or canary) printed it, it still passed
+    assert "File too large" not in json.dumps(results)

@@ -18,6 +18,7 @@ from conftest import ROOT
 from faulty.step_faults import BASES
 from grader.extract import SubmissionError, extract, ipython_to_python
 from grader.run import grade
+from points import available
 
 with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as _handle:
     BASE = _handle.read()
@@ -55,7 +56,7 @@ def write_notebook(tmp_path, *cells, name="submission.ipynb"):
 ], ids=["latin-1-cookie", "cp1252-cookie", "bom-and-utf8-cookie"])
 def test_a_file_in_the_encoding_it_declares_gets_full_marks(tmp_path, header, text, encoding):
     source = header + BASE.replace(PREFIX, text)
-    full_marks(grade(write_py(tmp_path, source, encoding=encoding)), 116)
+    full_marks(grade(write_py(tmp_path, source, encoding=encoding)), available("capstone"))
 
 
 def test_a_file_naming_an_encoding_python_does_not_know_gets_one_sentence(tmp_path):
@@ -71,7 +72,7 @@ def test_a_capture_cell_with_line_magics_and_help_gets_full_marks(tmp_path):
     path = write_notebook(tmp_path, "%time START = 1\nlen?\n%matplotlib inline",
                           "%%capture output --no-stderr\n" + HELPERS + "print('captured')", ENTRY)
     result = grade(path)
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     assert not any("Not run while grading" in note for note in result.notes)  # everything here runs as in Jupyter
 
 
@@ -79,7 +80,7 @@ def test_shell_commands_and_shell_cell_magics_are_skipped_with_a_sentence(tmp_pa
     path = write_notebook(tmp_path, "!pip install requests\nfiles = !ls\nassert files == []", "%%bash\necho hi",
                           BASE, "%%html\n<b>done</b>")
     result = grade(path)
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     note = next(note for note in result.notes if note.startswith("Not run while grading"))
     assert note.startswith("Not run while grading: !pip, !ls, %%bash. Shell commands (!...) and magics that need a "
                            "Jupyter kernel or another process cannot run in the grader's sandbox")
@@ -93,7 +94,7 @@ def test_an_indented_cell_and_a_timeit_cell_run_as_in_ipython(tmp_path):
                           "%timeit -n 1 -r1 handle_tool_call = None\n%prun -q -s cumulative PROFILED = 1",
                           "assert PROFILED == 1")  # %prun runs in the notebook's namespace
     result = grade(path)
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     assert not [note for note in result.notes if "raised" in note or "syntax error" in note]
 
 
@@ -101,7 +102,7 @@ def test_top_level_await_runs_as_in_ipython(tmp_path):
     path = write_notebook(tmp_path, "import asyncio\nDELAY = await asyncio.sleep(0, result=0)", BASE,
                           "checked = await asyncio.sleep(0, result=handle_tool_call)\nassert checked is handle_tool_call")
     result = grade(path)
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     assert not [note for note in result.notes if "raised" in note or "syntax error" in note]
 
 
@@ -116,7 +117,7 @@ def test_future_annotations_from_a_cell_magic_hold_in_later_cells(tmp_path):
     typed = ENTRY.replace("def handle_tool_call(raw, ask_model):", "def handle_tool_call(raw: Raw, ask_model: Model) -> Verdict:")
     path = write_notebook(tmp_path, "%%time\nfrom __future__ import annotations", HELPERS, typed,
                           "Raw = str\nModel = object\nclass Verdict(dict):\n    pass")
-    full_marks(grade(path), 116)
+    full_marks(grade(path), available("capstone"))
 
 
 def test_future_annotations_hold_for_a_class_in_a_later_cell(tmp_path):
@@ -124,7 +125,7 @@ def test_future_annotations_hold_for_a_class_in_a_later_cell(tmp_path):
                           "@dataclasses.dataclass\nclass Attempt:\n    raw: RawCall\n    errors: list[Problem]\n", BASE,
                           "RawCall = str\nProblem = str\nassert Attempt('x', []).raw == 'x'")
     result = grade(path)
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     assert not [note for note in result.notes if "raised" in note]
 
 
@@ -136,7 +137,7 @@ def test_other_line_separators_inside_strings_are_kept(tmp_path, separator):
     source = BASE.replace(PREFIX, f"Tool call rejected{separator}nothing ran. Fix and resend:")
     path = write_notebook(tmp_path, "%time _ = 1", source)
     assert extract(path).chunks[1]["code"] == source
-    full_marks(grade(path), 116)
+    full_marks(grade(path), available("capstone"))
 
 
 def test_a_cell_with_a_magic_keeps_its_separators(tmp_path):
@@ -147,7 +148,7 @@ def test_a_cell_with_a_magic_keeps_its_separators(tmp_path):
     magic = ast.parse(code).body[0].value
     assert [ast.literal_eval(argument) for argument in magic.args] == ["time", "MARK = '\x85'"]
     assert code.split("\n")[1] == "SEPARATOR = 'a\u2028b\x1cc'" and "Rejected\u2029 fix" in code
-    full_marks(grade(write_notebook(tmp_path, source)), 116)
+    full_marks(grade(write_notebook(tmp_path, source)), available("capstone"))
 
 
 # -- 5. standard-library modules that import internals load; the dangerous calls stay refused ---------------
@@ -162,7 +163,7 @@ async def _with_deadline(raw, ask_model):
 def handle_tool_call(raw, ask_model):
     return asyncio.run(_with_deadline(raw, ask_model))
 """
-    full_marks(grade(write_py(tmp_path, source)), 116)
+    full_marks(grade(write_py(tmp_path, source)), available("capstone"))
 
 
 def test_mock_futures_sqlite_and_logging_get_full_marks(tmp_path):
@@ -183,7 +184,7 @@ def handle_tool_call(raw, ask_model):
         LOG.debug("rejected")
     return result
 """
-    full_marks(grade(write_py(tmp_path, source)), 116)
+    full_marks(grade(write_py(tmp_path, source)), available("capstone"))
 
 
 REFUSED = """import importlib, importlib.util, multiprocessing, os, socket, sqlite3, subprocess, sys
@@ -233,7 +234,7 @@ def handle_tool_call(raw, ask_model):
     state.write_text(json.dumps(count + 1))
     return result
 """
-    full_marks(grade(write_py(tmp_path, source)), 116)
+    full_marks(grade(write_py(tmp_path, source)), available("capstone"))
 
 
 def test_a_working_folder_of_its_own_below_scratch_is_fine_but_leaving_it_is_not(tmp_path):
@@ -249,7 +250,7 @@ for what, action in [("climb", lambda: open("../../outside.txt", "w")), ("leave"
         print(what, "refused:", exc)
 """ + BASE
     result = grade(write_py(tmp_path, source))
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     printed = next(note for note in result.notes if note.startswith("While loading"))
     assert "climb refused: the grader does not allow relative paths that climb out of the working folder" in printed
     assert "leave refused: the grader does not allow changing the working folder to outside the scratch folder" in printed
@@ -263,7 +264,7 @@ def test_a_validator_bound_with_functools_partial_is_graded_as_validate_call(tmp
     source += "\n\nvalidate_call = functools.partial(_validate, strict=True)\n"
     result = grade(write_py(tmp_path, source))
     assert {c.exercise_id for c in result.cases} == {"validate-call"}
-    full_marks(result, 33)
+    full_marks(result, available("parse-call"))
 
 
 def test_an_observer_object_in_a_notebook_is_graded_as_observe(tmp_path):
@@ -280,7 +281,7 @@ def test_a_handler_made_by_a_factory_is_graded_as_the_capstone(tmp_path):
     source += "\n\ndef make_handler():\n    return lambda raw, ask_model: _handle(raw, ask_model)\n\n\nhandle_tool_call = make_handler()\n"
     result = grade(write_py(tmp_path, source))
     assert {c.exercise_id for c in result.cases} == {"capstone"}
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
 
 
 # -- 8. each limit that remains is named to the learner in a sentence ------------------------------------------
@@ -303,7 +304,7 @@ except PermissionError as exc:
     print("stopped after", written, "files:", exc)
 """ + BASE
     result = grade(write_py(tmp_path, source))
-    full_marks(result, 116)
+    full_marks(result, available("capstone"))
     assert any(f"stopped after {MAX_SCRATCH_ENTRIES} files: the grader does not allow more than {MAX_SCRATCH_ENTRIES} "
                "files in the scratch folder in a submission" in note for note in result.notes)
 

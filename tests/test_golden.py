@@ -25,9 +25,11 @@ SUBMISSIONS = {
 
 
 def normalise(results):
-    """Drop what legitimately varies between runs: the execution time."""
+    """Drop what legitimately varies between runs: the execution time, and the grader's fingerprint (it
+    changes with every edit of the grader; the version stays, so a release is visible in the diff)."""
     results = dict(results)
     results["execution_time"] = 0
+    results["extra_data"] = {**results["extra_data"], "grader_fingerprint": "(any)"}
     return results
 
 

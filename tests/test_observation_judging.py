@@ -15,6 +15,7 @@ from grader.run import grade
 
 CAPSTONE = '''
 import json
+from points import available
 
 W = {wording!r}
 TYPE_NAMES = {{str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}}
@@ -127,7 +128,7 @@ def test_a_correct_observation_in_another_wording_keeps_full_marks(tmp_path, sty
     result = grade(path)
     failed = [f"{c.title}: {c.feedback}" for c in result.cases if not c.passed]
     assert not failed, failed[:3]
-    assert result.score == result.max_score == 116
+    assert result.score == result.max_score == available("capstone")
 
 
 VALIDATE_CALL = '''
@@ -180,4 +181,4 @@ def test_a_correct_problem_list_in_another_wording_keeps_full_marks(tmp_path, st
     result = grade(path, exercise_ids=["validate-call"])
     failed = [f"{c.title}: {c.feedback}" for c in result.cases if not c.passed]
     assert not failed, failed[:3]
-    assert result.score == result.max_score == 33
+    assert result.score == result.max_score == available("parse-call")

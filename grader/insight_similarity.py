@@ -39,7 +39,7 @@ THRESHOLD = 0.5  # a pair is listed when one side has at least this share of its
 # Below this many characters of own normalised code (after the shipped code is removed) a submission
 # is not compared: every correct one-line answer is the same line.
 MIN_OWN_CHARACTERS = 100
-SHOWN_PAIRS = 40  # pairs with a side-by-side view in the HTML; the CSV lists every pair
+SHOWN_PAIRS = 40  # clusters whose most similar pair gets a side-by-side view; the CSV lists every pair
 
 _LABEL_GRADE_ID = re.compile(r"^cell \d+ \((.+)\)$")  # grader.extract labels a cell "cell 7 (capstone)"
 
@@ -149,11 +149,30 @@ class Pair:
 
 
 @dataclass
+class Cluster:
+    """Students linked by listed pairs (each linked to another of them, directly or through others).
+
+    Three or more alike usually means a common source (the course's own examples, a published
+    solution, work shared in a group) rather than one student copying another.
+
+    Attributes:
+        exercise: id (str). students: sorted (list of str). pairs: the listed pairs among them (list of ``Pair``,
+        most similar first).
+    """
+
+    exercise: str
+    students: list
+    pairs: list
+
+
+@dataclass
 class SimilarityResult:
     """Similarity over a class.
 
     Attributes:
         threshold: (float). pairs: ``[Pair, ...]`` above the threshold, most similar first.
+        clusters: ``[Cluster, ...]``, largest first; the first pair of each of the first ``shown`` has a
+            side-by-side view.
         states: ``{exercise: {student: state}}`` (see ``Fingerprinted.state``).
         compared: ``{exercise: number of pairs compared}`` (int).
         boilerplate: ``{exercise: number of shipped code cells counted as boilerplate}`` (int).
@@ -162,6 +181,7 @@ class SimilarityResult:
 
     threshold: float
     pairs: list = field(default_factory=list)
+    clusters: list = field(default_factory=list)
     states: dict = field(default_factory=dict)
     compared: dict = field(default_factory=dict)
     boilerplate: dict = field(default_factory=dict)
@@ -268,6 +288,29 @@ def side_by_side(first, second):
     return shown[0], shown[1]
 
 
+def clusters(pairs):
+    """Group listed pairs into ``Cluster``s per exercise (connected students), largest first, then by
+    their most similar pair (list)."""
+    parent = {}
+
+    def root(node):
+        while parent.setdefault(node, node) != node:
+            parent[node] = parent[parent[node]]
+            node = parent[node]
+        return node
+
+    for pair in pairs:
+        parent[root((pair.exercise, pair.first))] = root((pair.exercise, pair.second))
+    members = {}
+    for pair in pairs:
+        members.setdefault(root((pair.exercise, pair.first)), []).append(pair)
+    out = []
+    for (exercise, _), linked in members.items():
+        students = sorted({s for p in linked for s in (p.first, p.second)})
+        out.append(Cluster(exercise, students, linked))
+    return sorted(out, key=lambda c: (-len(c.students), -c.pairs[0].share, c.exercise, c.students))
+
+
 def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_PAIRS):
     """Compare every pair of students' code per exercise.
 
@@ -275,7 +318,7 @@ def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_
         code_files: ``{student: {exercise: (file name, path)}}``: the file each exercise was graded from.
         threshold: a pair is listed when one side's share is at least this (float, 0 to 1).
         workers: processes (int; default ``os.cpu_count()``).
-        shown: how many of the most similar pairs get a side-by-side view (int).
+        shown: how many clusters get a side-by-side view of their most similar pair (int).
     Returns:
         ``SimilarityResult``.
     """
@@ -294,9 +337,10 @@ def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_
     tasks = [(student, [(e, name, path) for e, (name, path) in sorted(files.items())])
              for student, files in sorted(code_files.items())]
     rows = {e: [] for e in exercises}
+    result.states = {e: {} for e in exercises}
     for done in _run(_fingerprint_student, tasks, workers):
         for exercise, item in done:
-            result.states.setdefault(exercise, {})[item.student] = item.state
+            result.states[exercise][item.student] = item.state
             if item.state == "compared":
                 rows[exercise].append(item)
     _FINGERPRINTS = rows  # read by the forked comparison processes
@@ -310,8 +354,9 @@ def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_
                     first, second, share_i, share_j = second, first, share_j, share_i
                 result.pairs.append(Pair(exercise, first.student, second.student, share_i, share_j, overlap))
         result.pairs.sort(key=lambda p: (-p.share, p.exercise, p.first, p.second))
+        result.clusters = clusters(result.pairs)
         index = {(e, r.student): r for e in exercises for r in rows[e]}
-        for pair in result.pairs[:shown]:
+        for pair in [c.pairs[0] for c in result.clusters[:shown]]:
             pair.first_html, pair.second_html = side_by_side(index[(pair.exercise, pair.first)].fingerprint,
                                                              index[(pair.exercise, pair.second)].fingerprint)
     finally:

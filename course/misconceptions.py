@@ -1,9 +1,9 @@
 """``python -m course.misconceptions [--check]``: the class report's known mistakes, from the faulty library.
 
 Grades every faulty solution of ``tests/faulty/`` (the capstone's ``faults.py`` and the step
-exercises' ``step_faults.py``) with the batch grader and writes ``grader/insight_misconceptions.json``:
-per mistake, its exercise, its sentence, where it comes from, and the exact cases (and case groups)
-it fails. ``grader.insight`` reads only that file, so the report never imports the tests.
+exercises' ``step_faults.py``) with the batch grader, three times (about a minute on two cores), and writes ``grader/insight_misconceptions.json``:
+per mistake, its exercise, its sentence, where it comes from, and the exact cases (and their groups)
+it fails by their own checks (not those voided by a failed canary check, which vary from run to run). ``grader.insight`` reads only that file, so the report never imports the tests.
 
 Run it after adding a faulty variant or changing cases; ``--check`` regenerates in memory and exits
 1, saying what changed, when the file is stale (``tests/test_insight.py`` checks the cheap part, the
@@ -52,8 +52,14 @@ def library():
     return out
 
 
-def generate(workers=None):
-    """Grade every faulty solution and return the data file's content (dict).
+RUNS = 3  # gradings per faulty solution; a case counts when it fails in every one
+
+
+def generate(workers=None, runs=RUNS):
+    """Grade every faulty solution ``runs`` times and return the data file's content (dict).
+
+    A mistake's cases are those it fails in every run: a fault that keeps state between calls (a retry
+    budget in a global) may give its one retry to a different case each time the cases are shuffled.
 
     Raises:
         RuntimeError: a faulty solution was graded on another exercise than its own, or not at all.
@@ -68,18 +74,23 @@ def generate(workers=None):
         for number, (_, _, _, _, source) in enumerate(entries):
             with open(os.path.join(submissions, f"m{number:03d}.py"), "w", encoding="utf-8") as handle:
                 handle.write(source)
-        out = os.path.join(folder, "out")
-        run_batch(submissions, out, workers=workers, progress=False)
-        data = read_batch_output(out)
+        results = []
+        for run in range(runs):
+            out = os.path.join(folder, f"out{run}")
+            run_batch(submissions, out, workers=workers, progress=False)
+            results.append(read_batch_output(out))
     mistakes = []
     for number, (mistake_id, exercise, name, origin, _) in enumerate(entries):
         student = f"m{number:03d}"
-        graded = set(data.scores.get(student, {}))
-        if graded != {exercise}:
-            raise RuntimeError(f"{mistake_id} was graded on {sorted(graded) or 'nothing'}, not on {exercise}.")
-        failed = sorted(data.failed[exercise][student])
+        for data in results:
+            graded = set(data.scores.get(student, {}))
+            if graded != {exercise}:
+                raise RuntimeError(f"{mistake_id} was graded on {sorted(graded) or 'nothing'}, not on {exercise}.")
+        # Without the cases voided by a failed canary check: the canaries draw random inputs, so those vary
+        # from run to run (grader.insight_read.ClassResults.pattern).
+        cases = sorted(frozenset.intersection(*(data.pattern(exercise, student) for data in results)))
         mistakes.append({"id": mistake_id, "exercise": exercise, "name": name, "origin": origin,
-                         "groups": sorted({group for group, _ in failed}), "cases": [list(c) for c in failed]})
+                         "groups": sorted({group for group, _ in cases}), "cases": [list(c) for c in cases]})
     return {"about": ABOUT, "mistakes": mistakes}
 
 

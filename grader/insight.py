@@ -26,7 +26,7 @@ from grader.insight_read import FORMULA_STARTS, read_batch_output
 from grader.report import write_text_atomically
 
 CSV_FILES = ("summary.csv", "exercises.csv", "score_distribution.csv", "groups.csv", "cases.csv", "failures.csv",
-             "mistakes.csv", "mistake_matches.csv", "similarity.csv", "similar_pairs.csv", "similar_groups.csv")
+             "mistakes.csv", "mistake_cases.csv", "mistake_matches.csv", "similarity.csv", "similar_pairs.csv", "similar_groups.csv")
 
 
 @dataclass
@@ -145,6 +145,9 @@ def tables(report):
                            [[r.exercise, " ".join(m.id for m in r.mistakes), _text(r.name), "yes" if r.identifiable else "no",
                              len(r.cases), _text("; ".join(r.groups)), len(r.exact), len(r.partial)]
                             for r in report.mistakes.rows])
+    out["mistake_cases.csv"] = (["exercise", "mistake_ids", "group", "case"],
+                                [[r.exercise, " ".join(m.id for m in r.mistakes), _text(g), _text(t)]
+                                 for r in report.mistakes.rows for g, t in sorted(r.cases)])
     out["mistake_matches.csv"] = (["exercise", "student", "match", "mistake_ids", "mistake"],
                                   [[r.exercise, _text(s), kind, " ".join(m.id for m in r.mistakes), _text(r.name)]
                                    for r in report.mistakes.rows for kind, names in (("exact", r.exact), ("partial", r.partial))

@@ -220,7 +220,8 @@ def _mistakes_section(report):
     parts = ["<h2>Likely mistakes</h2>",
              "<p class='lead'>Each student's failed cases compared with the kit's library of known mistakes (each one a "
              "solution with that single fault, graded). <b>Exactly</b>: the student failed precisely that mistake's "
-             "cases. <b>Partly</b>: they failed all of them and more (two mistakes, or a broader form). A likely cause "
+             "cases. <b>Partly</b>: they failed at least two thirds of them, and other cases or not all (two mistakes at "
+             "once, or a broader or narrower form). A likely cause "
              "to look for in the student's code, not a verdict.</p>"]
     head = ["known mistake", "exercise", "exactly", "partly", "cases it fails", "students"]
     matched = [row for row in mistakes.rows if row.identifiable and (row.exact or row.partial)]

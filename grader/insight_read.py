@@ -25,6 +25,9 @@ from grader.exercises import BY_ID, EXERCISES
 # A gradebook cell that would start a spreadsheet formula may be written with a leading apostrophe
 # (OWASP's advice against CSV injection); the name behind it is the one in the results file.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A case whose own check passed but whose points were voided because the submission failed one of the
+# grader's randomised canary checks (``grader.canaries.void_sentence``, shown by ``grader.report.case_output``).
+VOIDED = "What happened: Not counted: "
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,8 @@ class ClassResults:
         outcomes: ``{exercise: {student: {case key: points earned}}}``; a case is passed when it
             earned its ``max_points`` (results.json's ``status``); see ``passed``.
         failed: ``{exercise: {student: frozenset of case keys}}``: the cases each student failed.
+        voided: ``{exercise: {student: frozenset of case keys}}``: failed cases whose own check
+            passed, voided by a failed canary check (random, so no part of a mistake's pattern).
         errors: ``{student: [sentence, ...]}`` from the batch's summary (the gradebook's notes).
         notes: sentences about what could not be read (list of str).
     """
@@ -78,12 +83,18 @@ class ClassResults:
     cases: dict = field(default_factory=dict)
     outcomes: dict = field(default_factory=dict)
     failed: dict = field(default_factory=dict)
+    voided: dict = field(default_factory=dict)
     errors: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
 
     def graded(self, exercise):
         """Students with a graded file for ``exercise``, sorted (list of str)."""
         return [s for s in self.students if exercise in self.scores.get(s, {})]
+
+    def pattern(self, exercise, student):
+        """The cases the student failed in ``exercise`` by their own check: failed, not voided (frozenset)."""
+        return self.failed.get(exercise, {}).get(student, frozenset()) - self.voided.get(exercise, {}).get(
+            student, frozenset())
 
     def total(self, student):
         """The student's points over every exercise (float)."""
@@ -228,7 +239,7 @@ def read_batch_output(folder):
                                       "its cases are left out.")
                 continue
             data.files.setdefault(student, {})[exercise] = chosen[0]
-            points, failed = {}, set()
+            points, failed, voided = {}, set(), set()
             for test in chosen[1]:
                 parts = _case_parts(test, exercise)
                 if parts is None:
@@ -240,8 +251,11 @@ def read_batch_output(folder):
                 points[case.key] = float(test["score"])
                 if test.get("status") != "passed":
                     failed.add(case.key)
+                    if VOIDED in str(test.get("output", "")):
+                        voided.add(case.key)
             data.outcomes.setdefault(exercise, {})[student] = points
             data.failed.setdefault(exercise, {})[student] = frozenset(failed)
+            data.voided.setdefault(exercise, {})[student] = frozenset(voided)
     course_order = [e.id for e in EXERCISES]
     data.exercises = sorted(data.maximum, key=lambda e: (course_order.index(e) if e in course_order else len(course_order), e))
     data.cases = {e: list(seen_cases.get(e, {}).values()) for e in data.exercises}

@@ -118,3 +118,51 @@ def build_class(folder):
         else:
             manifest.step_bases[detail] = student
     return manifest
+
+
+# -- batch output written from results, without grading (for unit tests and the benchmark) -----------
+
+def write_batch_output(out, graded):
+    """Write a batch output folder the way ``grader.batch.grade_student`` does, from ready results.
+
+    Args:
+        out: the output folder (str). graded: ``{student: [(file name, GradeResult), ...]}``; an
+            empty list is a student who handed in no file.
+    Returns:
+        the summaries written (list of dict), as ``grader.batch.run_batch`` returns them.
+    """
+    from grader.batch import _safe, gradebook_csv
+    from grader.report import gradescope_results, write_json_atomically, write_text_atomically
+    from grader.scoring import best_per_exercise
+
+    summaries = []
+    for student, files in sorted(graded.items()):
+        summary = {"student": student, "files": [name for name, _ in files], "exercises": {},
+                   "errors": [] if files else ["no .py or .ipynb file was submitted"]}
+        for name, result in files:
+            write_json_atomically(os.path.join(out, "feedback", _safe(student), _safe(name) + ".results.json"),
+                                  gradescope_results(result))
+        combined = best_per_exercise([result for _, result in files], student)
+        for exercise_id in dict.fromkeys(case.exercise_id for case in combined.cases):
+            cases = [case for case in combined.cases if case.exercise_id == exercise_id]
+            summary["exercises"][exercise_id] = [sum(c.points for c in cases), sum(c.max_points for c in cases)]
+        write_json_atomically(os.path.join(out, "results", _safe(student) + ".json"), summary)
+        summaries.append(summary)
+    write_text_atomically(os.path.join(out, "gradebook.csv"), gradebook_csv(summaries))
+    return summaries
+
+
+def result_from(templates, failed, submission):
+    """A ``GradeResult`` whose cases are ``templates`` (passing ``CaseResult``s), failing those in ``failed``.
+
+    Args:
+        templates: list of ``grader.scoring.CaseResult``. failed: ``(group, title)`` keys to fail (set).
+        submission: the file's name (str).
+    """
+    from dataclasses import replace
+
+    from grader.scoring import GradeResult
+
+    cases = [replace(c, passed=False, points=0.0, feedback="synthetic failure") if (c.group, c.title) in failed
+             else replace(c, passed=True, points=c.max_points, feedback="") for c in templates]
+    return GradeResult(submission=submission, cases=cases)

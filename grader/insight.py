@@ -88,7 +88,7 @@ def build_report(out, submissions=None, threshold=None, workers=None, log=None):
 
         files = insight_similarity.code_files_for(data, submissions)
         report.similarity = insight_similarity.class_similarity(
-            files, insight_similarity.THRESHOLD if threshold is None else threshold, workers)
+            files, insight_similarity.THRESHOLD if threshold is None else threshold, workers, log=log)
         report.unchanged = {e: sorted(s for s, state in states.items() if state == "unchanged")
                             for e, states in report.similarity.states.items()}
         log(f"similarity in {time.perf_counter() - started:.2f} s "

@@ -215,7 +215,7 @@ def read_batch_output(folder):
             data.notes.append(f"{stale} results file(s) name students who are not in gradebook.csv (graded in an "
                               "earlier run, then removed from the submissions); they are left out.")
         data.students = sorted(name for name in matched if name is not None)
-    seen_cases = {}
+    seen_cases, names = {}, {}
     for student in data.students:
         stem, summary = summaries[student]
         data.errors[student] = [str(e) for e in summary.get("errors", []) if e]
@@ -240,19 +240,23 @@ def read_batch_output(folder):
                 continue
             data.files.setdefault(student, {})[exercise] = chosen[0]
             points, failed, voided = {}, set(), set()
+            known = seen_cases.setdefault(exercise, {})
             for test in chosen[1]:
-                parts = _case_parts(test, exercise)
+                # Every student's file names the same cases: parse each name once (500 students: 170,000 tests).
+                signature = (test.get("name"), str(test.get("tags")))
+                parts = names.get((exercise, signature))
                 if parts is None:
+                    parts = names[(exercise, signature)] = _case_parts(test, exercise) or ()
+                if not parts:
                     continue
-                maximum = float(test.get("max_score") or 0.0)
-                case = Case(exercise, parts[0], parts[1], parts[2], maximum)
-                if case.key not in seen_cases.setdefault(exercise, {}):
-                    seen_cases[exercise][case.key] = case
-                points[case.key] = float(test["score"])
+                key = parts[:2]
+                if key not in known:
+                    known[key] = Case(exercise, parts[0], parts[1], parts[2], float(test.get("max_score") or 0.0))
+                points[key] = float(test["score"])
                 if test.get("status") != "passed":
-                    failed.add(case.key)
+                    failed.add(key)
                     if VOIDED in str(test.get("output", "")):
-                        voided.add(case.key)
+                        voided.add(key)
             data.outcomes.setdefault(exercise, {})[student] = points
             data.failed.setdefault(exercise, {})[student] = frozenset(failed)
             data.voided.setdefault(exercise, {})[student] = frozenset(voided)

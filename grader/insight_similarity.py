@@ -14,8 +14,10 @@ another exercise of the same notebook; a ``.py`` file counts whole.
 
 Cost: reading and fingerprinting grow with the class (linear); comparing grows with the number of
 pairs, n(n-1)/2 per exercise, so doubling the class multiplies the comparison time by four. Both
-run in ``workers`` processes. A pair whose fingerprints could not cover the threshold even if every
-match were a full k-gram (an upper bound) is not compared further, which changes no result.
+run in ``workers`` processes. Each pair's overlap is first computed as copydetect computes it, in
+plain Python (``covered``); copydetect's own comparison then runs for the pairs that reach the threshold.
+Fingerprints are made in processes with a fixed ``PYTHONHASHSEED`` (copydetect hashes with Python's
+``hash()``), so the same class gives the same figures on every run.
 """
 
 import concurrent.futures
@@ -55,7 +57,8 @@ def exercise_code(path, exercise):
         path: the submission file (str). exercise: exercise id (str).
     Returns:
         ``(code, chunks)``: the code (str, chunks joined by blank lines) and the chunks' codes (list
-        of str), or ``(None, [])`` when the file cannot be read (``SubmissionError``).
+        of str), or ``(None, [])`` when the file cannot be read (``SubmissionError``). Cells exactly as
+        the course ships them are left out before fingerprinting (``_fingerprint_student``).
     """
     try:
         submission = extract(path)
@@ -75,13 +78,13 @@ def _learner_notebook(notebook):
     """The learner version of ``notebook`` (an nbformat node): this clone's ``notebooks/`` copy when its
     exercise cells still hold the shipped stubs, else one generated from the solved sources (the
     instructor may have worked in ``notebooks/``, and their answers are not boilerplate)."""
-    import nbformat
-
+    from grader.extract import read_notebook_text
     from grader.progress import stub_digest
 
-    path = os.path.join(NOTEBOOKS_DIR, notebook)
+    reads = read_notebook_text()  # nbformat, imported without its slow optional format checkers
     try:
-        node = nbformat.read(path, as_version=4)
+        with open(os.path.join(NOTEBOOKS_DIR, notebook), encoding="utf-8") as handle:
+            node = reads(handle.read(), as_version=4)
     except Exception:  # missing or unreadable: generate it
         node = None
     if node is not None:
@@ -188,10 +191,11 @@ class SimilarityResult:
     notes: list = field(default_factory=list)
 
 
-# State shared with forked pool processes (copydetect hashes with Python's hash(), which is salted
-# per process: fingerprints are comparable only within one process and the processes it forks).
-_BOILERPLATE = {}
-_FINGERPRINTS = {}
+# copydetect hashes k-grams with Python's hash(), which is salted per process unless PYTHONHASHSEED is
+# set: fingerprints are made in processes started with this seed, so every run gives the same figures.
+HASH_SEED = "0"
+_BOILERPLATE = {}   # in fingerprinting processes: {exercise: (k-gram hashes, normalised shipped cells)}
+_FINGERPRINTS = {}  # in comparing processes (forked): {exercise: [Fingerprinted, ...]}
 
 
 def _boilerplate_hashes(codes):
@@ -202,6 +206,13 @@ def _boilerplate_hashes(codes):
     for code in codes:
         hashes.update(CodeFingerprint("boilerplate.py", NOISE, 1, fp=io.StringIO(code)).hashes)
     return np.unique(np.array(sorted(hashes), dtype=np.int64))
+
+
+def _start_fingerprinting(shipped):
+    """Fingerprinting process start: hash the shipped code of each exercise (``{exercise: [code, ...]}``)."""
+    _BOILERPLATE.clear()
+    for exercise, codes in shipped.items():
+        _BOILERPLATE[exercise] = (_boilerplate_hashes(codes), {_normalised(c) for c in codes})
 
 
 def _fingerprint_student(task):
@@ -217,23 +228,39 @@ def _fingerprint_student(task):
             out.append((exercise, Fingerprinted(student, name, "unreadable")))
             continue
         shipped = boilerplate[1] if boilerplate else set()
-        if all(_normalised(c) in shipped or not c.strip() for c in chunks):
+        # A cell exactly as shipped (the stub, given helpers of 15,000 characters) holds no k-gram that counts.
+        own = [c for c in chunks if c.strip() and _normalised(c) not in shipped]
+        if not own:
             out.append((exercise, Fingerprinted(student, name, "unchanged")))
             continue
         fingerprint = CodeFingerprint(f"{student}.py", NOISE, GUARANTEE - NOISE + 1,
-                                      boilerplate=boilerplate[0] if boilerplate else None, fp=io.StringIO(code))
+                                      boilerplate=boilerplate[0] if boilerplate else None,
+                                      fp=io.StringIO("\n\n".join(own)))
         state = "compared" if fingerprint.token_coverage >= MIN_OWN_CHARACTERS else "short"
-        out.append((exercise, Fingerprinted(student, name, state, fingerprint if state == "compared" else None)))
+        out.append((exercise, Fingerprinted(student, name, state, _plain(fingerprint) if state == "compared" else None)))
     return out
 
 
-def _could_reach(first, second, shared, threshold):
-    """False when no comparison of the pair can reach ``threshold``: each matching fingerprint covers at
-    most k characters (copydetect's similarity is covered characters over ``token_coverage``)."""
-    for mine in (first, second):
-        if mine.k * sum(len(mine.hash_idx[h]) for h in shared) >= threshold * mine.token_coverage:
-            return True
-    return False
+def covered(fingerprint, shared):
+    """Characters of one side's normalised code inside a k-gram whose hash the other side shares (int).
+
+    This is copydetect's token overlap (``compare_files``: the slices it builds from the shared
+    fingerprints' positions, summed), computed without numpy: for the many pairs that are not alike it
+    is ten times faster, so ``compare_files`` runs only for pairs that reach the threshold.
+    """
+    positions = sorted(i for h in shared for i in fingerprint.hash_idx[h])
+    k = fingerprint.k
+    total = k if positions else 0
+    for current, following in zip(positions, positions[1:]):
+        total += min(k, following - current)
+    return total
+
+
+def _plain(fingerprint):
+    """The fingerprint with its hashes and positions as Python ints (set operations on them run in C)."""
+    fingerprint.hash_idx = {int(h): [int(i) for i in positions] for h, positions in fingerprint.hash_idx.items()}
+    fingerprint.hashes = set(fingerprint.hash_idx)
+    return fingerprint
 
 
 def _compare_row(task):
@@ -247,7 +274,8 @@ def _compare_row(task):
     for j in range(i + 1, len(rows)):
         second = rows[j].fingerprint
         shared = first.hashes & second.hashes
-        if not shared or not _could_reach(first, second, shared, threshold):
+        if not shared or (covered(first, shared) < threshold * first.token_coverage
+                          and covered(second, shared) < threshold * second.token_coverage):
             continue
         overlap, (share_i, share_j), _ = compare_files(first, second)
         if max(share_i, share_j) >= threshold:
@@ -255,19 +283,28 @@ def _compare_row(task):
     return exercise, i, len(rows) - i - 1, found
 
 
-def _pool(workers):
-    """A process pool that forks (so children share this process's hash salt), or None for in-process work."""
+def _fingerprint_all(tasks, shipped, workers):
+    """``_fingerprint_student`` over ``tasks`` in processes started with ``PYTHONHASHSEED=HASH_SEED``."""
+    previous = os.environ.get("PYTHONHASHSEED")
+    os.environ["PYTHONHASHSEED"] = HASH_SEED  # read by each process as it starts (they start lazily)
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+                max_workers=max(1, min(workers, len(tasks))), mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_fingerprinting, initargs=(shipped,)) as pool:
+            return list(pool.map(_fingerprint_student, tasks, chunksize=max(1, len(tasks) // (workers * 8))))
+    finally:
+        if previous is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = previous
+
+
+def _compare_all(tasks, workers):
+    """``_compare_row`` over ``tasks``: in forked processes that share ``_FINGERPRINTS``, or here."""
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return None
-    return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-
-
-def _run(function, tasks, workers):
-    pool = _pool(workers)
-    if pool is None:
-        return [function(task) for task in tasks]
-    with pool:
-        return list(pool.map(function, tasks, chunksize=max(1, len(tasks) // (workers * 8))))
+        return [_compare_row(task) for task in tasks]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(_compare_row, tasks, chunksize=max(1, len(tasks) // (workers * 8))))
 
 
 def side_by_side(first, second):
@@ -311,7 +348,7 @@ def clusters(pairs):
     return sorted(out, key=lambda c: (-len(c.students), -c.pairs[0].share, c.exercise, c.students))
 
 
-def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_PAIRS):
+def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_PAIRS, log=None):
     """Compare every pair of students' code per exercise.
 
     Args:
@@ -319,46 +356,58 @@ def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_
         threshold: a pair is listed when one side's share is at least this (float, 0 to 1).
         workers: processes (int; default ``os.cpu_count()``).
         shown: how many clusters get a side-by-side view of their most similar pair (int).
+        log: ``callable(str)`` for a line per step with its time, or None.
     Returns:
         ``SimilarityResult``.
     """
     global _FINGERPRINTS
+    import time
+
+    started = time.perf_counter()
+
+    def step(text):
+        if log:
+            log(f"  similarity: {text} ({time.perf_counter() - started:.1f} s)")
+
     workers = workers or os.cpu_count() or 1
     result = SimilarityResult(threshold=threshold)
     exercises = sorted({e for files in code_files.values() for e in files},
                        key=lambda e: [x.id for x in EXERCISES].index(e) if e in BY_ID else len(EXERCISES))
-    _BOILERPLATE.clear()
+    shipped = {}
     for exercise in exercises:
-        codes = boilerplate_code(exercise)
-        result.boilerplate[exercise] = len(codes)
-        if not codes:
+        shipped[exercise] = boilerplate_code(exercise)
+        result.boilerplate[exercise] = len(shipped[exercise])
+        if not shipped[exercise]:
             result.notes.append(f"{exercise}: the course's notebook for it was not found, so no code counts as shipped.")
-        _BOILERPLATE[exercise] = (_boilerplate_hashes(codes), {_normalised(c) for c in codes})
+    step("the shipped code read")
     tasks = [(student, [(e, name, path) for e, (name, path) in sorted(files.items())])
              for student, files in sorted(code_files.items())]
     rows = {e: [] for e in exercises}
     result.states = {e: {} for e in exercises}
-    for done in _run(_fingerprint_student, tasks, workers):
+    for done in _fingerprint_all(tasks, shipped, workers) if tasks else []:
         for exercise, item in done:
             result.states[exercise][item.student] = item.state
             if item.state == "compared":
                 rows[exercise].append(item)
+    step(f"{sum(len(r) for r in rows.values())} submissions read and fingerprinted")
     _FINGERPRINTS = rows  # read by the forked comparison processes
     try:
         tasks = [(e, i, threshold) for e in exercises for i in range(len(rows[e]) - 1)]
-        for exercise, i, compared, found in _run(_compare_row, tasks, workers):
+        for exercise, i, compared, found in _compare_all(tasks, workers):
             result.compared[exercise] = result.compared.get(exercise, 0) + compared
             for j, share_i, share_j, overlap in found:
                 first, second = rows[exercise][i], rows[exercise][j]
                 if first.student > second.student:
                     first, second, share_i, share_j = second, first, share_j, share_i
                 result.pairs.append(Pair(exercise, first.student, second.student, share_i, share_j, overlap))
+        step(f"{sum(result.compared.values())} pairs compared")
         result.pairs.sort(key=lambda p: (-p.share, p.exercise, p.first, p.second))
         result.clusters = clusters(result.pairs)
         index = {(e, r.student): r for e in exercises for r in rows[e]}
         for pair in [c.pairs[0] for c in result.clusters[:shown]]:
             pair.first_html, pair.second_html = side_by_side(index[(pair.exercise, pair.first)].fingerprint,
                                                              index[(pair.exercise, pair.second)].fingerprint)
+        step("side-by-side views made")
     finally:
         _FINGERPRINTS = {}
     return result

@@ -324,6 +324,67 @@ def test_csv_files_hold_the_figures_of_the_report(ability_report):
     assert dict(zip(header, rows[0]))["graded"] == 40
 
 
+# -- similarity -----------------------------------------------------------------------------------------
+
+def style_files(tmp_path):
+    """The five independent capstone styles and the copy, one .py file per student: {student: {exercise: (name, path)}}."""
+    from course.assemble import seed_form
+
+    codes = {"base": open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read(),
+             "reference": seed_form()}
+    for name in ("classy", "flat", "table", "table_copied"):
+        codes[name] = open(os.path.join(ROOT, "tests", "insight", name + ".py"), encoding="utf-8").read()
+    files = {}
+    for student, code in codes.items():
+        (tmp_path / f"{student}.py").write_text(code, encoding="utf-8")
+        files[student] = {"capstone": (f"{student}.py", str(tmp_path / f"{student}.py"))}
+    return files
+
+
+def test_overlap_is_computed_exactly_as_copydetect_computes_it(tmp_path):
+    """``covered`` screens every pair; copydetect's own comparison must agree with it to the last character."""
+    import io
+
+    from copydetect import CodeFingerprint, compare_files
+
+    from grader.insight_similarity import GUARANTEE, NOISE, _plain, covered
+
+    prints = [_plain(CodeFingerprint(f"{s}.py", NOISE, GUARANTEE - NOISE + 1, fp=io.StringIO(open(p).read())))
+              for s, [(_, p)] in ((s, list(f.values())) for s, f in style_files(tmp_path).items())]
+    checked = 0
+    for i, first in enumerate(prints):
+        for second in prints[i + 1:]:
+            shared = first.hashes & second.hashes
+            overlap, shares, _ = compare_files(first, second)
+            assert covered(first, shared) == overlap
+            assert covered(second, shared) / second.token_coverage == pytest.approx(shares[1], abs=1e-12)
+            checked += 1
+    assert checked == 15
+
+
+def test_similarity_is_the_same_on_every_run_and_pairs_only_the_copy(tmp_path):
+    from grader.insight_similarity import class_similarity
+
+    files = style_files(tmp_path)
+    first = class_similarity(files, workers=2)
+    again = class_similarity(files, workers=1)
+    assert [(p.first, p.second, p.first_share, p.second_share) for p in first.pairs] == \
+           [(p.first, p.second, p.first_share, p.second_share) for p in again.pairs]
+    assert [(p.first, p.second) for p in first.pairs] == [("table", "table_copied")]
+    assert first.pairs[0].share > 0.8 and "<mark>" in first.pairs[0].first_html
+    assert first.compared == {"capstone": 15}
+
+
+def test_each_exercise_of_a_two_exercise_notebook_is_compared_on_its_own_cells():
+    from grader.insight_similarity import exercise_code
+
+    notebook = os.path.join(ROOT, "solutions", "notebooks", "06_beyond.ipynb")
+    schema, _ = exercise_code(notebook, "json-schema")
+    adapters, _ = exercise_code(notebook, "adapters")
+    assert "def validate_arguments" in schema and "def raw_call_from_openai" not in schema
+    assert "def raw_call_from_openai" in adapters and "def validate_arguments" not in adapters
+
+
 # -- the graded synthetic class -------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

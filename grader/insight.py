@@ -87,6 +87,9 @@ def build_report(out, submissions=None, threshold=None, workers=None, log=None):
         from grader import insight_similarity
 
         files = insight_similarity.code_files_for(data, submissions)
+        lost = sum(len(per) for per in data.files.values()) - sum(len(per) for per in files.values())
+        if lost:
+            data.notes.append(f"{lost} graded file(s) are no longer in {submissions}, so their code is not compared.")
         report.similarity = insight_similarity.class_similarity(
             files, insight_similarity.THRESHOLD if threshold is None else threshold, workers, log=log)
         report.unchanged = {e: sorted(s for s, state in states.items() if state == "unchanged")
@@ -108,6 +111,8 @@ def _share(value):
 
 def tables(report):
     """Every CSV file's rows: ``{file name: (header, rows)}``, the figures the page shows."""
+    from grader import insight_similarity
+
     data = report.data
     sim = report.similarity
     out = {}
@@ -116,7 +121,11 @@ def tables(report):
         ["exercises", len(data.exercises)], ["reading notes", len(data.notes)],
         ["similarity threshold", "" if sim is None else f"{sim.threshold:.3f}"],
         ["discrimination flag below", f"{report.negative:.3f}"],
-        ["discrimination flag from students counted", report.min_flag]])
+        ["discrimination flag from students counted", report.min_flag],
+        *([["similarity k-gram characters", insight_similarity.NOISE],
+           ["similarity match always found from characters", insight_similarity.GUARANTEE],
+           ["similarity minimum own characters", insight_similarity.MIN_OWN_CHARACTERS],
+           ["similarity maximum own characters", insight_similarity.MAX_CHARACTERS]] if sim is not None else [])])
     rows = []
     for stats in report.exercises:
         unchanged = report.unchanged.get(stats.exercise)
@@ -152,17 +161,13 @@ def tables(report):
                                   [[r.exercise, _text(s), kind, " ".join(m.id for m in r.mistakes), _text(r.name)]
                                    for r in report.mistakes.rows for kind, names in (("exact", r.exact), ("partial", r.partial))
                                    for s in names])
+    similarity_head = ["exercise", "compared", "stub_unchanged", "too_short", "too_long", "unreadable", "pairs_compared"]
     if sim is None:
-        out["similarity.csv"] = (["exercise", "compared", "stub_unchanged", "too_short", "unreadable", "pairs_compared"], [])
+        out["similarity.csv"] = (similarity_head, [])
         out["similar_pairs.csv"] = (["exercise", "student", "other_student", "share_of_student", "share_of_other",
                                      "matching_characters"], [])
     else:
-        rows = []
-        for exercise, states in sim.states.items():
-            count = {k: sum(1 for v in states.values() if v == k) for k in ("compared", "unchanged", "short", "unreadable")}
-            rows.append([exercise, count["compared"], count["unchanged"], count["short"], count["unreadable"],
-                         sim.compared.get(exercise, 0)])
-        out["similarity.csv"] = (["exercise", "compared", "stub_unchanged", "too_short", "unreadable", "pairs_compared"], rows)
+        out["similarity.csv"] = (similarity_head, [[e, *sim.counts(e).values(), sim.compared.get(e, 0)] for e in sim.states])
         out["similar_pairs.csv"] = (["exercise", "student", "other_student", "share_of_student", "share_of_other",
                                      "matching_characters"],
                                     [[p.exercise, _text(p.first), _text(p.second), _share(p.first_share),

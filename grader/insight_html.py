@@ -159,8 +159,10 @@ def glance(report):
     if report.similarity is None:
         lines.append("Similarity was not computed: add <code>--submissions FOLDER</code> (the folder given to the batch).")
     else:
-        lines.append(f"{len(report.similarity.pairs)} pair(s) of submissions for review (one side at least "
-                     f"{percent(report.similarity.threshold)} alike).")
+        groups = len(report.similarity.clusters)
+        lines.append(f"{len(report.similarity.pairs)} alike pair(s) of submissions, in {groups} group(s), for review "
+                     f"(at least {percent(report.similarity.threshold)} of one side's code in the other)."
+                     if report.similarity.pairs else "No pair of submissions is alike enough to review.")
     return lines
 
 
@@ -264,11 +266,11 @@ def _similarity_section(report):
                  f"where at least {percent(result.threshold)} of one side's code is found in the other. Alike code is a "
                  f"reason to look, not proof of copying: students may share a source the course allowed.</p>")
     lines = []
-    for exercise, states in result.states.items():
-        counts = {state: sum(1 for s in states.values() if s == state) for state in ("compared", "unchanged", "short", "unreadable")}
+    for exercise in result.states:
+        counts = result.counts(exercise)
         lines.append(f"<li>{esc(exercise)}: {counts['compared']} compared ({result.compared.get(exercise, 0)} pairs); "
                      f"{counts['unchanged']} stub unchanged, {counts['short']} too short to compare, "
-                     f"{counts['unreadable']} unreadable</li>")
+                     f"{counts['long']} too long, {counts['unreadable']} unreadable</li>")
     parts.append("<ul>" + "".join(lines) + "</ul>")
     if not result.pairs:
         return parts + ["<p>No pair above the threshold.</p>"]
@@ -297,11 +299,12 @@ def _similarity_section(report):
 def _method_section(report):
     similarity = ""
     if report.similarity is not None:
-        from grader.insight_similarity import GUARANTEE, MIN_OWN_CHARACTERS, NOISE
+        from grader.insight_similarity import GUARANTEE, MAX_CHARACTERS, MIN_OWN_CHARACTERS, NOISE
 
         similarity = (f"<li><b>Similarity</b>: copydetect with k-grams of {NOISE} characters of normalised code and a "
                       f"window that finds every match of {GUARANTEE} or more; a submission with fewer than "
-                      f"{MIN_OWN_CHARACTERS} characters of its own normalised code is not compared. Reading and "
+                      f"{MIN_OWN_CHARACTERS} characters of its own normalised code, or more than {MAX_CHARACTERS:,} "
+                      "characters of own code, is not compared. Reading and "
                       "fingerprinting grow with the class; comparing grows with the square of it (every pair), so "
                       "twice the students take about four times as long.</li>")
     return ["<h2>How to read this</h2><ul>",

@@ -41,6 +41,10 @@ THRESHOLD = 0.5  # a pair is listed when one side has at least this share of its
 # Below this many characters of own normalised code (after the shipped code is removed) a submission
 # is not compared: every correct one-line answer is the same line.
 MIN_OWN_CHARACTERS = 100
+# Above this many characters of own code a submission is not compared: tokenising costs about 10 ms per
+# 1,000 characters, and a solution is a few thousand (the grader reads files up to 5 MB).
+MAX_CHARACTERS = 100_000
+STATES = ("compared", "unchanged", "short", "long", "unreadable")
 SHOWN_PAIRS = 40  # clusters whose most similar pair gets a side-by-side view; the CSV lists every pair
 
 _LABEL_GRADE_ID = re.compile(r"^cell \d+ \((.+)\)$")  # grader.extract labels a cell "cell 7 (capstone)"
@@ -114,8 +118,9 @@ class Fingerprinted:
 
     Attributes:
         student: (str). file: the file name (str).
-        state: ``"compared"``, ``"unchanged"`` (nothing beyond the shipped code), ``"short"`` (under
-            ``MIN_OWN_CHARACTERS`` of own normalised code) or ``"unreadable"`` (str).
+        state: one of ``STATES`` (str): ``"compared"``, ``"unchanged"`` (nothing beyond the shipped
+            code), ``"short"`` (under ``MIN_OWN_CHARACTERS`` of own normalised code), ``"long"`` (over
+            ``MAX_CHARACTERS`` of own code) or ``"unreadable"``.
         fingerprint: ``copydetect.CodeFingerprint`` when compared, else None.
     """
 
@@ -182,6 +187,11 @@ class SimilarityResult:
         notes: sentences (list of str).
     """
 
+    def counts(self, exercise):
+        """``{state: number of students}`` for one exercise, every state of ``STATES`` present (dict)."""
+        states = list(self.states.get(exercise, {}).values())
+        return {state: states.count(state) for state in STATES}
+
     threshold: float
     pairs: list = field(default_factory=list)
     clusters: list = field(default_factory=list)
@@ -232,6 +242,9 @@ def _fingerprint_student(task):
         own = [c for c in chunks if c.strip() and _normalised(c) not in shipped]
         if not own:
             out.append((exercise, Fingerprinted(student, name, "unchanged")))
+            continue
+        if sum(len(c) for c in own) > MAX_CHARACTERS:
+            out.append((exercise, Fingerprinted(student, name, "long")))
             continue
         fingerprint = CodeFingerprint(f"{student}.py", NOISE, GUARANTEE - NOISE + 1,
                                       boilerplate=boilerplate[0] if boilerplate else None,

@@ -375,6 +375,22 @@ def test_similarity_is_the_same_on_every_run_and_pairs_only_the_copy(tmp_path):
     assert first.compared == {"capstone": 15}
 
 
+def test_bad_submissions_are_counted_not_compared(tmp_path):
+    """A notebook that is not one, a file of 200,000 characters, one of binary noise: each gets a state, none a crash."""
+    from grader.insight_similarity import class_similarity
+
+    files = style_files(tmp_path)
+    (tmp_path / "broken.ipynb").write_text("{not a notebook", encoding="utf-8")
+    (tmp_path / "huge.py").write_text("def handle_tool_call(raw, ask_model):\n" + "    x = 1\n" * 25_000, encoding="utf-8")
+    (tmp_path / "noise.py").write_bytes(bytes(range(256)) * 20)
+    for student in ("broken.ipynb", "huge.py", "noise.py"):
+        files[student] = {"capstone": (student, str(tmp_path / student))}
+    result = class_similarity(files, workers=2)
+    states = result.states["capstone"]
+    assert (states["broken.ipynb"], states["huge.py"], states["noise.py"]) == ("unreadable", "long", "short")
+    assert result.counts("capstone") == {"compared": 6, "unchanged": 0, "short": 1, "long": 1, "unreadable": 1}
+
+
 def test_each_exercise_of_a_two_exercise_notebook_is_compared_on_its_own_cells():
     from grader.insight_similarity import exercise_code
 
@@ -471,6 +487,15 @@ def test_report_counts_the_stub_and_the_missing_file(graded_class):
     assert similarity["pairs_compared"] == str(int(similarity["compared"]) * (int(similarity["compared"]) - 1) // 2)
     full = {r["student"] for r in read("failures.csv") if r["exercise"] == "capstone"}
     assert not full & set(manifest.styles.values()) and manifest.copied[1] not in full
+
+
+def test_every_number_on_the_page_with_similarity_is_in_a_csv_file(graded_class):
+    _, folder, _ = graded_class
+    parser = VisibleText()
+    parser.feed((folder / "out" / "insight" / "report.html").read_text(encoding="utf-8"))
+    shown = {t.replace(",", "") for t in NUMBER.findall(" ".join(parser.parts))}
+    missing = shown - csv_numbers(folder / "out" / "insight")
+    assert not missing, f"numbers on the page that no CSV file holds: {sorted(missing)}"
 
 
 def test_report_page_renders_in_headless_chromium(graded_class):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from grader.insight_read import FORMULA_STARTS, read_batch_output
 from grader.report import write_text_atomically
 
-CSV_FILES = ("summary.csv", "exercises.csv", "score_distribution.csv", "groups.csv", "cases.csv", "failures.csv",
+CSV_FILES = ("summary.csv", "exercises.csv", "students.csv", "score_distribution.csv", "groups.csv", "cases.csv", "failures.csv",
              "mistakes.csv", "mistake_cases.csv", "mistake_matches.csv", "similarity.csv", "similar_pairs.csv", "similar_groups.csv")
 
 
@@ -122,6 +122,8 @@ def tables(report):
         ["similarity threshold", "" if sim is None else f"{sim.threshold:.3f}"],
         ["discrimination flag below", f"{report.negative:.3f}"],
         ["discrimination flag from students counted", report.min_flag],
+        ["alike pairs", "" if sim is None else len(sim.pairs)],
+        ["alike groups", "" if sim is None else len(sim.clusters)],
         *([["similarity k-gram characters", insight_similarity.NOISE],
            ["similarity match always found from characters", insight_similarity.GUARANTEE],
            ["similarity minimum own characters", insight_similarity.MIN_OWN_CHARACTERS],
@@ -129,12 +131,28 @@ def tables(report):
     rows = []
     for stats in report.exercises:
         unchanged = report.unchanged.get(stats.exercise)
-        rows.append([stats.exercise, _text(stats.title), stats.students, stats.graded, len(stats.no_file),
+        rows.append([stats.exercise, _text(stats.title), len(data.cases.get(stats.exercise, [])), stats.students,
+                     stats.graded, len(stats.no_file),
                      "" if unchanged is None else len(unchanged), len(stats.nothing_passed), f"{stats.maximum:g}",
                      _share(stats.mean), _share(stats.median), report.mistakes.compared.get(stats.exercise, 0),
                      len(report.mistakes.unexplained.get(stats.exercise, []))])
-    out["exercises.csv"] = (["exercise", "title", "students", "graded", "no_file", "stub_unchanged", "passed_no_case",
+    out["exercises.csv"] = (["exercise", "title", "cases", "students", "graded", "no_file", "stub_unchanged", "passed_no_case",
                              "max_points", "mean", "median", "compared_with_mistakes", "matching_no_mistake"], rows)
+    rows = []
+    for stats in report.exercises:
+        nothing = set(stats.nothing_passed)
+        unchanged = report.unchanged.get(stats.exercise)
+        states = sim.states.get(stats.exercise, {}) if sim is not None else {}
+        for student in data.students:
+            graded = stats.exercise in data.scores.get(student, {})
+            rows.append([_text(student), stats.exercise,
+                         f"{data.scores[student][stats.exercise]:g}" if graded else "", f"{stats.maximum:g}",
+                         _text(data.files.get(student, {}).get(stats.exercise, "")),
+                         "passed no case" if student in nothing else "graded" if graded else "no file",
+                         "" if unchanged is None or not graded else "yes" if student in unchanged else "no",
+                         states.get(student, "")])
+    out["students.csv"] = (["student", "exercise", "points", "max_points", "file", "state", "stub_unchanged",
+                            "similarity"], rows)
     out["score_distribution.csv"] = (["exercise", "from_points", "to_points", "students"], [
         [s.exercise, f"{low:g}", f"{high:g}", n] for s in report.exercises for low, high, n in s.bins])
     item_head = ["students", "passed", "pass_rate", "discrimination", "flag"]
@@ -160,7 +178,9 @@ def tables(report):
     out["mistake_matches.csv"] = (["exercise", "student", "match", "mistake_ids", "mistake"],
                                   [[r.exercise, _text(s), kind, " ".join(m.id for m in r.mistakes), _text(r.name)]
                                    for r in report.mistakes.rows for kind, names in (("exact", r.exact), ("partial", r.partial))
-                                   for s in names])
+                                   for s in names]
+                                  + [[e, _text(s), "none", "", ""] for e, names in report.mistakes.unexplained.items()
+                                     for s in names])
     similarity_head = ["exercise", "compared", "stub_unchanged", "too_short", "too_long", "unreadable", "pairs_compared"]
     if sim is None:
         out["similarity.csv"] = (similarity_head, [])

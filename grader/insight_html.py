@@ -34,16 +34,22 @@ def esc(value):
     return html.escape(str(value), quote=True)
 
 
+def as_in_csv(value):
+    """A figure rounded to the three decimals the CSV files hold (float): the page shows it from there, so
+    rounding it again for the page can never disagree with the CSV."""
+    return float(f"{value:.3f}")
+
+
 def percent(share):
     """A share (0..1) as a whole percentage, e.g. ``"83%"`` (str)."""
-    return f"{round(share * 100):d}%"
+    return f"{round(as_in_csv(share) * 100):d}%"
 
 
 def number(value, digits=2):
     """A float as shown (``"—"`` for None; at most ``digits`` decimals, no trailing zeros) (str)."""
     if value is None:
         return "—"
-    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    text = f"{as_in_csv(value):.{digits}f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
 

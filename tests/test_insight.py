@@ -248,17 +248,17 @@ def test_the_known_mistakes_file_lists_exactly_the_faulty_library():
 # -- the page and the CSV files ----------------------------------------------------------------------
 
 class VisibleText(html.parser.HTMLParser):
-    """The text a reader sees (no style, no attributes such as data URIs)."""
+    """The figures' text a reader sees: no style, no attributes (data URIs), no students' code (pre)."""
 
     def __init__(self):
         super().__init__()
         self.parts, self.skip = [], 0
 
     def handle_starttag(self, tag, attrs):
-        self.skip += tag == "style"
+        self.skip += tag in ("style", "pre")
 
     def handle_endtag(self, tag):
-        self.skip -= tag == "style"
+        self.skip -= tag in ("style", "pre")
 
     def handle_data(self, data):
         if not self.skip:

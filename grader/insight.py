@@ -181,13 +181,15 @@ def tables(report):
                                    for s in names]
                                   + [[e, _text(s), "none", "", ""] for e, names in report.mistakes.unexplained.items()
                                      for s in names])
-    similarity_head = ["exercise", "compared", "stub_unchanged", "too_short", "too_long", "unreadable", "pairs_compared"]
+    similarity_head = ["exercise", "compared", "stub_unchanged", "too_short", "too_long", "unreadable", "pairs_compared",
+                       "shipped_cells"]
     if sim is None:
         out["similarity.csv"] = (similarity_head, [])
         out["similar_pairs.csv"] = (["exercise", "student", "other_student", "share_of_student", "share_of_other",
                                      "matching_characters"], [])
     else:
-        out["similarity.csv"] = (similarity_head, [[e, *sim.counts(e).values(), sim.compared.get(e, 0)] for e in sim.states])
+        out["similarity.csv"] = (similarity_head, [[e, *sim.counts(e).values(), sim.compared.get(e, 0),
+                                                    sim.boilerplate.get(e, 0)] for e in sim.states])
         out["similar_pairs.csv"] = (["exercise", "student", "other_student", "share_of_student", "share_of_other",
                                      "matching_characters"],
                                     [[p.exercise, _text(p.first), _text(p.second), _share(p.first_share),

@@ -276,7 +276,8 @@ def _similarity_section(report):
         counts = result.counts(exercise)
         lines.append(f"<li>{esc(exercise)}: {counts['compared']} compared ({result.compared.get(exercise, 0)} pairs); "
                      f"{counts['unchanged']} stub unchanged, {counts['short']} too short to compare, "
-                     f"{counts['long']} too long, {counts['unreadable']} unreadable</li>")
+                     f"{counts['long']} too long, {counts['unreadable']} unreadable; "
+                     f"{result.boilerplate.get(exercise, 0)} shipped cell(s) do not count</li>")
     parts.append("<ul>" + "".join(lines) + "</ul>")
     if not result.pairs:
         return parts + ["<p>No pair above the threshold.</p>"]

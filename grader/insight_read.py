@@ -96,10 +96,6 @@ class ClassResults:
         return self.failed.get(exercise, {}).get(student, frozenset()) - self.voided.get(exercise, {}).get(
             student, frozenset())
 
-    def total(self, student):
-        """The student's points over every exercise (float)."""
-        return sum(self.scores.get(student, {}).values())
-
 
 def _load_json(path, notes):
     try:

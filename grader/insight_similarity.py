@@ -34,7 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTEBOOKS_DIR = os.path.join(ROOT, "notebooks")
 
 # copydetect's noise threshold (its default): the shortest match counted, in characters of the
-# normalised code ("V=json.loads(V)" is 15). Any match at least GUARANTEE long is always found.
+# normalised code ("V=json.loads(V)" is 15). Any match at least GUARANTEE long is always found; copydetect's
+# default, 25, keeps every k-gram, and 35 (a window of 11) keeps about one in six, so comparing is faster.
 NOISE = 25
 GUARANTEE = 35
 THRESHOLD = 0.5  # a pair is listed when one side has at least this share of its code in the other
@@ -45,7 +46,7 @@ MIN_OWN_CHARACTERS = 100
 # 1,000 characters, and a solution is a few thousand (the grader reads files up to 5 MB).
 MAX_CHARACTERS = 100_000
 STATES = ("compared", "unchanged", "short", "long", "unreadable")
-SHOWN_PAIRS = 40  # clusters whose most similar pair gets a side-by-side view; the CSV lists every pair
+SIDE_BY_SIDE = 40  # groups whose most alike pair is shown side by side; the CSV lists every pair
 
 _LABEL_GRADE_ID = re.compile(r"^cell \d+ \((.+)\)$")  # grader.extract labels a cell "cell 7 (capstone)"
 
@@ -187,11 +188,6 @@ class SimilarityResult:
         notes: sentences (list of str).
     """
 
-    def counts(self, exercise):
-        """``{state: number of students}`` for one exercise, every state of ``STATES`` present (dict)."""
-        states = list(self.states.get(exercise, {}).values())
-        return {state: states.count(state) for state in STATES}
-
     threshold: float
     pairs: list = field(default_factory=list)
     clusters: list = field(default_factory=list)
@@ -199,6 +195,11 @@ class SimilarityResult:
     compared: dict = field(default_factory=dict)
     boilerplate: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
+
+    def counts(self, exercise):
+        """``{state: number of students}`` for one exercise, every state of ``STATES`` present (dict)."""
+        states = list(self.states.get(exercise, {}).values())
+        return {state: states.count(state) for state in STATES}
 
 
 # copydetect hashes k-grams with Python's hash(), which is salted per process unless PYTHONHASHSEED is
@@ -214,7 +215,7 @@ def _boilerplate_hashes(codes):
 
     hashes = set()
     for code in codes:
-        hashes.update(CodeFingerprint("boilerplate.py", NOISE, 1, fp=io.StringIO(code)).hashes)
+        hashes.update(CodeFingerprint("boilerplate.py", NOISE, 1, fp=io.StringIO(code), language="python").hashes)
     return np.unique(np.array(sorted(hashes), dtype=np.int64))
 
 
@@ -248,7 +249,7 @@ def _fingerprint_student(task):
             continue
         fingerprint = CodeFingerprint(f"{student}.py", NOISE, GUARANTEE - NOISE + 1,
                                       boilerplate=boilerplate[0] if boilerplate else None,
-                                      fp=io.StringIO("\n\n".join(own)))
+                                      fp=io.StringIO("\n\n".join(own)), language="python")
         state = "compared" if fingerprint.token_coverage >= MIN_OWN_CHARACTERS else "short"
         out.append((exercise, Fingerprinted(student, name, state, _plain(fingerprint) if state == "compared" else None)))
     return out
@@ -361,7 +362,7 @@ def clusters(pairs):
     return sorted(out, key=lambda c: (-len(c.students), -c.pairs[0].share, c.exercise, c.students))
 
 
-def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SHOWN_PAIRS, log=None):
+def class_similarity(code_files, threshold=THRESHOLD, workers=None, shown=SIDE_BY_SIDE, log=None):
     """Compare every pair of students' code per exercise.
 
     Args:

@@ -100,11 +100,13 @@ def _table(head, rows, columns=None):
     return f"<table><tr>{cells}</tr>" + "".join(rows) + "</table>"
 
 
-def _item_row(item, with_case):
+def _item_row(item, with_case, where=False):
+    """One table row for a case (``with_case``) or a case group; ``where`` adds its exercise and group first."""
     flag = f"<span class='flag'>{esc(item.flag)}</span>" if item.flag else ""
     label = esc(item.title) if with_case else esc(item.group)
     extra = f" <span class='tag'>{esc(item.visibility)}</span>" if with_case and item.visibility else ""
-    return (f"<tr><td>{label}{extra}</td><td class='n'>{_bar(item.pass_rate)}{percent(item.pass_rate)}</td>"
+    lead = f"<td>{esc(item.exercise)}</td><td>{esc(item.group)}</td>" if where else ""
+    return (f"<tr>{lead}<td>{label}{extra}</td><td class='n'>{_bar(item.pass_rate)}{percent(item.pass_rate)}</td>"
             f"<td class='n'>{item.passed}/{item.students}</td><td class='n'>{number(item.discrimination)}</td>"
             f"<td>{flag}</td><td>{_names(item.failed_by, 'failed')}</td></tr>")
 
@@ -200,7 +202,7 @@ def _broken_section(report):
     parts.append("<p class='lead'>A case no student passes, or one the stronger students fail more often than the weaker "
                  "(negative discrimination), may be broken, or may test something the course did not teach. Read its "
                  "rule and a failing student's feedback.</p>")
-    rows = [f"<tr><td>{esc(c.exercise)}</td><td>{esc(c.group)}</td>" + _item_row(c, True)[4:] for c in flagged]
+    rows = [_item_row(c, True, where=True) for c in flagged]
     return parts + [_table(["exercise", "group", "case", *ITEM_HEAD[1:]], rows)]
 
 

@@ -314,6 +314,17 @@ def test_page_is_self_contained_and_escapes_names(tmp_path):
     assert all(not cell.startswith("=") for r in rows for cell in r)
 
 
+def test_the_page_puts_the_cases_to_check_before_the_rules(ability_report):
+    from grader.insight_html import render
+
+    page = render(ability_report)
+    to_check = page[page.index("<h2>Cases to check</h2>"):page.index("<h2>Rules the class missed</h2>")]
+    assert to_check.index(">broken<") < to_check.index(">reversed<")
+    assert "no student passes it" in to_check and "stronger students fail it more often" in to_check
+    assert ">p1<" not in to_check
+    assert "2 case(s) to check" in page[:page.index("<h2>Scores</h2>")]
+
+
 def test_csv_files_hold_the_figures_of_the_report(ability_report):
     out = tables(ability_report)
     header, rows = out["cases.csv"]

@@ -259,7 +259,8 @@ def main(argv=None):
         print(f"error: could not write the report ({exc.strerror or exc}).", file=sys.stderr)
         return 2
     flagged = sum(1 for c in report.cases if c.flag)
-    pairs = "" if report.similarity is None else f", {len(report.similarity.pairs)} pair(s) for review"
+    pairs = "" if report.similarity is None else (f", {len(report.similarity.pairs)} alike pair(s) in "
+                                                  f"{len(report.similarity.clusters)} group(s) for review")
     print(f"Class report of {len(report.data.students)} students: {html_path} (CSV files in {csv_folder}); "
           f"{flagged} case(s) to check{pairs}.")
     return 0

@@ -68,27 +68,33 @@ def generate(workers=None, runs=RUNS):
     from grader.insight_read import read_batch_output
 
     entries = library()
+    exercises = list(dict.fromkeys(exercise for _, exercise, _, _, _ in entries))
+    results = [{} for _ in range(runs)]  # per run: exercise -> its batch's ClassResults
     with tempfile.TemporaryDirectory(prefix="kit-misconceptions-") as folder:
-        submissions = os.path.join(folder, "submissions")
-        os.makedirs(submissions)
-        for number, (_, _, _, _, source) in enumerate(entries):
-            with open(os.path.join(submissions, f"m{number:03d}.py"), "w", encoding="utf-8") as handle:
-                handle.write(source)
-        results = []
-        for run in range(runs):
-            out = os.path.join(folder, f"out{run}")
-            run_batch(submissions, out, workers=workers, progress=False)
-            results.append(read_batch_output(out))
+        # One batch per exercise, whose assignment is that exercise alone (a batch grades every student on
+        # exactly its assignment's exercises: grader.assignment).
+        for exercise in exercises:
+            submissions = os.path.join(folder, exercise, "submissions")
+            os.makedirs(submissions)
+            for number, (_, own, _, _, source) in enumerate(entries):
+                if own == exercise:
+                    with open(os.path.join(submissions, f"m{number:03d}.py"), "w", encoding="utf-8") as handle:
+                        handle.write(source)
+            for run in range(runs):
+                out = os.path.join(folder, exercise, f"out{run}")
+                run_batch(submissions, out, workers=workers, progress=False, assignment=[exercise])
+                results[run][exercise] = read_batch_output(out)
     mistakes = []
     for number, (mistake_id, exercise, name, origin, _) in enumerate(entries):
         student = f"m{number:03d}"
-        for data in results:
+        runs_of_it = [by_exercise[exercise] for by_exercise in results]
+        for data in runs_of_it:
             graded = set(data.scores.get(student, {}))
             if graded != {exercise}:
                 raise RuntimeError(f"{mistake_id} was graded on {sorted(graded) or 'nothing'}, not on {exercise}.")
         # Without the cases voided by a failed canary check: the canaries draw random inputs, so those vary
         # from run to run (grader.insight_read.ClassResults.pattern).
-        cases = sorted(frozenset.intersection(*(data.pattern(exercise, student) for data in results)))
+        cases = sorted(frozenset.intersection(*(data.pattern(exercise, student) for data in runs_of_it)))
         mistakes.append({"id": mistake_id, "exercise": exercise, "name": name, "origin": origin,
                          "groups": sorted({group for group, _ in cases}), "cases": [list(c) for c in cases]})
     return {"about": ABOUT, "mistakes": mistakes}

@@ -167,14 +167,14 @@ def mention_count(text, word, whole=True):
     Args:
         whole: count only where ``word`` stands as a name of its own (as field and tool names are
             meant): not inside a longer name, so ``city`` is not counted in ``velocity`` or
-            ``city_name``, nor ``args`` in ``args.city``. With False, every occurrence counts
+            ``city_name``, nor ``args`` in ``args.city`` (but ``caps`` in the path ``caps.1`` or ``caps[1]``). With False, every occurrence counts
             (``json`` in ``JSONDecodeError``), for words that say what kind of problem it is.
     """
     if not isinstance(text, str) or not word:
         return 0
     if not whole:
         return text.lower().count(word.lower())
-    return len(re.findall(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_]|\.[A-Za-z0-9_])", text,
+    return len(re.findall(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_]|\.[A-Za-z_])", text,
                           re.IGNORECASE))
 
 

@@ -11,7 +11,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from grader.models import NeverCorrects
+from grader.models import Answers, NeverCorrects, make_call
 from grader.registries import SEED_TOOLS, encode_registry
 from grader.sandbox import LoadReport
 from grader.text import clean_text
@@ -337,6 +337,29 @@ class ExerciseHarness:
             invocations = [[r, ASK_MODEL, registry, DISPATCH] for r in raws]
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+
+    def twin_observation(self, raw, tools=None):
+        """The observation the submission gives for a *twin* call: one like a judged call whose problems lie
+        elsewhere, for judging observations by difference (``grader.expectations.expect_says_what_is_wrong``).
+
+        The model answers the twin's retry with a valid call, so the twin judges nothing but its first
+        observation: a submission that mishandles the twin's own problem, or retries wrongly, is docked by
+        the cases for that.
+
+        Args:
+            raw: the twin's raw call (str). tools: the registry (default: the seed's).
+        Returns:
+            what the submission passed to ask_model first (str or another value), or None when it never
+            asked (it dispatched or refused the twin at once; then the comparison is skipped).
+        Raises:
+            grader.expectations.CaseFailed: the twin did not finish (a crash or timeout is reported as such).
+        """
+        from grader.canaries import city
+        from grader.expectations import finished
+
+        transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
+        finished(transcript)
+        return transcript.observations[0] if transcript.observations else None
 
     def call(self, *args, function=None, view=None, times=1):
         """Call a plain function of the exercise and record what it returned.

@@ -8,6 +8,7 @@ test_hidden_stays_hidden.py, test_stubs.py and test_sandbox.py.
 """
 
 import csv
+import functools
 import glob
 import json
 import os
@@ -15,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -60,31 +62,65 @@ def points(results, group=None, name_part=None):
     return sum(t["score"] for t in tests), sum(t["max_score"] for t in tests)
 
 
+# The attack files embed the compact solution as it was before issue 10 added cases that it does not pass (a
+# 1e400 number, a stray comma's hint). Graded plainly, that solution loses exactly those cases; a file's style is
+# fair when it loses nothing more, and the current solution in each style gets full marks (test_fairness.py).
+PLAIN = os.path.join(ROOT, "tests", "faulty", "base_before_issue10.py")
+PLAIN_PARSE_CALL = os.path.join(ROOT, "tests", "faulty", "parse_call_before_issue10.py")
+
+
+@functools.lru_cache(maxsize=None)
+def plain_outcome(path=PLAIN):
+    """``(score, names of failed tests)`` of an embedded solution graded as a plain .py file."""
+    with tempfile.TemporaryDirectory() as folder:
+        _, results = run_grader(path, results=os.path.join(folder, "results.json"))
+    return results["score"], frozenset(t["name"] for t in results["tests"] if t["status"] == "failed")
+
+
+def test_the_embedded_solutions_lose_only_the_cases_added_after_them():
+    score, failed = plain_outcome()
+    assert 0 < len(failed) <= 6 and score == available("capstone") - len(failed)
+    assert all(("1e400" in name or "comma" in name) for name in failed), sorted(failed)
+    score, failed = plain_outcome(PLAIN_PARSE_CALL)
+    assert 0 < len(failed) <= 6 and score == available("parse-call") - len(failed), sorted(failed)
+
+
+def outcome(results):
+    return results["score"], frozenset(t["name"] for t in results["tests"] if t["status"] == "failed")
+
+
 @pytest.mark.parametrize("name", FULL_MARKS)
 def test_a_correct_solution_in_an_ordinary_style_gets_full_marks(tmp_path, name):
     process, results = grade_attack(tmp_path, name)
-    assert results["score"] == available("capstone") == sum(t["max_score"] for t in results["tests"]), process.stdout[-2000:]
+    assert sum(t["max_score"] for t in results["tests"]) == available("capstone")
+    assert outcome(results) == plain_outcome(), process.stdout[-2000:]
 
 
 def test_a_parse_call_bound_to_an_instance_is_graded_as_parse_call(tmp_path):
     process, results = grade_attack(tmp_path, "fair_class_based_step.py")
     assert {t["extra_data"]["exercise"] for t in results["tests"]} == {"parse-call"}
-    assert results["score"] == available("parse-call") == sum(t["max_score"] for t in results["tests"])
+    assert sum(t["max_score"] for t in results["tests"]) == available("parse-call")
+    assert outcome(results) == plain_outcome(PLAIN_PARSE_CALL)
 
 
 def test_an_observe_that_always_returns_none_earns_nothing(tmp_path):
     process, results = grade_attack(tmp_path, "stub_observe_none.py")
-    assert points(results) == (0, 22)
+    assert points(results) == (0, available("observe"))
 
 
 def test_an_observation_that_never_says_what_is_wrong_loses_the_observation_points(tmp_path):
     process, results = grade_attack(tmp_path, "stuffed_observation.py")
     # It keeps only the cases where its dump does name the problem: an unknown tool's name with the registered
     # tools, an undeclared field among the keys it quotes (2 of 11 and 2 of 11); every other group stays full.
+    # Of the public reports' cases it keeps the rejection texts (not observations) and the unknown name among 26.
     assert points(results, "Error observations")[0] <= 2
     assert points(results, "Real malformed calls")[0] <= 2
-    assert results["score"] <= 98
-    others = [t for t in results["tests"] if t["tags"][0] not in ("Error observations", "Real malformed calls")]
+    public = "Malformed calls from public bug reports"
+    assert points(results, public, "1e400") == (0, 3) and points(results, public, "Thirteen")[0] == 0
+    assert points(results, public, "broken arguments string")[0] == 0
+    assert results["score"] <= available("capstone") - 27
+    judged = ("Error observations", "Real malformed calls", public)
+    others = [t for t in results["tests"] if t["tags"][0] not in judged]
     assert all(t["status"] == "passed" for t in others)
 
 
@@ -130,7 +166,7 @@ def survivors(marker="REDTEAM_SURVIVOR"):
 
 def test_a_guard_bypass_by_an_import_name_is_refused_and_leaves_no_process(tmp_path):
     process, results = grade_attack(tmp_path, "guard_bypass_dash_name.py")
-    assert results["score"] == available("capstone")
+    assert outcome(results) == plain_outcome()  # its score is legitimate
     assert "refused: PermissionError the grader does not allow importing -posixsubprocess" in process.stdout
     assert "spawned detached pid" not in process.stdout
     assert survivors() == []
@@ -201,8 +237,9 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
         assert process.returncode == 0, process.stderr
         with open(disk / "out" / "gradebook.csv", newline="", encoding="utf-8") as handle:
             book = {row["student"]: row for row in csv.DictReader(handle)}
+        # Classmates keep full marks; the attacker keeps what its embedded solution earns (see plain_outcome).
         assert {student: book[student]["total"] for student in book} == {
-            **dict.fromkeys(("alice", "bob", "carol", "mallory"), shown(available("capstone")))}
+            **dict.fromkeys(("alice", "bob", "carol"), shown(available("capstone"))), "mallory": shown(plain_outcome()[0])}
         # What one submission may hold on disk: its files (each under the per-file limit) and its output file;
         # two are graded at once.
         bound = (MAX_SCRATCH_ENTRIES + 1) * Limits.output_bytes

@@ -13,7 +13,6 @@ from grader.expectations import (
     expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry,
     expect_says_what_is_wrong, fail, finished,
 )
-from grader.canaries import city
 from grader.models import Answers, FixesWhatIsNamed, make_call
 from grader.registries import TYPED_TOOLS
 
@@ -29,19 +28,6 @@ CONTENT_RULE = ("The observation says what is wrong: it names the offending tool
                 "field is fine), what was expected and what came; it lists the registered tools for an unknown name and "
                 "the allowed fields for an extra one.")
 REMOVE = FixesWhatIsNamed.REMOVE
-
-
-def twin_observation(harness, raw, tools=None):
-    """The observation the submission gives for a twin call: what it passed to ask_model first (str or
-    another value), or None when it never asked (it dispatched or refused the twin at once).
-
-    The model answers the retry with a valid call, so the twin judges nothing but the observation: a
-    submission that mishandles the twin's own problem, or retries wrongly, is docked by the cases for
-    that, and here judged without a twin (``expect_says_what_is_wrong`` passes on None).
-    """
-    transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
-    finished(transcript)
-    return transcript.observations[0] if transcript.observations else None
 
 
 def expect_fixed_in_one_retry(transcript, name, arguments):
@@ -65,7 +51,7 @@ def test_two_violations_fixed_in_one_retry(harness):
     missing, nap undeclared) does, and it breaks the correct minute if the observation calls that
     wrong: naming every field fixes nothing.
     """
-    baseline = twin_observation(harness, make_call("set_alarm", {"hour": 7, "nap": 5}), TYPED_TOOLS)
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "nap": 5}), TYPED_TOOLS)
     broken = {"minute": 30, "snooze": 5}
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE),
                                                    ("minute", "minute", "30")], baseline=baseline)
@@ -84,7 +70,7 @@ def test_three_violations_fixed_in_one_retry(harness):
     the model judges the observation against its mirror image's (minute wrong, nap undeclared) and
     breaks the correct minute if the observation calls it wrong.
     """
-    baseline = twin_observation(harness, make_call("set_alarm", {"hour": 7, "minute": "30", "nap": 5, "label": "gym"}),
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "30", "nap": 5, "label": "gym"}),
                                 TYPED_TOOLS)
     broken = {"hour": True, "minute": 30, "snooze": 5, "label": 3}
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),
@@ -133,7 +119,7 @@ def test_wrong_type_names_field_and_types(harness):
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["units", ("str", "string"), ("int", "number", "1")], "The observation",
                     "name the field (units), the expected type (string) and what was received (an integer).")
-    twin = twin_observation(harness, make_call("get_weather", {"city": 75001, "units": "metric"}))
+    twin = harness.twin_observation(make_call("get_weather", {"city": 75001, "units": "metric"}))
     fix = "name the field whose type is wrong (units here, city in the same call with the mistake moved)."
     expect_says_what_is_wrong(transcript.observations[0], twin, ["units"], "The observation", fix)
     expect_says_what_is_wrong(twin, transcript.observations[0], ["city"], "The observation", fix)
@@ -149,7 +135,7 @@ def test_missing_field_is_named(harness):
     transcript = harness.run(make_call("convert_currency", {"amount": 3, "source": "EUR"}), tools=TYPED_TOOLS)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["target"], "The observation", "name the missing required field.")
-    twin = twin_observation(harness, make_call("convert_currency", {"amount": 3, "target": "USD"}), TYPED_TOOLS)
+    twin = harness.twin_observation(make_call("convert_currency", {"amount": 3, "target": "USD"}), TYPED_TOOLS)
     fix = "name the missing required field (target here, source when source is the one left out)."
     expect_says_what_is_wrong(transcript.observations[0], twin, ["target"], "The observation", fix, absent=["target"])
     expect_says_what_is_wrong(twin, transcript.observations[0], ["source"], "The observation", fix, absent=["source"])
@@ -165,7 +151,7 @@ def test_invalid_json_is_called_invalid_json(harness):
     transcript = harness.run('{"name": "get_weather", "arguments": {"city": Paris}}')
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["json"], "The observation", "say that the call is not valid JSON.")
-    twin = twin_observation(harness, make_call("get_weather", {}))
+    twin = harness.twin_observation(make_call("get_weather", {}))
     expect_says_what_is_wrong(transcript.observations[0], twin, ["json"], "The observation",
                               "say that the call is not valid JSON (and do not say so about a call that is).", whole=False)
 
@@ -182,7 +168,7 @@ def test_non_object_arguments_are_named(harness):
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["arguments", ("object", "dict", "mapping")], "The observation",
                     "say that arguments must be a JSON object.")
-    twin = twin_observation(harness, make_call("get_forecast", {"city": "Paris"}))
+    twin = harness.twin_observation(make_call("get_forecast", {"city": "Paris"}))
     expect_says_what_is_wrong(transcript.observations[0], twin, ["arguments"], "The observation",
                               "say that arguments must be a JSON object (and do not say so when it is one).", whole=False)
 

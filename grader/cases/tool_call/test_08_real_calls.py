@@ -78,8 +78,6 @@ def test_real_malformed_call(harness, entry):
     expect_dispatched(transcript, "get_weather", arguments)
     if entry["category"] in TWINS:
         twin_raw, named, absent, whole = TWINS[entry["category"]]
-        # The model answers the twin's retry with a valid call: only its first observation is judged here.
-        twin = harness.run(twin_raw, model=Answers(make_call("get_weather", {"city": city()})), tools=REAL_CALL_TOOLS)
-        finished(twin)
-        expect_says_what_is_wrong(transcript.observations[0], twin.observations[0] if twin.observations else None,
+        twin = harness.twin_observation(twin_raw, tools=REAL_CALL_TOOLS)
+        expect_says_what_is_wrong(transcript.observations[0], twin,
                                   named, "The observation", fix, absent=absent, whole=whole)

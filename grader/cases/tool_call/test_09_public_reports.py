@@ -9,7 +9,8 @@ import json
 import pytest
 
 from grader.expectations import (
-    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry, fail, finished,
+    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry, expect_says_what_is_wrong, fail,
+    finished,
 )
 from grader.models import Answers, Fails, FixesWhatIsNamed, make_call
 
@@ -25,22 +26,25 @@ FINITE_RULE = "A number a double cannot hold (1e400) is rejected wherever it is,
 
 @pytest.mark.points(1)
 @pytest.mark.rule(FINITE_RULE)
-@pytest.mark.parametrize("arguments, field", [
-    ('{"amount": -4.2e700}', "amount"),
-    ('{"amount": 12.5, "caps": [100, 2E+999]}', "caps"),
-    ('{"amount": 12.5, "policy": {"ceiling": 1e309}}', "ceiling"),
+@pytest.mark.parametrize("arguments, field, twin", [
+    ('{"amount": -4.2e700, "caps": [100]}', "amount", '{"amount": 12.5, "caps": [7e888]}'),
+    ('{"amount": 12.5, "caps": [100, 2E+999]}', "caps", '{"amount": 9.9e999, "caps": [100, 200]}'),
+    ('{"amount": 12.5, "policy": {"ceiling": 1e309}}', "ceiling", '{"amount": -1e400, "policy": {"ceiling": 100}}'),
 ], ids=["negative-overflow", "in-a-list", "in-a-nested-object"])
-def test_number_out_of_double_range(harness, arguments, field):
+def test_number_out_of_double_range(harness, arguments, field, twin):
     """A call holding 1e400-style numbers is rejected and the field is named; its fix is dispatched.
 
     Why: json.loads turns such a number into inf without complaint; a runtime that dispatches it hands
-    the tool a value the model never meant (issue 10, kind 1).
+    the tool a value the model never meant (issue 10, kind 1). The field must be named more often than in
+    the observation for a twin call whose out-of-range number lies in another field.
     """
     fixed = {"amount": 12.5}
     transcript = harness.run('{"name": "set_budget", "arguments": ' + arguments + "}",
                              model=Answers(make_call("set_budget", fixed)), tools=BUDGET_TOOLS)
     expect_one_retry(transcript)
-    expect_mentions(transcript.observations[0], [field], "The observation", f"name the field whose number is not finite ({field}).")
+    twin_text = harness.twin_observation('{"name": "set_budget", "arguments": ' + twin + "}", tools=BUDGET_TOOLS)
+    expect_says_what_is_wrong(transcript.observations[0], twin_text, [field], "The observation",
+                              f"Name the field whose number is not finite ({field}).")
     expect_dispatched(transcript, "set_budget", fixed)
 
 
@@ -96,10 +100,14 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     """Thirteen numbers sent as strings are all named, so a model that fixes exactly those is dispatched.
 
     Why: naming 10 and "3 more" wastes the single retry of a model that fixes what it is told (issue 10, kind 3).
+    The model fixes a field only when the observation names it more often than a twin call's does.
     """
     fields = list(WIDE_TOOLS["plot_series"]["required"])
     broken = {field: "0.5" for field in fields}
-    model = FixesWhatIsNamed("plot_series", broken, [(field, field, 0.5) for field in fields])
+    # The twin sends every field right but names no registered tool: an observation that names all fields
+    # alike (a dump of what was sent) fixes nothing (see test_05_observations).
+    baseline = harness.twin_observation(make_call("plot_serie", {field: 0.5 for field in fields}), tools=WIDE_TOOLS)
+    model = FixesWhatIsNamed("plot_series", broken, [(field, field, 0.5) for field in fields], baseline=baseline)
     transcript = harness.run(make_call("plot_series", broken), model=model, tools=WIDE_TOOLS)
     expect_one_retry(transcript)
     finished(transcript)
@@ -140,4 +148,7 @@ def test_arguments_string_that_is_not_one_object(harness, arguments):
     transcript = harness.run(json.dumps({"name": "get_weather", "arguments": arguments}))
     expect_rejected(transcript)
     expect_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["arguments"], "The observation", "say that the problem is in arguments.")
+    # A twin whose arguments are an object with a wrong field: "arguments" must be named more often here.
+    twin_text = harness.twin_observation(make_call("get_weather", {"city": 5}))
+    expect_says_what_is_wrong(transcript.observations[0], twin_text, ["arguments"], "The observation",
+                              "Say that the problem is in the arguments string.")

@@ -22,6 +22,8 @@ self-checks, and the kit's licenses. Then nbgrader's own commands work as docume
 
 import argparse
 import ast
+import io
+import tokenize
 import os
 import sys
 
@@ -62,13 +64,22 @@ def _without(code, names):
 
 
 def _multiline_strings(code):
-    """Line numbers of string literals that span lines and are not docstrings (list of int)."""
+    """Line numbers of string literals whose text spans lines and that are not docstrings (list of int).
+
+    Indenting such a literal would change its value. Adjacent literals on several lines (implicit
+    concatenation inside parentheses) are fine: each literal stays on its line. Read with ``tokenize``, so that
+    f-strings count too (Python 3.12 splits them into several tokens).
+    """
     tree = ast.parse(code)
-    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+    docstrings = {node.body[0].value.lineno for node in ast.walk(tree)
                   if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
                   and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
-    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and node.end_lineno != node.lineno and id(node) not in docstrings]
+    kinds = {tokenize.STRING} | ({tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE") else set())
+    found = []
+    for token in tokenize.generate_tokens(io.StringIO(code).readline):
+        if token.type in kinds and "\n" in token.string and token.start[0] not in docstrings:
+            found.append(token.start[0])
+    return found
 
 
 def _call(function):

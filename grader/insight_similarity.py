@@ -439,7 +439,7 @@ def code_files_for(data, submissions):
     from grader.batch import _safe, find_submissions, shown
 
     found = find_submissions(submissions)
-    by_name = {shown(student): files for student, files in found.items()}
+    by_name = {shown(student): files for student, (files, _refused) in found.items()}
     out = {}
     for student, per_exercise in data.files.items():
         paths = {}

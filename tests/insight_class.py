@@ -131,7 +131,8 @@ def write_batch_output(out, graded):
     Returns:
         the summaries written (list of dict), as ``grader.batch.run_batch`` returns them.
     """
-    from grader.batch import _safe, gradebook_csv
+    from grader.batch import _safe, write_tables
+    from grader.exercises import EXERCISES
     from grader.report import gradescope_results, write_json_atomically, write_text_atomically
     from grader.scoring import best_per_exercise
 
@@ -148,7 +149,13 @@ def write_batch_output(out, graded):
             summary["exercises"][exercise_id] = [sum(c.points for c in cases), sum(c.max_points for c in cases)]
         write_json_atomically(os.path.join(out, "results", _safe(student) + ".json"), summary)
         summaries.append(summary)
-    write_text_atomically(os.path.join(out, "gradebook.csv"), gradebook_csv(summaries))
+    # The assignment: every exercise some student was graded on, at its maximum, in course order.
+    maxima = {}
+    for summary in summaries:
+        for exercise_id, (_, available) in summary["exercises"].items():
+            maxima[exercise_id] = available
+    maxima = {e.id: maxima[e.id] for e in EXERCISES if e.id in maxima}
+    write_tables(out, sorted(graded), {s["student"]: s for s in summaries}, maxima)
     return summaries
 
 

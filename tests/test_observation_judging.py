@@ -12,10 +12,11 @@ test_course.py.
 import pytest
 
 from grader.run import grade
+from points import available
 
 CAPSTONE = '''
 import json
-from points import available
+import math
 
 W = {wording!r}
 TYPE_NAMES = {{str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object"}}
@@ -37,15 +38,37 @@ def schema(tools):
     return "; ".join(f"{{name}}(" + ", ".join([*spec["required"], *spec["optional"]]) + ")" for name, spec in tools.items())
 
 
+def not_finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, item in items:
+        found = not_finite(item) if isinstance(item, (float, dict, list)) else None
+        if found is not None:
+            return [key, *found]
+    return None
+
+
+def comma_hint(raw, pos):
+    if raw[:pos].rstrip().endswith(",") or raw[pos:pos + 1] == ",":
+        return f"; a stray comma before character {{pos}}"
+    return ""
+
+
 def problems(raw, tools):
     if not isinstance(raw, str):
         return None, [W["not_json"].format(detail="the call is not text")]
     try:
         call = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return None, [W["not_json"].format(detail=str(exc)[:80] + comma_hint(raw, exc.pos))]
     except (ValueError, RecursionError) as exc:
         return None, [W["not_json"].format(detail=str(exc)[:80])]
     if not isinstance(call, dict):
         return None, [W["not_object"].format(got=short(call))]
+    path = not_finite(call)
+    if path is not None:
+        return None, [W["not_json"].format(detail="the number at " + ".".join(map(str, path)) + " is not finite")]
     errors = []
     name, args = call.get("name"), call.get("arguments")
     args = {{}} if args is None else args
@@ -181,4 +204,4 @@ def test_a_correct_problem_list_in_another_wording_keeps_full_marks(tmp_path, st
     result = grade(path, exercise_ids=["validate-call"])
     failed = [f"{c.title}: {c.feedback}" for c in result.cases if not c.passed]
     assert not failed, failed[:3]
-    assert result.score == result.max_score == available("parse-call")
+    assert result.score == result.max_score == available("validate-call")

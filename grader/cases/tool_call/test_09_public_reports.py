@@ -104,9 +104,10 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     """
     fields = list(WIDE_TOOLS["plot_series"]["required"])
     broken = {field: "0.5" for field in fields}
-    # The twin sends every field right but names no registered tool: an observation that names all fields
-    # alike (a dump of what was sent) fixes nothing (see test_05_observations).
-    baseline = harness.twin_observation(make_call("plot_serie", {field: 0.5 for field in fields}), tools=WIDE_TOOLS)
+    # The twin sends the same arguments to a tool that does not exist (a name of the same length, so that an
+    # observation quoting the call quotes as much of both): an observation that names all fields alike (a dump
+    # of what was sent) fixes nothing (see test_05_observations).
+    baseline = harness.twin_observation(make_call("plot_errors", broken), tools=WIDE_TOOLS)
     model = FixesWhatIsNamed("plot_series", broken, [(field, field, 0.5) for field in fields], baseline=baseline)
     transcript = harness.run(make_call("plot_series", broken), model=model, tools=WIDE_TOOLS)
     expect_one_retry(transcript)

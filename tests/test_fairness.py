@@ -264,7 +264,7 @@ def test_a_validator_bound_with_functools_partial_is_graded_as_validate_call(tmp
     source += "\n\nvalidate_call = functools.partial(_validate, strict=True)\n"
     result = grade(write_py(tmp_path, source))
     assert {c.exercise_id for c in result.cases} == {"validate-call"}
-    full_marks(result, available("parse-call"))
+    full_marks(result, available("validate-call"))
 
 
 def test_an_observer_object_in_a_notebook_is_graded_as_observe(tmp_path):
@@ -273,7 +273,7 @@ def test_an_observer_object_in_a_notebook_is_graded_as_observe(tmp_path):
                                              "        return _observe(raw, tools)", "observe = Observer()")
     result = grade(path)
     assert {c.exercise_id for c in result.cases} == {"observe"}
-    full_marks(result, 22)
+    full_marks(result, available("observe"))
 
 
 def test_a_handler_made_by_a_factory_is_graded_as_the_capstone(tmp_path):

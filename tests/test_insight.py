@@ -421,7 +421,8 @@ def graded_class(tmp_path_factory):
     manifest = build_class(folder / "submissions")
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     batch = subprocess.run([sys.executable, "-m", "grader.batch", str(folder / "submissions"), "--out", str(folder / "out"),
-                            "--workers", "2", "--no-progress"], cwd=ROOT, capture_output=True, text=True, env=env)
+                            "--workers", "2", "--no-progress", "--notebooks", "all"],  # the whole course is assigned
+                           cwd=ROOT, capture_output=True, text=True, env=env)
     assert batch.returncode == 0, batch.stderr
     insight = subprocess.run([sys.executable, "-m", "grader.insight", str(folder / "out"), "--submissions",
                               str(folder / "submissions"), "--workers", "2"], cwd=ROOT, capture_output=True, text=True,

@@ -1,0 +1,57 @@
+"""Issue 11 (feedback): what a learner reads after a run says what happened, once, truthfully and in a form they
+can act on. Each test here failed before the fix it names."""
+
+import json
+import os
+
+import pytest
+
+from conftest import ROOT
+from faulty.step_faults import BASES, STEP_FAULTS
+
+STEP = {(f.exercise, f.name): f for f in STEP_FAULTS}
+
+
+def write(tmp_path, name, source):
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def failed(results):
+    return {test["name"]: test["output"] for test in results["tests"] if test["status"] == "failed"}
+
+
+def test_equal_blocks_are_not_called_different(grade, tmp_path):
+    """Item 6: a block that is wrong the same way twice is not reported as two different blocks."""
+    source = BASES["tool-result"].replace('"is_error": True}', '"is_error": True, "status": "error"}')
+    process, results = grade(write(tmp_path, "extra.py", source), "--exercise", "tool-result")
+    assert process.returncode == 0, process.stderr
+    fresh = [output for name, output in failed(results).items() if "equal blocks" in name]
+    assert len(fresh) == 1
+    assert "Both calls returned the same block" in fresh[0]
+    assert "different" not in fresh[0]
+
+
+def test_a_stripped_message_is_not_unchanged(grade, tmp_path):
+    """Item 9: notebook 0 teaches the message passed unchanged; .strip() loses hidden points."""
+    from test_faulty_library import apply_edits
+
+    fault = STEP[("tool-result", "strips_message")]
+    process, results = grade(write(tmp_path, "strip.py", apply_edits(fault, BASES["tool-result"])),
+                             "--exercise", "tool-result")
+    assert process.returncode == 0, process.stderr
+    names = set(failed(results))
+    assert any("[padded]" in name for name in names) and any("[newlines-around]" in name for name in names)
+    assert results["score"] < sum(test["max_score"] for test in results["tests"])
+
+
+def test_true_is_not_one_in_an_enum(grade, tmp_path):
+    """Item 9: notebook 6's "a bool is not a number" holds in enum: {"enum": [1]} refuses true."""
+    from test_faulty_library import apply_edits
+
+    fault = STEP[("json-schema", "enum_numbers_by_equality")]
+    process, results = grade(write(tmp_path, "enum.py", apply_edits(fault, BASES["json-schema"])),
+                             "--exercise", "json-schema")
+    assert process.returncode == 0, process.stderr
+    assert [name for name in failed(results) if "[true-is-not-one]" in name]

@@ -55,3 +55,23 @@ def test_true_is_not_one_in_an_enum(grade, tmp_path):
                              "--exercise", "json-schema")
     assert process.returncode == 0, process.stderr
     assert [name for name in failed(results) if "[true-is-not-one]" in name]
+
+
+def test_standard_exceptions_are_named_in_hidden_cases():
+    """Item 3: a built-in or standard-library exception is named as what it is, never as the submission's own class."""
+    from grader.harness import redacted_exception
+
+    assert redacted_exception("JSONDecodeError: Expecting value: line 1 column 1 (char 0)").startswith(
+        "json.JSONDecodeError (its message")
+    assert redacted_exception("KeyError: 'city'").startswith("KeyError (its message")
+    assert "own class" in redacted_exception("CityNotFound: Paris")
+
+
+def test_json_decode_error_is_named_in_the_report(grade, tmp_path):
+    """Item 3, end to end: the hidden cases of parse-call name json.JSONDecodeError."""
+    source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
+    process, results = grade(write(tmp_path, "loads.py", source), "--exercise", "parse-call")
+    assert process.returncode == 0, process.stderr
+    outputs = "\n".join(failed(results).values())
+    assert "raised json.JSONDecodeError (its message and line are not shown" in outputs
+    assert "own class" not in outputs

@@ -296,7 +296,9 @@ def failure_text(message, case, input_limit, separator="\n"):
     Returns:
         str.
     """
-    return separator.join([str(message), f"Input: {case.shown_input[:input_limit]}", f"Hint: {case.hint}"])
+    shown = case.shown_input
+    shown = shown if len(shown) <= input_limit else shown[:input_limit] + "…"
+    return separator.join([str(message), f"Input: {shown}", f"Hint: {case.hint}"])
 
 
 def run_visible(harness, case):

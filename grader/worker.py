@@ -139,8 +139,10 @@ def exception_text(exc):
         message = str(exc)
     except BaseException:  # a learner's exception whose __str__ raises
         message = ""
-    message = message.splitlines()[0][:300] if message else ""
-    name = type(exc).__name__[:100]  # a class name can be a megabyte long
+    message = message.splitlines()[0] if message else ""
+    message = message if len(message) <= 300 else message[:300] + "…"  # cut text says so (issue 11)
+    name = type(exc).__name__
+    name = name if len(name) <= 100 else name[:100] + "…"  # a class name can be a megabyte long
     return f"{name}: {message}" if message else name
 
 

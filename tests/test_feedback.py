@@ -75,3 +75,32 @@ def test_json_decode_error_is_named_in_the_report(grade, tmp_path):
     outputs = "\n".join(failed(results).values())
     assert "raised json.JSONDecodeError (its message and line are not shown" in outputs
     assert "own class" not in outputs
+
+
+def test_an_endless_loop_is_one_line_of_feedback(grade, tmp_path):
+    """Item 7: an endless loop that prints is told once; the cases it kept from running fold into one line."""
+    source = "TOOLS = {}\n\ndef handle_tool_call(raw, ask_model):\n    while True:\n        print('retrying')\n"
+    process, results = grade(write(tmp_path, "loop.py", source), "--exercise", "capstone")
+    report = process.stdout
+    assert report.count("Not run: the submission timed out on 2 cases in a row") == 1
+    assert len(report.splitlines()) < 40, report
+    folded = [line for line in report.splitlines() if "not run, for the same reason" in line]
+    assert len(folded) == 1 and folded[0].lstrip().startswith(f"✗ {len(results['tests']) - 3} more cases")
+    assert "retrying  (the same line " in report and report.count("retrying") <= 3
+    # results.json keeps one entry per case.
+    assert sum("Not run:" in test["output"] for test in results["tests"]) == len(results["tests"]) - 2
+
+
+def test_cut_text_ends_with_an_ellipsis():
+    """Item 7: text cut for length says so with "…" where it was cut."""
+    from grader.report import capped
+    from grader.visible_cases import CallCase, failure_text
+    from grader.worker import exception_text
+
+    huge = CallCase("huge", "A huge call", "Short text.", ("x" * 10_000,), None, "Quote briefly.")
+    line = failure_text("It failed.", huge, 120).splitlines()[1]
+    assert line == 'Input: "' + "x" * 119 + "…"
+    text = capped("\n".join(f"line {n}" for n in range(100)))
+    assert text.splitlines()[-2] == "…" and "88 more lines not shown" in text
+    assert capped("x" * 5000).splitlines()[0].endswith("…")
+    assert exception_text(ValueError("v" * 500)).endswith("v…")

@@ -11,6 +11,8 @@ MAX_PRINTED_LINES = 12
 # A case that did not run says so with one of these sentences (grader.harness: Harness.problem_for); every
 # later case gets the same one, so the report shows it once (issue 11: an endless loop filled 90 cases).
 NOT_RUN_PREFIXES = ("Not run: ", "Grading stopped: ")
+# Likewise for cases voided by a failed canary (grader.canaries.void_reference): the cause is a note, told once.
+FOLDED_PREFIXES = NOT_RUN_PREFIXES + ("Not counted: ",)
 
 
 def _points(value):
@@ -71,20 +73,22 @@ def text_report(result):
         return strip_controls("\n".join(lines + ["", f"Could not grade: {result.error}"]))
     if result.notes:
         lines += ["", "Before the cases:"] + [f"  ! {note}".replace("\n", "\n    ") for note in result.notes]
-    not_run_shown = set()  # the "not run" sentences already shown in full
+    not_run_shown = set()  # the "not run" / "not counted" sentences already shown in full
     folded = []  # later cases with such a sentence, told in one line: [(case, group)]
 
     def fold_line():
         groups = list(dict.fromkeys(group for _, group in folded))
         where = f" (in {groups[0]})" if len(groups) == 1 else f" (in {len(groups)} groups: {', '.join(groups[:3])}" + \
             (", …)" if len(groups) > 3 else ")")
-        return (f"  ✗ {len(folded)} more case{'s' if len(folded) > 1 else ''}{where} not run, for the same reason "
+        why = ("not counted, as the note at the top says" if folded[0][0].feedback.startswith("Not counted")
+               else "not run, for the same reason")
+        return (f"  ✗ {len(folded)} more case{'s' if len(folded) > 1 else ''}{where} {why} "
                 f"({_points(0)}/{_points(sum(case.max_points for case, _ in folded))})")
 
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
         available = sum(c.max_points for c in cases)
-        pending = [c for c in cases if c.passed or not c.feedback.startswith(NOT_RUN_PREFIXES)
+        pending = [c for c in cases if c.passed or not c.feedback.startswith(FOLDED_PREFIXES)
                    or _sentence(c) not in not_run_shown]
         if not pending and cases:
             folded += [(case, group) for case in cases]  # the whole group did not run: no heading of its own
@@ -95,11 +99,14 @@ def text_report(result):
         lines += ["", f"{group} — {_points(earned)}/{_points(available)}"]
         last_rule = None
         for case in cases:
-            if not case.passed and case.feedback.startswith(NOT_RUN_PREFIXES):
-                if _sentence(case) in not_run_shown:
+            if not case.passed and case.feedback.startswith(FOLDED_PREFIXES):
+                if _sentence(case) in not_run_shown and (not folded or _sentence(folded[0][0]) == _sentence(case)):
                     folded.append((case, group))
                     continue
                 not_run_shown.add(_sentence(case))
+            if folded:
+                lines.append(fold_line())
+                folded = []
             mark = "✓" if case.passed else "✗"
             lines.append(f"  {mark} {case.title} ({_points(case.points)}/{_points(case.max_points)})")
             if not case.passed:

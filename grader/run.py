@@ -244,6 +244,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             harness = Harness(sandbox, fatal=fatal, deadline=deadline)
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
+            result.notes += plugin.notes
             internal_errors += plugin.internal_errors
             for function in exercise.functions:
                 result.notes += [n for n in harness.notes_for(function) if n not in result.notes]

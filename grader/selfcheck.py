@@ -30,11 +30,13 @@ class SelfCheckReport:
 
     Attributes:
         rows: ``[(title, passed: bool, detail: str)]`` in case order.
+        notes: sentences shown once under the summary (list of str), e.g. why some checks are not counted.
     """
 
-    def __init__(self, rows, name):
+    def __init__(self, rows, name, notes=()):
         self.rows = rows
         self.name = name
+        self.notes = list(notes)
 
     @property
     def passed(self):
@@ -50,7 +52,7 @@ class SelfCheckReport:
         return f"{self.passed} of {total} visible checks passed for {self.name}. Fix the first failure and run this cell again."
 
     def __str__(self):
-        lines = [self.summary()]
+        lines = [self.summary()] + [f"  ! {note}" for note in self.notes]
         for title, ok, detail in self.rows:
             lines.append(f"  {'PASS' if ok else 'FAIL'}  {title}")
             if not ok:
@@ -65,7 +67,8 @@ class SelfCheckReport:
             f"<td style='text-align:left'>{'' if ok else html.escape(detail)}</td></tr>"
             for title, ok, detail in self.rows
         )
-        return (f"<p><b>{html.escape(self.summary())}</b></p><table class='kit-selfcheck'>"
+        notes = "".join(f"<p>⚠ {html.escape(note)}</p>" for note in self.notes)
+        return (f"<p><b>{html.escape(self.summary())}</b></p>{notes}<table class='kit-selfcheck'>"
                 f"<tr><th></th><th>Visible check</th><th>What happened / hint</th></tr>{body}</table>")
 
 
@@ -145,6 +148,82 @@ def run_call_case(function, case):
     return transcript
 
 
+class KernelHarness:
+    """The grader's canaries (``grader.canaries``) run in the kernel: the ``ExerciseHarness`` calls they make
+    (``run``, ``call``, ``entry``), answered in-process as the self-check runs its cases.
+
+    So the self-check voids the checks the grader voids, and its count agrees with the grader's visible count
+    for the same code (issue 11). Canary inputs are drawn as the grader draws them.
+
+    Args:
+        function: the learner's main function. exercise: the exercise id (str).
+    Attributes:
+        last_input: the arguments of the last call, as JSON text (str), to show with a failure.
+    """
+
+    def __init__(self, function, exercise):
+        self.function = function
+        self.exercise = BY_ID[exercise]
+        self.entry = self.exercise.entry
+        self.last_input = ""
+
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+        """Run the tool-call entry on ``raw`` (see ``grader.harness.ExerciseHarness.run``); returns a Transcript."""
+        import types
+
+        from grader.models import NeverCorrects
+        from grader.registries import SEED_TOOLS
+
+        self.last_input = raw if isinstance(raw, str) else str(raw)
+        case = types.SimpleNamespace(raw=raw, tools=tools if tools is not None else SEED_TOOLS,
+                                     model=lambda: model if model is not None else NeverCorrects(raw))
+        return run_tool_call_case(self.function, case, self.exercise.style)
+
+    def call(self, *args, function=None, view=None, times=1):
+        """Call a plain function of the exercise (see ``grader.harness.ExerciseHarness.call``); returns a Transcript."""
+        import json
+
+        from grader.worker import decode
+
+        target = self.function
+        if function:
+            target = getattr(self.function, "__globals__", {}).get(function, self.function)
+        transcript = Transcript(function=function or getattr(target, "__name__", self.entry))
+        live = [decode(arg, {}) for arg in args]  # registries (grader.registries.encode_registry) get real classes
+        self.last_input = ", ".join(json.dumps(arg, default=str) for arg in args if not isinstance(arg, dict)
+                                    or arg.get("__kit__") != "registry")
+        for _ in range(times):
+            _call_with_limits(transcript, target, copy.deepcopy(live), view)
+        return transcript
+
+
+def _void_failed_canaries(function, exercise, rows, cases):
+    """Fail the passed rows whose canary fails, as the grader voids them; returns the notes that say why once."""
+    from grader.canaries import CANARIES, RUNS_PER_KIND, run_canary, void_note, void_reference
+
+    canaries = CANARIES.get(BY_ID[exercise].cases, {})
+    harness = KernelHarness(function, exercise)
+    notes = []
+    for kind in sorted({case.gate for case in cases if case.gate in canaries}):
+        gated = [number for number, case in enumerate(cases) if case.gate == kind and rows[number][1]]
+        if not gated:
+            continue
+        reason = None
+        for _ in range(RUNS_PER_KIND):
+            reason = run_canary(harness, BY_ID[exercise].cases, kind)
+            if reason is not None:
+                break
+        if reason is None:
+            continue
+        for number in gated:
+            rows[number] = (rows[number][0], False, void_reference(harness.entry, kind))
+        note = void_note(harness.entry, kind, reason, len(gated))
+        notes.append(note.replace("the grader's check", "the grader's check (run here too)")
+                     + (f" Its input: {harness.last_input[:200]}{'…' if len(harness.last_input) > 200 else ''}"
+                        if harness.last_input else ""))
+    return notes
+
+
 def check(function, exercise="capstone"):
     """Run an exercise's visible cases against ``function``; show the returned table as a cell's last line.
 
@@ -171,7 +250,7 @@ def check(function, exercise="capstone"):
             rows.append((case.title, False, failure_text(exc, case, 120, separator=" ")))
         else:
             rows.append((case.title, True, ""))
-    return SelfCheckReport(rows, name)
+    return SelfCheckReport(rows, name, _void_failed_canaries(function, exercise, rows, cases))
 
 
 def hint(exercise):

@@ -104,3 +104,34 @@ def test_cut_text_ends_with_an_ellipsis():
     assert text.splitlines()[-2] == "…" and "88 more lines not shown" in text
     assert capped("x" * 5000).splitlines()[0].endswith("…")
     assert exception_text(ValueError("v" * 500)).endswith("v…")
+
+
+ALARM = BASES["validate-call"].replace("def _type_ok", 'ALARM_HOURS = {7: "morning"}\n\n\ndef _type_ok').replace(
+    "\n    return problems\n",
+    "\n    if not problems:\n        ALARM_HOURS[args.get('hour')]  # crashes on every valid call but the notebook's example\n"
+    "    return problems\n")
+
+
+def test_a_crash_on_valid_input_is_told_once_and_counts_agree(grade, tmp_path):
+    """Item 2: a function that crashes on valid input is told once, with its cause; the grader's visible count and
+    the notebook's self-check agree for the same code."""
+    from grader.selfcheck import check
+
+    assert ALARM.count("ALARM_HOURS[") == 1
+    process, results = grade(write(tmp_path, "alarm.py", ALARM), "--exercise", "validate-call")
+    report = process.stdout
+    notes = [line for line in report.splitlines() if line.startswith("  ! ")]
+    assert len(notes) == 1
+    assert "failed the grader's check that it can accept a plainly valid input: validate_call raised KeyError" in notes[0]
+    voided = [t for t in results["tests"] if "Not counted" in t["output"]]
+    assert len(voided) > 9
+    # Each voided case is one short line pointing at the note, not the whole paragraph.
+    assert all(len(t["output"].split("What happened: ", 1)[1].split()) < 30 for t in voided)
+    assert report.count("Not counted: ") == 1 and "not counted, as the note at the top says" in report
+    assert len(report.splitlines()) < 40
+    namespace = {}
+    exec(ALARM, namespace)
+    selfcheck = check(namespace["validate_call"], "validate-call")
+    visible = [t for t in results["tests"] if "visible" in t["tags"]]
+    assert selfcheck.passed == sum(t["status"] == "passed" for t in visible) == 1
+    assert len(selfcheck.notes) == 1 and "KeyError" in selfcheck.notes[0] and "Its input: {" in selfcheck.notes[0]

@@ -271,6 +271,21 @@ class Harness:
         if "dispatch" in bound:
             notes.append(f"{function} binds dispatch as a default argument when it is defined, so the grader's "
                          "dispatch is never called; call the global dispatch inside the function.")
+        for pair in self.report.entries.get(function, {}).get("aliased", []):
+            # A second name bound at module level (REGISTRY = TOOLS) is the default-argument mistake in another
+            # form (issue 11); the worker sends identifiers only.
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p.isidentifier()
+                                                                       and len(p) <= 40 for p in pair)):
+                continue
+            name, alias = pair
+            if name == "TOOLS":
+                notes.append(f"{function} reads {alias}, a second name for TOOLS bound when the module ran "
+                             f"({alias} = TOOLS), so it never sees the registry the grader installs; read the global "
+                             "TOOLS inside the function.")
+            else:
+                notes.append(f"{function} calls {alias}, a second name for dispatch bound when the module ran "
+                             f"({alias} = dispatch), so the grader's dispatch is never called; call the global "
+                             "dispatch inside the function.")
         return notes
 
     def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):

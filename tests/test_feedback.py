@@ -135,3 +135,28 @@ def test_a_crash_on_valid_input_is_told_once_and_counts_agree(grade, tmp_path):
     visible = [t for t in results["tests"] if "visible" in t["tags"]]
     assert selfcheck.passed == sum(t["status"] == "passed" for t in visible) == 1
     assert len(selfcheck.notes) == 1 and "KeyError" in selfcheck.notes[0] and "Its input: {" in selfcheck.notes[0]
+
+
+def test_tools_aliased_at_module_level_is_explained(grade, tmp_path):
+    """Item 5: ``REGISTRY = TOOLS`` at module level gets the note ``tools=TOOLS`` as a default argument gets."""
+    base = open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read()
+    source = base.replace("problems(raw, TOOLS)", "problems(raw, REGISTRY)") + "\n\nREGISTRY = TOOLS\n"
+    process, results = grade(write(tmp_path, "alias.py", source), "--exercise", "capstone")
+    note = ("handle_tool_call reads REGISTRY, a second name for TOOLS bound when the module ran (REGISTRY = TOOLS), "
+            "so it never sees the registry the grader installs; read the global TOOLS inside the function.")
+    assert note in results["output"]
+    failed = [t for t in results["tests"] if t["status"] == "failed"]
+    assert failed and all(note in t["output"] for t in failed)
+
+
+def test_an_alias_read_by_a_helper_counts_and_other_globals_do_not():
+    """Item 5: the alias is found in the functions the entry calls; a global that is not TOOLS is no alias."""
+    from grader.worker import aliased_globals
+
+    namespace = {}
+    exec("TOOLS = {}\nREGISTRY = TOOLS\nLIMIT = 3\n"
+         "def helper(raw):\n    return [n for n in REGISTRY]\n"
+         "def handle_tool_call(raw, ask_model):\n    return helper(raw), LIMIT, TOOLS\n", namespace)
+    assert aliased_globals(namespace["handle_tool_call"], namespace) == [["TOOLS", "REGISTRY"]]
+    namespace["REGISTRY"] = dict(namespace["TOOLS"])
+    assert aliased_globals(namespace["handle_tool_call"], namespace) == []

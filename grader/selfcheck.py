@@ -262,28 +262,126 @@ def hint(exercise):
     print(f"Hint for {BY_ID[exercise].title}:\n{BY_ID[exercise].hint}")
 
 
-def notebook_path(default):
-    """The file of the notebook this kernel belongs to, as Jupyter Server tells it, else ``default``.
+def _user_namespace():
+    """The kernel's user namespace (dict): IPython's ``user_ns`` when IPython runs, else ``__main__``'s globals."""
+    import sys
 
-    Jupyter Server sets ``JPY_SESSION_NAME`` to the notebook's path (relative to where the server
-    was started, or absolute; jupyter-server/jupyter_server #679, #1100); a kernel started another way (nbclient,
-    nbval) has no such variable.
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    namespace = getattr(shell, "user_ns", None)
+    return namespace if isinstance(namespace, dict) else vars(sys.modules["__main__"])
+
+
+def _kernel_id():
+    """The id of the kernel this code runs in (str), from its connection file ``kernel-<id>.json``, or None."""
+    import os
+
+    try:
+        from ipykernel import get_connection_file
+
+        name = os.path.basename(get_connection_file())
+    except Exception:  # not in an ipykernel kernel (a plain python, nbclient without ipykernel's app...)
+        return None
+    return name[len("kernel-"):-len(".json")] if name.startswith("kernel-") and name.endswith(".json") else None
+
+
+def _running_servers():
+    """The Jupyter servers running on this machine (list of their info dicts: url, token, root_dir)."""
+    try:
+        from jupyter_server.serverapp import list_running_servers
+    except ImportError:
+        return []
+    try:
+        return list(list_running_servers())
+    except Exception:
+        return []
+
+
+def _path_from_server(kernel_id, timeout=1.0):
+    """The notebook path a running Jupyter server gives the session of ``kernel_id`` (str), or None.
+
+    Asks each server's REST API (``GET /api/sessions``, as JupyterLab does), whose session ``path`` is
+    relative to the server's ``root_dir``; this follows a notebook renamed or copied after its kernel started.
+    """
+    import json
+    import os
+    import urllib.parse
+    import urllib.request
+
+    if not kernel_id:
+        return None
+    for server in _running_servers():
+        url = urllib.parse.urljoin(server.get("url", ""), "api/sessions")
+        request = urllib.request.Request(url, headers={"Authorization": f"token {server.get('token', '')}"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                sessions = json.load(response)
+        except Exception:  # a server that is gone, refuses, or answers something else
+            continue
+        for session in sessions if isinstance(sessions, list) else []:
+            kernel = session.get("kernel") if isinstance(session, dict) else None
+            path = session.get("path") or session.get("notebook", {}).get("path") if isinstance(session, dict) else None
+            if isinstance(kernel, dict) and kernel.get("id") == kernel_id and isinstance(path, str):
+                root = server.get("root_dir") or server.get("notebook_dir") or ""
+                return os.path.join(root, path)
+    return None
+
+
+def find_notebook(default):
+    """Which notebook file this kernel belongs to, and how that is known.
+
+    Tried in turn: VS Code's ``__vsc_ipynb_file__`` (the notebook's absolute path, which VS Code's Jupyter
+    extension sets in the user namespace); the running Jupyter server's session for this kernel (what
+    JupyterLab shows in its tab; ``_path_from_server``); ``JPY_SESSION_NAME``, which Jupyter Server sets to the
+    notebook's path when it starts the kernel (jupyter-server/jupyter_server #679, #1100). A kernel started
+    another way (nbclient, nbval) has none of them.
 
     Args:
         default: the notebook's shipped file name, looked up in the working directory (str).
     Returns:
-        str: an existing ``.ipynb`` path, or ``default``.
+        ``(path, source)``: an existing ``.ipynb`` path and how it was found (``"VS Code"``, ``"Jupyter"``), or
+        ``(default, None)`` when nothing said.
     """
     import os
     import pathlib
 
-    session = os.environ.get("JPY_SESSION_NAME", "")
-    if session.endswith(".ipynb"):
-        root = pathlib.Path(__file__).resolve().parent.parent
-        for candidate in (pathlib.Path(session), root / session, pathlib.Path(pathlib.Path(session).name)):
-            if candidate.exists():
+    root = pathlib.Path(__file__).resolve().parent.parent
+
+    def existing(path):
+        if not isinstance(path, str) or not path.endswith(".ipynb"):
+            return None
+        for candidate in (pathlib.Path(path), root / path, pathlib.Path(pathlib.Path(path).name)):
+            if candidate.is_file():
                 return str(candidate)
-    return default
+        return None
+
+    found = existing(_user_namespace().get("__vsc_ipynb_file__"))
+    if found:
+        return found, "VS Code"
+    for path in (_path_from_server(_kernel_id()), os.environ.get("JPY_SESSION_NAME", "")):
+        found = existing(path)
+        if found:
+            return found, "Jupyter"
+    return default, None
+
+
+def notebook_path(default):
+    """The file of the notebook this kernel belongs to (str; see ``find_notebook``), else ``default``."""
+    return find_notebook(default)[0]
+
+
+def other_copies(default, folder="."):
+    """Other notebooks in ``folder`` whose name starts like ``default`` (``05_capstone-Copy1.ipynb``), newest
+    first (list of str)."""
+    import pathlib
+
+    stem = pathlib.Path(default).stem
+    copies = [p for p in pathlib.Path(folder).glob(f"{stem}*.ipynb") if p.name != pathlib.Path(default).name]
+    return [p.name for p in sorted(copies, key=lambda p: p.stat().st_mtime, reverse=True)]
 
 
 class GraderRun:
@@ -314,8 +412,17 @@ def grade_notebook(default):
     """
     from grader.progress import run_grader
 
-    path = notebook_path(default)
-    print(f"Grading the saved file {path} (save first: the grader reads the file, not this kernel).")
+    path, source = find_notebook(default)
+    if source:
+        print(f"Grading the saved file {path}, the notebook this cell is in ({source} says so). Save first: the "
+              "grader reads the file, not this kernel.")
+    else:
+        copies = other_copies(default)
+        print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is the "
+              f"notebook's usual name. Save first: the grader reads the file, not this kernel.")
+        example = copies[0] if copies else "my_copy.ipynb"
+        here = f" (this folder has {', '.join(copies[:3])})" if copies else ""
+        print(f'Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook("{example}").')
     report, data = run_grader(path)
     try:
         score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])

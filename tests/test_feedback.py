@@ -160,3 +160,73 @@ def test_an_alias_read_by_a_helper_counts_and_other_globals_do_not():
     assert aliased_globals(namespace["handle_tool_call"], namespace) == [["TOOLS", "REGISTRY"]]
     namespace["REGISTRY"] = dict(namespace["TOOLS"])
     assert aliased_globals(namespace["handle_tool_call"], namespace) == []
+
+
+@pytest.fixture
+def copies(tmp_path, monkeypatch):
+    """A folder with the shipped notebook and a learner's copy of it, as the working directory."""
+    for name in ("05_capstone.ipynb", "05_capstone-Copy1.ipynb"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    from grader import selfcheck
+
+    monkeypatch.setattr(selfcheck, "_kernel_id", lambda: None)
+    return tmp_path
+
+
+def test_the_grader_cell_grades_the_copy_vs_code_runs(copies, monkeypatch):
+    """Item 1: VS Code's __vsc_ipynb_file__ names the notebook the cell is in."""
+    from grader import selfcheck
+
+    copy = str(copies / "05_capstone-Copy1.ipynb")
+    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {"__vsc_ipynb_file__": copy})
+    assert selfcheck.find_notebook("05_capstone.ipynb") == (copy, "VS Code")
+
+
+def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
+    """Item 1: the running Jupyter server's session for this kernel names the notebook (JupyterLab's tab)."""
+    import http.server
+    import threading
+
+    from grader import selfcheck
+
+    class Sessions(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            ok = self.path == "/api/sessions" and self.headers.get("Authorization") == "token secret"
+            body = json.dumps([{"path": "05_capstone-Copy1.ipynb", "kernel": {"id": "k-1"}}] if ok else []).encode()
+            self.send_response(200 if ok else 403)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Sessions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        info = {"url": f"http://127.0.0.1:{server.server_port}/", "token": "secret", "root_dir": str(copies)}
+        monkeypatch.setattr(selfcheck, "_running_servers", lambda: [info])
+        monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
+        monkeypatch.setattr(selfcheck, "_kernel_id", lambda: "k-1")
+        assert selfcheck.find_notebook("05_capstone.ipynb") == (str(copies / "05_capstone-Copy1.ipynb"), "Jupyter")
+        monkeypatch.setattr(selfcheck, "_kernel_id", lambda: "another-kernel")
+        assert selfcheck.find_notebook("05_capstone.ipynb") == ("05_capstone.ipynb", None)
+        monkeypatch.setenv("JPY_SESSION_NAME", str(copies / "05_capstone-Copy1.ipynb"))
+        assert selfcheck.find_notebook("05_capstone.ipynb")[1] == "Jupyter"
+    finally:
+        server.shutdown()
+
+
+def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copies, monkeypatch, capsys):
+    """Item 1: when no front end says, the cell names the file it graded and how to grade the copy."""
+    from grader import progress, selfcheck
+
+    graded = []
+    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
+    monkeypatch.setattr(progress, "run_grader", lambda path: graded.append(path) or ("report", None))
+    selfcheck.grade_notebook("05_capstone.ipynb")
+    printed = capsys.readouterr().out
+    assert graded == ["05_capstone.ipynb"]
+    assert "Grading the saved file 05_capstone.ipynb: Jupyter did not say which notebook" in printed
+    assert 'kit_selfcheck.grade_notebook("05_capstone-Copy1.ipynb")' in printed

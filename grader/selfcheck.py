@@ -15,7 +15,7 @@ from grader import expectations
 from grader.exercises import BY_ID
 from grader.harness import Responder, Transcript, from_description, receipt_dispatch
 from grader.registries import fresh
-from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase, failure_text
+from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase, failure_text, registry_source
 from grader.worker import apply_view, describe
 
 CASE_SECONDS = 5
@@ -251,6 +251,29 @@ def check(function, exercise="capstone"):
         else:
             rows.append((case.title, True, ""))
     return SelfCheckReport(rows, name, _void_failed_canaries(function, exercise, rows, cases))
+
+
+def show(exercise, case_id=None):
+    """Print the whole input of an exercise's visible cases (or of one) as Python you can paste and run; returns None.
+
+    A case whose argument is a registry shows it whole, its classes by name, so a failing visible case can be
+    reproduced in the notebook (issue 11: notebook 2's cases use a five-tool registry).
+
+    Args:
+        exercise: the exercise id (str), e.g. ``"validate-call"``. case_id: one case's id (str), e.g.
+            ``"unknown-tool"``, as the self-check's hint names it; None for every case.
+    """
+    entry = BY_ID[exercise].entry
+    for case in VISIBLE_CASES[exercise]:
+        if case_id is not None and case.case_id != case_id:
+            continue
+        print(f"# {case.case_id}: {case.title}")
+        if isinstance(case, ToolCallCase):
+            print(f"TOOLS = {registry_source(case.tools)}")
+            print(f"{entry}({case.raw[:2000]!r}, ask_model)")
+        else:
+            print(case.python_source(entry))
+        print()
 
 
 def hint(exercise):

@@ -230,3 +230,32 @@ def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copie
     assert graded == ["05_capstone.ipynb"]
     assert "Grading the saved file 05_capstone.ipynb: Jupyter did not say which notebook" in printed
     assert 'kit_selfcheck.grade_notebook("05_capstone-Copy1.ipynb")' in printed
+
+
+def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
+    """Item 4: kit_selfcheck.show prints each visible case's whole input, registries included, as Python that
+    calls the function with exactly the case's arguments (notebook 2's five-tool registry was never shown)."""
+    from grader import selfcheck
+    from grader.exercises import BY_ID
+    from grader.registries import fresh
+    from grader.visible_cases import VISIBLE_CASES, CallCase, Registry
+
+    for exercise, cases in VISIBLE_CASES.items():
+        for case in cases:
+            selfcheck.show(exercise, case.case_id)
+            source = capsys.readouterr().out
+            calls = []
+            namespace = {"ask_model": "ask_model"}
+            for name in {BY_ID[exercise].entry, getattr(case, "function", None)} - {None}:
+                namespace[name] = lambda *args: calls.append(args)
+            if "too long to show" in source:
+                continue  # the 1 MB call is described, not printed
+            exec(source, namespace)
+            assert len(calls) == 1, source
+            if isinstance(case, CallCase):
+                expected = tuple(fresh(a.tools) if isinstance(a, Registry) else a for a in case.args)
+                assert calls[0] == expected, (exercise, case.case_id)
+            else:
+                assert calls[0] == (case.raw, "ask_model") and namespace["TOOLS"] == fresh(case.tools)
+    validate = next(c for c in VISIBLE_CASES["validate-call"] if c.case_id == "unknown-tool")
+    assert 'kit_selfcheck.show("validate-call", "unknown-tool")' in selfcheck.failure_text("x", validate, 120)

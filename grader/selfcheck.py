@@ -276,13 +276,33 @@ def show(exercise, case_id=None):
         print()
 
 
-def hint(exercise):
-    """Print the hint of an exercise (from ``grader/exercises.json``); returns None.
+def hint(exercise, function=None):
+    """Print the hint for the first visible check that fails (its rule and its own hint), then the exercise's hint
+    (from ``grader/exercises.json``); returns None.
 
     Args:
         exercise: the exercise id (str), e.g. ``"parse-call"``.
+        function: the learner's function; default: the exercise's function in the notebook's namespace, if any.
     """
-    print(f"Hint for {BY_ID[exercise].title}:\n{BY_ID[exercise].hint}")
+    info = BY_ID[exercise]
+    if function is None:
+        function = _user_namespace().get(info.entry)
+    if callable(function):
+        report = check(function, exercise)
+        failing = next((number for number, (_, ok, _) in enumerate(report.rows) if not ok), None)
+        if failing is None:
+            print(f"Every visible check of {info.title} passes. Run the grader cell: its report gives the rule of each "
+                  "hidden case that fails.")
+        else:
+            case = VISIBLE_CASES[exercise][failing]
+            detail = report.rows[failing][2]
+            print(f"First failing check: {case.title}\nRule: {case.rule}")
+            if detail.startswith("Not counted:") and report.notes:
+                print(f"Why it is not counted: {report.notes[0]}")
+            else:
+                print(f"Hint for that check: {case.hint}")
+            print()
+    print(f"Hint for {info.title}:\n{info.hint}")
 
 
 def _user_namespace():

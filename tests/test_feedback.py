@@ -259,3 +259,21 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
                 assert calls[0] == (case.raw, "ask_model") and namespace["TOOLS"] == fresh(case.tools)
     validate = next(c for c in VISIBLE_CASES["validate-call"] if c.case_id == "unknown-tool")
     assert 'kit_selfcheck.show("validate-call", "unknown-tool")' in selfcheck.failure_text("x", validate, 120)
+
+
+def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
+    """Item 8: kit_selfcheck.hint names the first failing visible check's rule and hint, then the general hint."""
+    from grader import selfcheck
+    from grader.exercises import BY_ID
+
+    namespace = {}
+    exec(BASES["validate-call"].replace("type(value) is declared", "isinstance(value, declared)"), namespace)
+    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: namespace)
+    selfcheck.hint("validate-call")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == ["First failing check: True is not an integer",
+                         "Rule: bool is not an int, although isinstance(True, int) is True.",
+                         "Hint for that check: Compare type(value) with the declared type instead of using isinstance."]
+    assert lines[-1] == BY_ID["validate-call"].hint.splitlines()[-1]
+    selfcheck.hint("validate-call", function="not yet")  # not a function: the general hint only
+    assert capsys.readouterr().out.startswith(f"Hint for {BY_ID['validate-call'].title}:")

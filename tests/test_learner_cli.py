@@ -69,3 +69,19 @@ def test_watch_regrades_a_notebook_when_it_is_saved(tmp_path):
         process.kill()
     assert "00_start_here.ipynb: 0 · Warm-up: an error observation in Anthropic's shape: done 6/6." in out, err
     assert "Next: 1 · parse_call" in out
+
+
+def test_hint_points_at_the_first_failing_cases_rule(tmp_path):
+    """Issue 11: the hint names the rule of the first failing case (and a visible case's own hint), not only the
+    exercise's general hint."""
+    folder = workspace(tmp_path, solved=["00_start_here.ipynb"])
+    notebook = nbformat.read(folder / "01_parsing.ipynb", as_version=4)
+    cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution"))
+    cell.source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
+    nbformat.write(notebook, folder / "01_parsing.ipynb")
+    lines = learner("--notebooks", str(folder), "hint").stdout.splitlines()
+    # parse_call's first failing case is the visible "valid" one, not counted because json.loads returns an array
+    # for "[]" (the canary): its rule is the one to read.
+    assert lines[1] == "First failing case: Visible self-checks: A valid call parses to (call, [])"
+    assert lines[2] == "Rule it checks: A raw call that is one JSON object parses to that object."
+    assert lines[-1].startswith("Hint: Check that raw is a str")

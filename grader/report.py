@@ -88,9 +88,11 @@ def text_report(result):
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
         available = sum(c.max_points for c in cases)
-        pending = [c for c in cases if c.passed or not c.feedback.startswith(FOLDED_PREFIXES)
-                   or _sentence(c) not in not_run_shown]
-        if not pending and cases:
+        sentences = {_sentence(c) for c in cases if not c.passed}
+        whole = (cases and all(not c.passed and c.feedback.startswith(FOLDED_PREFIXES) for c in cases)
+                 and len(sentences) == 1 and sentences <= not_run_shown
+                 and (not folded or sentences == {_sentence(folded[0][0])}))
+        if whole:
             folded += [(case, group) for case in cases]  # the whole group did not run: no heading of its own
             continue
         if folded:

@@ -277,3 +277,26 @@ def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
     assert lines[-1] == BY_ID["validate-call"].hint.splitlines()[-1]
     selfcheck.hint("validate-call", function="not yet")  # not a function: the general hint only
     assert capsys.readouterr().out.startswith(f"Hint for {BY_ID['validate-call'].title}:")
+
+
+def test_folded_lines_never_mix_two_reasons():
+    """Item 7: cases fold only into a line with the same sentence; a group is folded whole only then."""
+    from grader.report import text_report
+    from grader.scoring import CaseResult, GradeResult
+
+    def case(group, order, number, feedback):
+        return CaseResult(case_id=f"x::{group}{number}", exercise="E", group=group, order=order, title=f"{group} {number}",
+                          points=0.0, max_points=1.0, passed=False, feedback=feedback)
+
+    stopped = "Not run: the submission timed out on 2 cases in a row."
+    voided = "Not counted: it checks that a bad input is refused, which counts once f can also accept one."
+    result = GradeResult("s.py", cases=[case("A", 1, 1, voided), case("A", 1, 2, voided), case("B", 2, 1, stopped),
+                                        case("B", 2, 2, stopped), case("C", 3, 1, voided), case("D", 4, 1, stopped)])
+    lines = text_report(result).splitlines()
+    assert "  ✗ 1 more case (in A) not counted, as the note at the top says (0/1)" in lines
+    assert "  ✗ 2 more cases (in 2 groups: B, D) not run, for the same reason (0/2)" not in lines
+    folds = [line for line in lines if "more case" in line]
+    assert folds == ["  ✗ 1 more case (in A) not counted, as the note at the top says (0/1)",
+                     "  ✗ 1 more case (in B) not run, for the same reason (0/1)",
+                     "  ✗ 1 more case (in C) not counted, as the note at the top says (0/1)",
+                     "  ✗ 1 more case (in D) not run, for the same reason (0/1)"]

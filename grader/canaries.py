@@ -289,5 +289,41 @@ def run_canary(harness, cases_folder, kind):
 
 
 def void_sentence(harness, kind, reason):
-    """The feedback of a passed case voided because its canary failed (str)."""
+    """The full explanation of a passed case voided because its canary failed (str), ``reason`` included.
+
+    Said once per exercise and kind (``void_note``); each voided case gets the short ``void_reference``.
+    """
     return "Not counted: " + WHY[kind].format(function=harness.entry, reason=reason) + " Fix that first."
+
+
+# What each kind of canary checks, for the note that tells its failure once (issue 11: a crash on a valid
+# input was told as a 60-word paragraph on each of nine voided cases, with its cause buried in each).
+CHECKED = {"accepts": "accept a plainly valid input", "rejects": "refuse a plainly invalid input",
+           "converts": "convert an input it was not shown"}
+REFERENCE = {"accepts": "it checks that a bad input is refused",
+             "rejects": "it checks that a good input is accepted",
+             "converts": "it checks one fixed input"}
+
+
+def void_note(function, kind, reason, count):
+    """The one note that tells why ``count`` passed cases were voided (str).
+
+    Args:
+        function: the exercise's entry (str). kind: the canary kind (``"accepts"``...).
+        reason: what went wrong in the canary's check (str, one sentence without its final period).
+        count: how many passed cases it voided (int).
+    """
+    cases = "the case that" if count == 1 else f"the {count} cases that"
+    return (f"{function} failed the grader's check that it can {CHECKED[kind]}: {reason}. Until it passes, {cases} "
+            f"{REFERENCE[kind].removeprefix('it ').replace('checks', 'check' if count > 1 else 'checks')} "
+            f"{'is' if count == 1 else 'are'} not counted ({ALL_PASS[kind]}). Fix that first.")
+
+
+ALL_PASS = {"accepts": "a function that refuses everything would pass them",
+            "rejects": "a function that accepts everything would pass them",
+            "converts": "a function that returns a fixed value would pass them"}
+
+
+def void_reference(function, kind):
+    """The feedback of one voided case: a line that points at ``void_note`` (str)."""
+    return f"Not counted: {REFERENCE[kind]}, which counts once {function} can also {CHECKED[kind]} (see the note at the top)."

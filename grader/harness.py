@@ -70,6 +70,30 @@ class Unplain:
 BUILTIN_EXCEPTIONS = frozenset(name for name in dir(builtins) if name[:1].isupper())
 
 
+def _standard_exceptions():
+    """``{class name: "module.Name"}`` for the exceptions of the standard-library modules a solution meets
+    (json.JSONDecodeError above all); the built-ins are ``BUILTIN_EXCEPTIONS``. A fixed vocabulary: a
+    hidden case may name one of these without showing anything the submission chose (issue 11: a
+    JSONDecodeError was called "an exception of the submission's own class")."""
+    import importlib
+
+    found = {}
+    for module_name in ("json", "re", "decimal", "ast", "csv", "binascii", "struct", "zlib", "copy", "queue",
+                        "urllib.error", "configparser", "pickle", "tomllib", "statistics"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for name, value in vars(module).items():
+            if (isinstance(value, type) and issubclass(value, BaseException) and name[:1].isupper()
+                    and name not in BUILTIN_EXCEPTIONS):
+                found.setdefault(name, f"{module_name}.{name}")
+    return found
+
+
+STANDARD_EXCEPTIONS = _standard_exceptions()
+
+
 def redacted_exception(text):
     """What a hidden case shows of an exception the submission raised: its built-in type only (str); where it
     was raised is left out by the caller (which line raises can depend on the input too).
@@ -84,6 +108,8 @@ def redacted_exception(text):
     name = text.partition(":")[0].strip()
     if name in BUILTIN_EXCEPTIONS:
         return f"{name} (its message and line are not shown in a hidden case)"
+    if name in STANDARD_EXCEPTIONS:
+        return f"{STANDARD_EXCEPTIONS[name]} (its message and line are not shown in a hidden case)"
     return "an exception of the submission's own class (not shown in a hidden case)"
 
 
@@ -245,6 +271,21 @@ class Harness:
         if "dispatch" in bound:
             notes.append(f"{function} binds dispatch as a default argument when it is defined, so the grader's "
                          "dispatch is never called; call the global dispatch inside the function.")
+        for pair in self.report.entries.get(function, {}).get("aliased", []):
+            # A second name bound at module level (REGISTRY = TOOLS) is the default-argument mistake in another
+            # form (issue 11); the worker sends identifiers only.
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p.isidentifier()
+                                                                       and len(p) <= 40 for p in pair)):
+                continue
+            name, alias = pair
+            if name == "TOOLS":
+                notes.append(f"{function} reads {alias}, a second name for TOOLS bound when the module ran "
+                             f"({alias} = TOOLS), so it never sees the registry the grader installs; read the global "
+                             "TOOLS inside the function.")
+            else:
+                notes.append(f"{function} calls {alias}, a second name for dispatch bound when the module ran "
+                             f"({alias} = dispatch), so the grader's dispatch is never called; call the global "
+                             "dispatch inside the function.")
         return notes
 
     def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):

@@ -26,7 +26,7 @@ from grader.exercises import BY_ID, EXERCISES
 # (OWASP's advice against CSV injection); the name behind it is the one in the results file.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A case whose own check passed but whose points were voided because the submission failed one of the
-# grader's randomised canary checks (``grader.canaries.void_sentence``, shown by ``grader.report.case_output``).
+# grader's randomised canary checks (``grader.canaries.void_reference``, shown by ``grader.report.case_output``).
 VOIDED = "What happened: Not counted: "
 
 

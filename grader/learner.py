@@ -35,6 +35,9 @@ def hint_text(rows, exercise_id=None):
     lines = [f"{exercise.title}  (notebooks/{exercise.notebook})"]
     if row is not None and row.state == "failing":
         lines.append(row.detail)
+        # The first failing case's own rule (and a visible case's hint) before the exercise's general hint (issue 11).
+        lines += [f"Rule it checks: {row.rule}"] if row.rule else []
+        lines += [f"Hint for that case: {row.case_hint}"] if row.case_hint else []
     lines += ["", f"Hint: {exercise.hint}"]
     return "\n".join(lines)
 

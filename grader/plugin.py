@@ -13,7 +13,7 @@ import tempfile
 
 import pytest
 
-from grader.canaries import RUNS_PER_KIND, WHY, kinds_for, run_canary, void_sentence
+from grader.canaries import RUNS_PER_KIND, WHY, kinds_for, run_canary, void_note, void_reference
 from grader.expectations import CaseFailed
 from grader.scoring import CaseResult
 
@@ -71,8 +71,8 @@ class GradingPlugin:
     Args:
         exercise: the ``grader.exercises.Exercise`` being graded.
         harness: the shared ``grader.harness.Harness`` (the submission, loaded once).
-    After the run, ``results`` holds one ``CaseResult`` per case, and ``internal_errors`` any case
-    the grader itself could not judge.
+    After the run, ``results`` holds one ``CaseResult`` per case, ``notes`` the sentences for the report
+    (why voided cases were not counted), and ``internal_errors`` any case the grader itself could not judge.
     """
 
     def __init__(self, exercise, harness):
@@ -84,6 +84,7 @@ class GradingPlugin:
         self.canary_plan = {}  # item index -> canary kinds to run just before that item
         self.canary_failures = {}  # kind -> the first reason a run of that canary failed
         self.gated = []  # (CaseResult, kind) of passed cases whose points depend on a canary
+        self.notes = []  # one sentence per failed canary kind that voided cases (shown before the cases)
 
     def pytest_generate_tests(self, metafunc):
         """Give ``visible_case`` the visible cases of the exercise being graded."""
@@ -137,11 +138,16 @@ class GradingPlugin:
             self.canary_failures.setdefault(kind, reason)
 
     def pytest_sessionfinish(self):
-        """Void the passed cases whose canary failed in any of its runs (all runs are over by now)."""
+        """Void the passed cases whose canary failed in any of its runs (all runs are over by now); the cause is
+        told once, in ``notes``, and each voided case points at it."""
+        voided = {}
         for result, kind in self.gated:
             if kind in self.canary_failures:
                 result.points, result.passed = 0.0, False
-                result.feedback = void_sentence(self.view, kind, self.canary_failures[kind])
+                result.feedback = void_reference(self.view.entry, kind)
+                voided[kind] = voided.get(kind, 0) + 1
+        for kind, count in voided.items():
+            self.notes.append(void_note(self.view.entry, kind, self.canary_failures[kind], count))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):

@@ -36,6 +36,8 @@ class ExerciseProgress:
             notebook) (str).
         score: points earned, max_score: points available (float; 0 when not graded).
         detail: one sentence for the table, e.g. the first failing case (str).
+        rule: the rule of the first failing case (str; empty when none failed).
+        case_hint: that case's own hint, when it is a visible case (str).
     """
 
     exercise: object
@@ -43,6 +45,19 @@ class ExerciseProgress:
     score: float = 0.0
     max_score: float = 0.0
     detail: str = ""
+    rule: str = ""
+    case_hint: str = ""
+
+
+def rule_and_hint(output):
+    """The ``Rule:`` line and a visible case's ``Hint:`` line of a failed case's results.json output (str, str)."""
+    rule = hint = ""
+    for line in str(output).splitlines():
+        if line.startswith("Rule: ") and not rule:
+            rule = line[len("Rule: "):]
+        elif line.startswith("Hint: ") and not hint:
+            hint = line[len("Hint: "):]
+    return rule, hint
 
 
 def _started(notebook, exercise_id):
@@ -133,8 +148,10 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
                 rows[exercise.id] = ExerciseProgress(exercise, "done", earned, available, "Every case passes.")
             else:
                 first = failed[0]["name"] if failed else results.get("output", "").splitlines()[-1:]
+                rule, case_hint = rule_and_hint(failed[0].get("output", "")) if failed else ("", "")
                 rows[exercise.id] = ExerciseProgress(exercise, "failing", earned, available,
-                                                     f"First failing case: {first}" if failed else str(first))
+                                                     f"First failing case: {first}" if failed else str(first),
+                                                     rule, case_hint)
     return [rows[e.id] for e in EXERCISES]
 
 

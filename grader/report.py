@@ -7,18 +7,52 @@ import tempfile
 from grader.text import strip_controls
 
 MAX_PRINTED_CHARS = 1000
+MAX_PRINTED_LINES = 12
+# A case that did not run says so with one of these sentences (grader.harness: Harness.problem_for); every
+# later case gets the same one, so the report shows it once (issue 11: an endless loop filled 90 cases).
+NOT_RUN_PREFIXES = ("Not run: ", "Grading stopped: ")
+# Likewise for cases voided by a failed canary (grader.canaries.void_reference): the cause is a note, told once.
+FOLDED_PREFIXES = NOT_RUN_PREFIXES + ("Not counted: ",)
 
 
 def _points(value):
     return f"{value:g}"
 
 
-def capped(text, limit=MAX_PRINTED_CHARS):
-    """``text`` stripped and cut to ``limit`` characters, with a visible note when something was cut."""
+def _sentence(case):
+    """A failed case's feedback without what a visible case adds (its input and hint): the sentence (str)."""
+    return case.feedback.split("\n", 1)[0]
+
+
+def _runs(lines):
+    """Consecutive identical lines folded: ``[(line, count)]``."""
+    runs = []
+    for line in lines:
+        if runs and runs[-1][0] == line:
+            runs[-1][1] += 1
+        else:
+            runs.append([line, 1])
+    return runs
+
+
+def capped(text, limit=MAX_PRINTED_CHARS, max_lines=MAX_PRINTED_LINES):
+    """``text`` stripped, a line repeated many times shown once with its count, and cut to ``limit`` characters
+    and ``max_lines`` lines; cut text ends with "…" and a note of how much was left out (str).
+
+    An endless loop that prints one line prints it thousands of times: the report shows it once, with
+    "(the same line 3,057 times)", not ninety lines of it (issue 11).
+    """
     text = text.strip()
-    if len(text) <= limit:
-        return text
-    return text[:limit] + f"\n… (truncated: {len(text) - limit:,} more characters not shown)"
+    runs = _runs(text.splitlines())
+    shown = [line if count == 1 else f"{line}  (the same line {count:,} times)" for line, count in runs]
+    folded = "\n".join(shown[:max_lines])
+    left = sum(count for _, count in runs[max_lines:])
+    if len(folded) > limit:
+        left_chars = len(folded) - limit
+        return folded[:limit] + f"…\n(truncated: {left_chars:,} more characters{f' and {left:,} more lines' if left else ''} not shown)"
+    if left:
+        return folded + f"\n…\n(truncated: {left:,} more lines not shown)"
+    return folded
 
 
 def text_report(result):
@@ -39,12 +73,42 @@ def text_report(result):
         return strip_controls("\n".join(lines + ["", f"Could not grade: {result.error}"]))
     if result.notes:
         lines += ["", "Before the cases:"] + [f"  ! {note}".replace("\n", "\n    ") for note in result.notes]
+    not_run_shown = set()  # the "not run" / "not counted" sentences already shown in full
+    folded = []  # later cases with such a sentence, told in one line: [(case, group)]
+
+    def fold_line():
+        groups = list(dict.fromkeys(group for _, group in folded))
+        where = f" (in {groups[0]})" if len(groups) == 1 else f" (in {len(groups)} groups: {', '.join(groups[:3])}" + \
+            (", …)" if len(groups) > 3 else ")")
+        why = ("not counted, as the note at the top says" if folded[0][0].feedback.startswith("Not counted")
+               else "not run, for the same reason")
+        return (f"  ✗ {len(folded)} more case{'s' if len(folded) > 1 else ''}{where} {why} "
+                f"({_points(0)}/{_points(sum(case.max_points for case, _ in folded))})")
+
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
         available = sum(c.max_points for c in cases)
+        sentences = {_sentence(c) for c in cases if not c.passed}
+        whole = (cases and all(not c.passed and c.feedback.startswith(FOLDED_PREFIXES) for c in cases)
+                 and len(sentences) == 1 and sentences <= not_run_shown
+                 and (not folded or sentences == {_sentence(folded[0][0])}))
+        if whole:
+            folded += [(case, group) for case in cases]  # the whole group did not run: no heading of its own
+            continue
+        if folded:
+            lines.append(fold_line())
+            folded = []
         lines += ["", f"{group} — {_points(earned)}/{_points(available)}"]
         last_rule = None
         for case in cases:
+            if not case.passed and case.feedback.startswith(FOLDED_PREFIXES):
+                if _sentence(case) in not_run_shown and (not folded or _sentence(folded[0][0]) == _sentence(case)):
+                    folded.append((case, group))
+                    continue
+                not_run_shown.add(_sentence(case))
+            if folded:
+                lines.append(fold_line())
+                folded = []
             mark = "✓" if case.passed else "✗"
             lines.append(f"  {mark} {case.title} ({_points(case.points)}/{_points(case.max_points)})")
             if not case.passed:
@@ -54,6 +118,8 @@ def text_report(result):
                 lines.append(f"      What happened: {case.feedback}".replace("\n", "\n      "))
                 if case.output.strip():
                     lines.append("      Your code printed: " + capped(case.output).replace("\n", "\n        "))
+    if folded:
+        lines.append(fold_line())
     visible = [c for c in result.cases if c.visibility == "visible"]
     graded = result.cases
     lines.append("")

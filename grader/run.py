@@ -12,6 +12,7 @@ import time
 from grader import exercises as course
 from grader.extract import ReadInBackground, SubmissionError
 from grader.harness import Harness
+from grader.report import capped
 from grader.sandbox import Limits, Sandbox
 from grader.scoring import GradeResult
 from grader.text import strip_controls
@@ -243,6 +244,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             harness = Harness(sandbox, fatal=fatal, deadline=deadline)
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
+            result.notes += plugin.notes
             internal_errors += plugin.internal_errors
             for function in exercise.functions:
                 result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
@@ -254,7 +256,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         upcoming.close()
     if loading is not None:
         printed = loading.output.strip()
-        printed = [f"While loading, your code printed: {printed[:1000]}"] if printed else []
+        printed = [f"While loading, your code printed: {capped(printed)}"] if printed else []
         result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
     if internal_errors:
         result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")

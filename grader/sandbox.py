@@ -72,7 +72,8 @@ class LoadReport:
 
     Attributes:
         problems: one sentence per chunk that failed to compile or raised while loading (list of str).
-        entries: per requested function name, ``{"state": "ok"|"missing"|"not callable", "bound": [...]}``.
+        entries: per requested function name, ``{"state": "ok"|"missing"|"not callable", "bound": [...],
+            "aliased": [[global, alias], ...]}`` (``grader.worker.aliased_globals``).
         fatal: a sentence when the worker could not load at all (exited, timed out), else None.
         output: what the submission printed while loading (str, capped).
         skipped: IPython commands that could not run while grading, e.g. ``["!pip", "%%bash"]`` (list of str).
@@ -182,7 +183,11 @@ def checked_load_report(message, entries):
         entry = raw_entries.get(name) if isinstance(raw_entries.get(name), dict) else {}
         state = entry.get("state") if entry.get("state") in ("ok", "missing", "not callable") else "missing"
         bound = entry.get("bound") if isinstance(entry.get("bound"), list) else []
-        checked[name] = {"state": state, "bound": [b for b in bound if b in ("TOOLS", "dispatch")]}
+        aliased = entry.get("aliased") if isinstance(entry.get("aliased"), list) else []
+        checked[name] = {"state": state, "bound": [b for b in bound if b in ("TOOLS", "dispatch")],
+                         "aliased": [pair for pair in aliased[:4] if isinstance(pair, list) and len(pair) == 2
+                                     and pair[0] in ("TOOLS", "dispatch") and isinstance(pair[1], str)
+                                     and pair[1].isidentifier() and len(pair[1]) <= 40]}
     skipped = message.get("skipped") if isinstance(message.get("skipped"), list) else []
     return LoadReport(problems=problems, entries=checked,
                       skipped=list(dict.fromkeys(clean_text(s, 40) for s in skipped[:20] if isinstance(s, str))))

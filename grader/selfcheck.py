@@ -15,7 +15,7 @@ from grader import expectations
 from grader.exercises import BY_ID
 from grader.harness import Responder, Transcript, from_description, receipt_dispatch
 from grader.registries import fresh
-from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase, failure_text
+from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase, failure_text, registry_source
 from grader.worker import apply_view, describe
 
 CASE_SECONDS = 5
@@ -30,11 +30,13 @@ class SelfCheckReport:
 
     Attributes:
         rows: ``[(title, passed: bool, detail: str)]`` in case order.
+        notes: sentences shown once under the summary (list of str), e.g. why some checks are not counted.
     """
 
-    def __init__(self, rows, name):
+    def __init__(self, rows, name, notes=()):
         self.rows = rows
         self.name = name
+        self.notes = list(notes)
 
     @property
     def passed(self):
@@ -50,7 +52,7 @@ class SelfCheckReport:
         return f"{self.passed} of {total} visible checks passed for {self.name}. Fix the first failure and run this cell again."
 
     def __str__(self):
-        lines = [self.summary()]
+        lines = [self.summary()] + [f"  ! {note}" for note in self.notes]
         for title, ok, detail in self.rows:
             lines.append(f"  {'PASS' if ok else 'FAIL'}  {title}")
             if not ok:
@@ -65,7 +67,8 @@ class SelfCheckReport:
             f"<td style='text-align:left'>{'' if ok else html.escape(detail)}</td></tr>"
             for title, ok, detail in self.rows
         )
-        return (f"<p><b>{html.escape(self.summary())}</b></p><table class='kit-selfcheck'>"
+        notes = "".join(f"<p>⚠ {html.escape(note)}</p>" for note in self.notes)
+        return (f"<p><b>{html.escape(self.summary())}</b></p>{notes}<table class='kit-selfcheck'>"
                 f"<tr><th></th><th>Visible check</th><th>What happened / hint</th></tr>{body}</table>")
 
 
@@ -145,6 +148,85 @@ def run_call_case(function, case):
     return transcript
 
 
+class KernelHarness:
+    """The grader's canaries (``grader.canaries``) run in the kernel: the ``ExerciseHarness`` calls they make
+    (``run``, ``call``, ``entry``), answered in-process as the self-check runs its cases.
+
+    So the self-check voids the checks the grader voids, and its count agrees with the grader's visible count
+    for the same code (issue 11). Canary inputs are drawn as the grader draws them.
+
+    Args:
+        function: the learner's main function. exercise: the exercise id (str).
+    Attributes:
+        last_input: the arguments of the last call, as JSON text (str), to show with a failure.
+    """
+
+    def __init__(self, function, exercise):
+        self.function = function
+        self.exercise = BY_ID[exercise]
+        self.entry = self.exercise.entry
+        self.last_input = ""
+
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+        """Run the tool-call entry on ``raw`` (see ``grader.harness.ExerciseHarness.run``); returns a Transcript."""
+        import types
+
+        from grader.models import NeverCorrects
+        from grader.registries import SEED_TOOLS
+
+        self.last_input = raw if isinstance(raw, str) else str(raw)
+        case = types.SimpleNamespace(raw=raw, tools=tools if tools is not None else SEED_TOOLS,
+                                     model=lambda: model if model is not None else NeverCorrects(raw))
+        return run_tool_call_case(self.function, case, self.exercise.style)
+
+    def call(self, *args, function=None, view=None, times=1):
+        """Call a plain function of the exercise (see ``grader.harness.ExerciseHarness.call``); returns a Transcript."""
+        import json
+
+        from grader.worker import decode
+
+        target = self.function
+        if function:
+            target = getattr(self.function, "__globals__", {}).get(function, self.function)
+        transcript = Transcript(function=function or getattr(target, "__name__", self.entry))
+        live = [decode(arg, {}) for arg in args]  # registries (grader.registries.encode_registry) get real classes
+        self.last_input = ", ".join(json.dumps(arg, default=str) for arg in args if not isinstance(arg, dict)
+                                    or arg.get("__kit__") != "registry")
+        for _ in range(times):
+            _call_with_limits(transcript, target, copy.deepcopy(live), view)
+        return transcript
+
+
+def _void_failed_canaries(function, exercise, rows, cases):
+    """Fail the passed rows whose canary fails, as the grader voids them; returns the notes that say why once."""
+    from grader.canaries import CANARIES, RUNS_PER_KIND, run_canary, void_note, void_reference
+
+    canaries = CANARIES.get(BY_ID[exercise].cases, {})
+    harness = KernelHarness(function, exercise)
+    notes = []
+    for kind in sorted({case.gate for case in cases if case.gate in canaries}):
+        gated = [number for number, case in enumerate(cases) if case.gate == kind and rows[number][1]]
+        if not gated:
+            continue
+        reason = None
+        for _ in range(RUNS_PER_KIND):
+            try:
+                reason = run_canary(harness, BY_ID[exercise].cases, kind)
+            except Exception:  # the self-check never raises into the notebook; the grader still judges this
+                reason = None
+            if reason is not None:
+                break
+        if reason is None:
+            continue
+        for number in gated:
+            rows[number] = (rows[number][0], False, void_reference(harness.entry, kind))
+        note = void_note(harness.entry, kind, reason, len(gated))
+        notes.append(note.replace("the grader's check", "the grader's check (run here too)")
+                     + (f" Its input: {harness.last_input[:200]}{'…' if len(harness.last_input) > 200 else ''}"
+                        if harness.last_input else ""))
+    return notes
+
+
 def check(function, exercise="capstone"):
     """Run an exercise's visible cases against ``function``; show the returned table as a cell's last line.
 
@@ -171,40 +253,181 @@ def check(function, exercise="capstone"):
             rows.append((case.title, False, failure_text(exc, case, 120, separator=" ")))
         else:
             rows.append((case.title, True, ""))
-    return SelfCheckReport(rows, name)
+    return SelfCheckReport(rows, name, _void_failed_canaries(function, exercise, rows, cases))
 
 
-def hint(exercise):
-    """Print the hint of an exercise (from ``grader/exercises.json``); returns None.
+def show(exercise, case_id=None):
+    """Print the whole input of an exercise's visible cases (or of one) as Python you can paste and run; returns None.
+
+    A case whose argument is a registry shows it whole, its classes by name, so a failing visible case can be
+    reproduced in the notebook (issue 11: notebook 2's cases use a five-tool registry).
+
+    Args:
+        exercise: the exercise id (str), e.g. ``"validate-call"``. case_id: one case's id (str), e.g.
+            ``"unknown-tool"``, as the self-check's hint names it; None for every case.
+    """
+    entry = BY_ID[exercise].entry
+    for case in VISIBLE_CASES[exercise]:
+        if case_id is not None and case.case_id != case_id:
+            continue
+        print(f"# {case.case_id}: {case.title}")
+        if isinstance(case, ToolCallCase):
+            print(f"TOOLS = {registry_source(case.tools)}")
+            print(f"{entry}({case.raw[:2000]!r}, ask_model)")
+        else:
+            print(case.python_source(entry))
+        print()
+
+
+def hint(exercise, function=None):
+    """Print the hint for the first visible check that fails (its rule and its own hint), then the exercise's hint
+    (from ``grader/exercises.json``); returns None.
 
     Args:
         exercise: the exercise id (str), e.g. ``"parse-call"``.
+        function: the learner's function; default: the exercise's function in the notebook's namespace, if any.
     """
-    print(f"Hint for {BY_ID[exercise].title}:\n{BY_ID[exercise].hint}")
+    info = BY_ID[exercise]
+    if function is None:
+        function = _user_namespace().get(info.entry)
+    if callable(function):
+        report = check(function, exercise)
+        failing = next((number for number, (_, ok, _) in enumerate(report.rows) if not ok), None)
+        if failing is None:
+            print(f"Every visible check of {info.title} passes. Run the grader cell: its report gives the rule of each "
+                  "hidden case that fails.")
+        else:
+            case = VISIBLE_CASES[exercise][failing]
+            detail = report.rows[failing][2]
+            print(f"First failing check: {case.title}\nRule: {case.rule}")
+            if detail.startswith("Not counted:") and report.notes:
+                print(f"Why it is not counted: {report.notes[0]}")
+            else:
+                print(f"Hint for that check: {case.hint}")
+            print()
+    print(f"Hint for {info.title}:\n{info.hint}")
 
 
-def notebook_path(default):
-    """The file of the notebook this kernel belongs to, as Jupyter Server tells it, else ``default``.
+def _user_namespace():
+    """The kernel's user namespace (dict): IPython's ``user_ns`` when IPython runs, else ``__main__``'s globals."""
+    import sys
 
-    Jupyter Server sets ``JPY_SESSION_NAME`` to the notebook's path (relative to where the server
-    was started, or absolute; jupyter-server/jupyter_server #679, #1100); a kernel started another way (nbclient,
-    nbval) has no such variable.
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    namespace = getattr(shell, "user_ns", None)
+    return namespace if isinstance(namespace, dict) else vars(sys.modules["__main__"])
+
+
+def _kernel_id():
+    """The id of the kernel this code runs in (str), from its connection file ``kernel-<id>.json``, or None."""
+    import os
+
+    try:
+        from ipykernel import get_connection_file
+
+        name = os.path.basename(get_connection_file())
+    except Exception:  # not in an ipykernel kernel (a plain python, nbclient without ipykernel's app...)
+        return None
+    return name[len("kernel-"):-len(".json")] if name.startswith("kernel-") and name.endswith(".json") else None
+
+
+def _running_servers():
+    """The Jupyter servers running on this machine (list of their info dicts: url, token, root_dir)."""
+    try:
+        from jupyter_server.serverapp import list_running_servers
+    except ImportError:
+        return []
+    try:
+        return list(list_running_servers())
+    except Exception:
+        return []
+
+
+def _path_from_server(kernel_id, timeout=1.0):
+    """The notebook path a running Jupyter server gives the session of ``kernel_id`` (str), or None.
+
+    Asks each server's REST API (``GET /api/sessions``, as JupyterLab does), whose session ``path`` is
+    relative to the server's ``root_dir``; this follows a notebook renamed or copied after its kernel started.
+    """
+    import json
+    import os
+    import urllib.parse
+    import urllib.request
+
+    if not kernel_id:
+        return None
+    for server in _running_servers():
+        url = urllib.parse.urljoin(server.get("url", ""), "api/sessions")
+        request = urllib.request.Request(url, headers={"Authorization": f"token {server.get('token', '')}"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                sessions = json.load(response)
+        except Exception:  # a server that is gone, refuses, or answers something else
+            continue
+        for session in sessions if isinstance(sessions, list) else []:
+            kernel = session.get("kernel") if isinstance(session, dict) else None
+            path = session.get("path") or session.get("notebook", {}).get("path") if isinstance(session, dict) else None
+            if isinstance(kernel, dict) and kernel.get("id") == kernel_id and isinstance(path, str):
+                root = server.get("root_dir") or server.get("notebook_dir") or ""
+                return os.path.join(root, path)
+    return None
+
+
+def find_notebook(default):
+    """Which notebook file this kernel belongs to, and how that is known.
+
+    Tried in turn: VS Code's ``__vsc_ipynb_file__`` (the notebook's absolute path, which VS Code's Jupyter
+    extension sets in the user namespace); the running Jupyter server's session for this kernel (what
+    JupyterLab shows in its tab; ``_path_from_server``); ``JPY_SESSION_NAME``, which Jupyter Server sets to the
+    notebook's path when it starts the kernel (jupyter-server/jupyter_server #679, #1100). A kernel started
+    another way (nbclient, nbval) has none of them.
 
     Args:
         default: the notebook's shipped file name, looked up in the working directory (str).
     Returns:
-        str: an existing ``.ipynb`` path, or ``default``.
+        ``(path, source)``: an existing ``.ipynb`` path and how it was found (``"VS Code"``, ``"Jupyter"``), or
+        ``(default, None)`` when nothing said.
     """
     import os
     import pathlib
 
-    session = os.environ.get("JPY_SESSION_NAME", "")
-    if session.endswith(".ipynb"):
-        root = pathlib.Path(__file__).resolve().parent.parent
-        for candidate in (pathlib.Path(session), root / session, pathlib.Path(pathlib.Path(session).name)):
-            if candidate.exists():
+    root = pathlib.Path(__file__).resolve().parent.parent
+
+    def existing(path):
+        if not isinstance(path, str) or not path.endswith(".ipynb"):
+            return None
+        for candidate in (pathlib.Path(path), root / path, pathlib.Path(pathlib.Path(path).name)):
+            if candidate.is_file():
                 return str(candidate)
-    return default
+        return None
+
+    found = existing(_user_namespace().get("__vsc_ipynb_file__"))
+    if found:
+        return found, "VS Code"
+    for path in (_path_from_server(_kernel_id()), os.environ.get("JPY_SESSION_NAME", "")):
+        found = existing(path)
+        if found:
+            return found, "Jupyter"
+    return default, None
+
+
+def notebook_path(default):
+    """The file of the notebook this kernel belongs to (str; see ``find_notebook``), else ``default``."""
+    return find_notebook(default)[0]
+
+
+def other_copies(default, folder="."):
+    """Other notebooks in ``folder`` whose name starts like ``default`` (``05_capstone-Copy1.ipynb``), newest
+    first (list of str)."""
+    import pathlib
+
+    stem = pathlib.Path(default).stem
+    copies = [p for p in pathlib.Path(folder).glob(f"{stem}*.ipynb") if p.name != pathlib.Path(default).name]
+    return [p.name for p in sorted(copies, key=lambda p: p.stat().st_mtime, reverse=True)]
 
 
 class GraderRun:
@@ -235,8 +458,17 @@ def grade_notebook(default):
     """
     from grader.progress import run_grader
 
-    path = notebook_path(default)
-    print(f"Grading the saved file {path} (save first: the grader reads the file, not this kernel).")
+    path, source = find_notebook(default)
+    if source:
+        print(f"Grading the saved file {path}, the notebook this cell is in ({source} says so). Save first: the "
+              "grader reads the file, not this kernel.")
+    else:
+        copies = other_copies(default)
+        print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is the "
+              f"notebook's usual name. Save first: the grader reads the file, not this kernel.")
+        example = copies[0] if copies else "my_copy.ipynb"
+        here = f" (this folder has {', '.join(copies[:3])})" if copies else ""
+        print(f'Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook("{example}").')
     report, data = run_grader(path)
     try:
         score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])

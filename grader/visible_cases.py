@@ -86,9 +86,38 @@ class CallCase:
 
     @property
     def shown_input(self):
-        """The input as the feedback shows it (str), with registries by tool names."""
+        """The input as the feedback shows it (str), with registries by tool names and the call that prints them
+        whole (``grader.selfcheck.show``): every input of a visible case can be reproduced in the notebook."""
         shown = [f"TOOLS with {', '.join(a.tools)}" if isinstance(a, Registry) else json.dumps(a) for a in self.args]
-        return ", ".join(shown)
+        text = ", ".join(shown)
+        exercise = exercise_of(self)
+        if exercise and any(isinstance(a, Registry) for a in self.args):
+            text += f' (print the whole input with kit_selfcheck.show("{exercise}", "{self.case_id}"))'
+        return text
+
+    def python_source(self, function):
+        """The case as Python a learner can paste into the notebook: the registry, then the call (str)."""
+        lines, names = [], []
+        for number, arg in enumerate(self.args):
+            if isinstance(arg, Registry):
+                lines.append(f"tools = {registry_source(arg.tools)}")
+                names.append("tools")
+            elif len(repr(arg)) <= 2000:
+                names.append(repr(arg))
+            else:  # the 1 MB call: described, not printed
+                names.append(f"arg{number}")
+                lines.append(f"arg{number} = ...  # a {type(arg).__name__} of {len(repr(arg)):,} characters, too long to show")
+        lines.append(f"{self.function or function}({', '.join(names)})")
+        return "\n".join(lines)
+
+
+def registry_source(tools):
+    """A registry as Python source, classes by name: ``{'get_weather': {'required': {'city': str}, ...}}`` (str)."""
+    def part(fields):
+        return "{" + ", ".join(f"{name!r}: {getattr(kind, '__name__', kind)}" for name, kind in fields.items()) + "}"
+
+    return "{\n" + "".join(f"    {name!r}: {{'required': {part(spec.get('required', {}))}, "
+                           f"'optional': {part(spec.get('optional', {}))}}},\n" for name, spec in tools.items()) + "}"
 
 
 # -- tool-call exercises (notebooks 4 and 5) -------------------------------------------------------
@@ -286,6 +315,11 @@ VISIBLE_CASES = {
 }
 
 
+def exercise_of(case):
+    """The id of the first exercise whose visible cases hold ``case`` (str), or None."""
+    return next((exercise for exercise, cases in VISIBLE_CASES.items() if case in cases), None)
+
+
 def failure_text(message, case, input_limit, separator="\n"):
     """What a failed visible case tells the learner: what happened, the input (it is visible), the hint.
 
@@ -296,7 +330,12 @@ def failure_text(message, case, input_limit, separator="\n"):
     Returns:
         str.
     """
-    return separator.join([str(message), f"Input: {case.shown_input[:input_limit]}", f"Hint: {case.hint}"])
+    shown = case.shown_input
+    how = shown.rpartition(" (print the whole input with ")
+    if how[1] and len(shown) > input_limit:  # the call that prints it whole is never the part cut off
+        shown = how[0][:max(input_limit - len(how[1] + how[2]), 40)] + "…" + how[1] + how[2]
+    shown = shown if len(shown) <= input_limit or how[1] else shown[:input_limit] + "…"
+    return separator.join([str(message), f"Input: {shown}", f"Hint: {case.hint}"])
 
 
 def run_visible(harness, case):

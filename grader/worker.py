@@ -139,8 +139,10 @@ def exception_text(exc):
         message = str(exc)
     except BaseException:  # a learner's exception whose __str__ raises
         message = ""
-    message = message.splitlines()[0][:300] if message else ""
-    name = type(exc).__name__[:100]  # a class name can be a megabyte long
+    message = message.splitlines()[0] if message else ""
+    message = message if len(message) <= 300 else message[:300] + "…"  # cut text says so (issue 11)
+    name = type(exc).__name__
+    name = name if len(name) <= 100 else name[:100] + "…"  # a class name can be a megabyte long
     return f"{name}: {message}" if message else name
 
 
@@ -431,6 +433,49 @@ def bound_defaults(function, namespace):
         if name in namespace and any(value is namespace[name] for value in defaults):
             captured.append(name)
     return captured
+
+
+def global_names(code, depth=0):
+    """The global names a code object and the functions, comprehensions and classes inside it read (set of str)."""
+    names = set(code.co_names)
+    if depth < 20:
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                names |= global_names(const, depth + 1)
+    return names
+
+
+def aliased_globals(function, namespace):
+    """``[[global, alias], ...]``: module globals (TOOLS, dispatch) that ``function`` reads under a second name bound
+    when the module ran (``REGISTRY = TOOLS``), so it never sees the grader's replacement (issue 11).
+
+    Only names the function's own code reads count, and only identifiers of at most 40 characters are sent (a
+    name is the submission's text, though chosen before any case ran).
+    """
+    code = getattr(function, "__code__", None)
+    if not isinstance(code, types.CodeType):
+        return []
+    read, pending, seen = set(), [code], set()
+    while pending and len(seen) < 50:  # the function and the module's functions it calls, at any depth
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        names = global_names(current)
+        read |= names
+        for name in names:
+            helper = namespace.get(name) if type(name) is str else None
+            if type(helper) is types.FunctionType and helper.__globals__ is namespace:
+                pending.append(helper.__code__)
+    found = []
+    for name in ("TOOLS", "dispatch"):
+        if name not in namespace:
+            continue
+        for alias in sorted(read):
+            if (type(alias) is str and alias != name and alias.isidentifier() and len(alias) <= 40
+                    and namespace.get(alias, None) is namespace[name]):
+                found.append([name, alias])
+    return found[:4]
 
 
 def decode(value, proxies):
@@ -811,7 +856,8 @@ def main(argv):
         elif not callable(function):
             entries[entry] = {"state": "not callable"}
         else:
-            entries[entry] = {"state": "ok", "bound": bound_defaults(function, namespace)}
+            entries[entry] = {"state": "ok", "bound": bound_defaults(function, namespace),
+                              "aliased": aliased_globals(function, namespace)}
     stand_in = IPythonStandIn._instance
     channel.send({"op": "loaded", "problems": problems, "entries": entries,
                   "skipped": list(stand_in.skipped[:20]) if stand_in is not None else []})

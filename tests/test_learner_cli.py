@@ -32,7 +32,7 @@ def test_progress_lists_every_exercise_with_its_state(tmp_path):
     process = learner("--notebooks", str(folder), "progress")
     assert process.returncode == 0, process.stderr
     lines = process.stdout.splitlines()
-    assert "done" in lines[1] and "6/6" in lines[1] and "done" in lines[2] and "{0}/{0}".format(shown(available("parse-call"))) in lines[2]
+    assert "done" in lines[1] and "{0}/{0}".format(shown(available("tool-result"))) in lines[1] and "done" in lines[2] and "{0}/{0}".format(shown(available("parse-call"))) in lines[2]
     assert all("not started" in line for line in lines[3:-1])
     assert lines[-1] == "2 of 8 exercises done."
 
@@ -67,5 +67,22 @@ def test_watch_regrades_a_notebook_when_it_is_saved(tmp_path):
         out, err = process.communicate(timeout=120)
     finally:
         process.kill()
-    assert "00_start_here.ipynb: 0 · Warm-up: an error observation in Anthropic's shape: done 6/6." in out, err
+    warm_up = shown(available("tool-result"))
+    assert f"00_start_here.ipynb: 0 · Warm-up: an error observation in Anthropic's shape: done {warm_up}/{warm_up}." in out, err
     assert "Next: 1 · parse_call" in out
+
+
+def test_hint_points_at_the_first_failing_cases_rule(tmp_path):
+    """Issue 11: the hint names the rule of the first failing case (and a visible case's own hint), not only the
+    exercise's general hint."""
+    folder = workspace(tmp_path, solved=["00_start_here.ipynb"])
+    notebook = nbformat.read(folder / "01_parsing.ipynb", as_version=4)
+    cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution"))
+    cell.source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
+    nbformat.write(notebook, folder / "01_parsing.ipynb")
+    lines = learner("--notebooks", str(folder), "hint").stdout.splitlines()
+    # parse_call's first failing case is the visible "valid" one, not counted because json.loads returns an array
+    # for "[]" (the canary): its rule is the one to read.
+    assert lines[1] == "First failing case: Visible self-checks: A valid call parses to (call, [])"
+    assert lines[2] == "Rule it checks: A raw call that is one JSON object parses to that object."
+    assert lines[-1].startswith("Hint: Check that raw is a str")

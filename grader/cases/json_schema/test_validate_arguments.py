@@ -161,6 +161,9 @@ JSON_UNEQUAL = {
     "bools-are-not-numbers-in-arrays": ({"flags": [True, False]}, {"type": "object", "properties": {"flags": {"enum": [[1, 0]]}}}),
     "zero-is-not-false": ({"p": 0}, {"type": "object", "properties": {"p": {"enum": [False, None]}}}),
     "one-is-not-true-in-objects": ({"p": {"on": 1}}, {"type": "object", "properties": {"p": {"enum": [{"on": True}]}}}),
+    # Issue 11: notebook 6's own example, a bare true against "enum": [1]; comparing number options with ==
+    # (True == 1 in Python) passed every case above.
+    "true-is-not-one": ({"p": True}, {"type": "object", "properties": {"p": {"enum": [1]}}}),
 }
 
 

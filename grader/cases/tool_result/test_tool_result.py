@@ -14,6 +14,9 @@ MESSAGES = {
     "multi-line": ("toolu_x1", "Tool call rejected (2 problems):\n1. a\n2. b"),
     "unicode": ("toolu_ü", "город не найден 🌧"),
     "empty-id": ("", "no id was given"),
+    # Issue 11: notebook 0 teaches "the message unchanged"; .strip() passed every case above.
+    "padded": ("toolu_p", "  argument 'city' is missing  "),
+    "newlines-around": ("toolu_n", "\nTool call rejected:\n- city is missing\n\n"),
 }
 
 
@@ -51,6 +54,11 @@ def test_fresh_block_each_time(harness):
     transcript = harness.call("toolu_a", "first", times=2)
     returned(transcript)
     values = [value for kind, value in transcript.returns if kind == "returned"]
-    if len(values) != 2 or not all(strict_equal(v, {"type": "tool_result", "tool_use_id": "toolu_a", "content": "first",
-                                                    "is_error": True}) for v in values):
-        fail("Calling tool_error_result twice with the same input must give the same block both times.")
+    wanted = {"type": "tool_result", "tool_use_id": "toolu_a", "content": "first", "is_error": True}
+    if len(values) != 2 or not strict_equal(values[0], values[1]):
+        fail("Calling tool_error_result twice with the same input must give the same block both times; yours gave "
+             "two different blocks (a shared dict changed between calls?): build a new dict on each call.")
+    if not strict_equal(values[0], wanted):
+        # Equal to each other: saying they differ would send the learner after the wrong bug (issue 11).
+        fail("Both calls returned the same block, as they should, but it is not the block the rule asks for: the "
+             "case above says what to change in it.")

@@ -1,0 +1,302 @@
+"""Issue 11 (feedback): what a learner reads after a run says what happened, once, truthfully and in a form they
+can act on. Each test here failed before the fix it names."""
+
+import json
+import os
+
+import pytest
+
+from conftest import ROOT
+from faulty.step_faults import BASES, STEP_FAULTS
+
+STEP = {(f.exercise, f.name): f for f in STEP_FAULTS}
+
+
+def write(tmp_path, name, source):
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def failed(results):
+    return {test["name"]: test["output"] for test in results["tests"] if test["status"] == "failed"}
+
+
+def test_equal_blocks_are_not_called_different(grade, tmp_path):
+    """Item 6: a block that is wrong the same way twice is not reported as two different blocks."""
+    source = BASES["tool-result"].replace('"is_error": True}', '"is_error": True, "status": "error"}')
+    process, results = grade(write(tmp_path, "extra.py", source), "--exercise", "tool-result")
+    assert process.returncode == 0, process.stderr
+    fresh = [output for name, output in failed(results).items() if "equal blocks" in name]
+    assert len(fresh) == 1
+    assert "Both calls returned the same block" in fresh[0]
+    assert "different" not in fresh[0]
+
+
+def test_a_stripped_message_is_not_unchanged(grade, tmp_path):
+    """Item 9: notebook 0 teaches the message passed unchanged; .strip() loses hidden points."""
+    from test_faulty_library import apply_edits
+
+    fault = STEP[("tool-result", "strips_message")]
+    process, results = grade(write(tmp_path, "strip.py", apply_edits(fault, BASES["tool-result"])),
+                             "--exercise", "tool-result")
+    assert process.returncode == 0, process.stderr
+    names = set(failed(results))
+    assert any("[padded]" in name for name in names) and any("[newlines-around]" in name for name in names)
+    assert results["score"] < sum(test["max_score"] for test in results["tests"])
+
+
+def test_true_is_not_one_in_an_enum(grade, tmp_path):
+    """Item 9: notebook 6's "a bool is not a number" holds in enum: {"enum": [1]} refuses true."""
+    from test_faulty_library import apply_edits
+
+    fault = STEP[("json-schema", "enum_numbers_by_equality")]
+    process, results = grade(write(tmp_path, "enum.py", apply_edits(fault, BASES["json-schema"])),
+                             "--exercise", "json-schema")
+    assert process.returncode == 0, process.stderr
+    assert [name for name in failed(results) if "[true-is-not-one]" in name]
+
+
+def test_standard_exceptions_are_named_in_hidden_cases():
+    """Item 3: a built-in or standard-library exception is named as what it is, never as the submission's own class."""
+    from grader.harness import redacted_exception
+
+    assert redacted_exception("JSONDecodeError: Expecting value: line 1 column 1 (char 0)").startswith(
+        "json.JSONDecodeError (its message")
+    assert redacted_exception("KeyError: 'city'").startswith("KeyError (its message")
+    assert "own class" in redacted_exception("CityNotFound: Paris")
+
+
+def test_json_decode_error_is_named_in_the_report(grade, tmp_path):
+    """Item 3, end to end: the hidden cases of parse-call name json.JSONDecodeError."""
+    source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
+    process, results = grade(write(tmp_path, "loads.py", source), "--exercise", "parse-call")
+    assert process.returncode == 0, process.stderr
+    outputs = "\n".join(failed(results).values())
+    assert "raised json.JSONDecodeError (its message and line are not shown" in outputs
+    assert "own class" not in outputs
+
+
+def test_an_endless_loop_is_one_line_of_feedback(grade, tmp_path):
+    """Item 7: an endless loop that prints is told once; the cases it kept from running fold into one line."""
+    source = "TOOLS = {}\n\ndef handle_tool_call(raw, ask_model):\n    while True:\n        print('retrying')\n"
+    process, results = grade(write(tmp_path, "loop.py", source), "--exercise", "capstone")
+    report = process.stdout
+    assert report.count("Not run: the submission timed out on 2 cases in a row") == 1
+    assert len(report.splitlines()) < 40, report
+    folded = [line for line in report.splitlines() if "not run, for the same reason" in line]
+    assert len(folded) == 1 and folded[0].lstrip().startswith(f"✗ {len(results['tests']) - 3} more cases")
+    assert "retrying  (the same line " in report and report.count("retrying") <= 3
+    # results.json keeps one entry per case.
+    assert sum("Not run:" in test["output"] for test in results["tests"]) == len(results["tests"]) - 2
+
+
+def test_cut_text_ends_with_an_ellipsis():
+    """Item 7: text cut for length says so with "…" where it was cut."""
+    from grader.report import capped
+    from grader.visible_cases import CallCase, failure_text
+    from grader.worker import exception_text
+
+    huge = CallCase("huge", "A huge call", "Short text.", ("x" * 10_000,), None, "Quote briefly.")
+    line = failure_text("It failed.", huge, 120).splitlines()[1]
+    assert line == 'Input: "' + "x" * 119 + "…"
+    text = capped("\n".join(f"line {n}" for n in range(100)))
+    assert text.splitlines()[-2] == "…" and "88 more lines not shown" in text
+    assert capped("x" * 5000).splitlines()[0].endswith("…")
+    assert exception_text(ValueError("v" * 500)).endswith("v…")
+
+
+ALARM = BASES["validate-call"].replace("def _type_ok", 'ALARM_HOURS = {7: "morning"}\n\n\ndef _type_ok').replace(
+    "\n    return problems\n",
+    "\n    if not problems:\n        ALARM_HOURS[args.get('hour')]  # crashes on every valid call but the notebook's example\n"
+    "    return problems\n")
+
+
+def test_a_crash_on_valid_input_is_told_once_and_counts_agree(grade, tmp_path):
+    """Item 2: a function that crashes on valid input is told once, with its cause; the grader's visible count and
+    the notebook's self-check agree for the same code."""
+    from grader.selfcheck import check
+
+    assert ALARM.count("ALARM_HOURS[") == 1
+    process, results = grade(write(tmp_path, "alarm.py", ALARM), "--exercise", "validate-call")
+    report = process.stdout
+    notes = [line for line in report.splitlines() if line.startswith("  ! ")]
+    assert len(notes) == 1
+    assert "failed the grader's check that it can accept a plainly valid input: validate_call raised KeyError" in notes[0]
+    voided = [t for t in results["tests"] if "Not counted" in t["output"]]
+    assert len(voided) > 9
+    # Each voided case is one short line pointing at the note, not the whole paragraph.
+    assert all(len(t["output"].split("What happened: ", 1)[1].split()) < 30 for t in voided)
+    assert report.count("Not counted: ") == 1 and "not counted, as the note at the top says" in report
+    assert len(report.splitlines()) < 40
+    namespace = {}
+    exec(ALARM, namespace)
+    selfcheck = check(namespace["validate_call"], "validate-call")
+    visible = [t for t in results["tests"] if "visible" in t["tags"]]
+    assert selfcheck.passed == sum(t["status"] == "passed" for t in visible) == 1
+    assert len(selfcheck.notes) == 1 and "KeyError" in selfcheck.notes[0] and "Its input: {" in selfcheck.notes[0]
+
+
+def test_tools_aliased_at_module_level_is_explained(grade, tmp_path):
+    """Item 5: ``REGISTRY = TOOLS`` at module level gets the note ``tools=TOOLS`` as a default argument gets."""
+    base = open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read()
+    source = base.replace("problems(raw, TOOLS)", "problems(raw, REGISTRY)") + "\n\nREGISTRY = TOOLS\n"
+    process, results = grade(write(tmp_path, "alias.py", source), "--exercise", "capstone")
+    note = ("handle_tool_call reads REGISTRY, a second name for TOOLS bound when the module ran (REGISTRY = TOOLS), "
+            "so it never sees the registry the grader installs; read the global TOOLS inside the function.")
+    assert note in results["output"]
+    failed = [t for t in results["tests"] if t["status"] == "failed"]
+    assert failed and all(note in t["output"] for t in failed)
+
+
+def test_an_alias_read_by_a_helper_counts_and_other_globals_do_not():
+    """Item 5: the alias is found in the functions the entry calls; a global that is not TOOLS is no alias."""
+    from grader.worker import aliased_globals
+
+    namespace = {}
+    exec("TOOLS = {}\nREGISTRY = TOOLS\nLIMIT = 3\n"
+         "def helper(raw):\n    return [n for n in REGISTRY]\n"
+         "def handle_tool_call(raw, ask_model):\n    return helper(raw), LIMIT, TOOLS\n", namespace)
+    assert aliased_globals(namespace["handle_tool_call"], namespace) == [["TOOLS", "REGISTRY"]]
+    namespace["REGISTRY"] = dict(namespace["TOOLS"])
+    assert aliased_globals(namespace["handle_tool_call"], namespace) == []
+
+
+@pytest.fixture
+def copies(tmp_path, monkeypatch):
+    """A folder with the shipped notebook and a learner's copy of it, as the working directory."""
+    for name in ("05_capstone.ipynb", "05_capstone-Copy1.ipynb"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    from grader import selfcheck
+
+    monkeypatch.setattr(selfcheck, "_kernel_id", lambda: None)
+    return tmp_path
+
+
+def test_the_grader_cell_grades_the_copy_vs_code_runs(copies, monkeypatch):
+    """Item 1: VS Code's __vsc_ipynb_file__ names the notebook the cell is in."""
+    from grader import selfcheck
+
+    copy = str(copies / "05_capstone-Copy1.ipynb")
+    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {"__vsc_ipynb_file__": copy})
+    assert selfcheck.find_notebook("05_capstone.ipynb") == (copy, "VS Code")
+
+
+def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
+    """Item 1: the running Jupyter server's session for this kernel names the notebook (JupyterLab's tab)."""
+    import http.server
+    import threading
+
+    from grader import selfcheck
+
+    class Sessions(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            ok = self.path == "/api/sessions" and self.headers.get("Authorization") == "token secret"
+            body = json.dumps([{"path": "05_capstone-Copy1.ipynb", "kernel": {"id": "k-1"}}] if ok else []).encode()
+            self.send_response(200 if ok else 403)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Sessions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        info = {"url": f"http://127.0.0.1:{server.server_port}/", "token": "secret", "root_dir": str(copies)}
+        monkeypatch.setattr(selfcheck, "_running_servers", lambda: [info])
+        monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
+        monkeypatch.setattr(selfcheck, "_kernel_id", lambda: "k-1")
+        assert selfcheck.find_notebook("05_capstone.ipynb") == (str(copies / "05_capstone-Copy1.ipynb"), "Jupyter")
+        monkeypatch.setattr(selfcheck, "_kernel_id", lambda: "another-kernel")
+        assert selfcheck.find_notebook("05_capstone.ipynb") == ("05_capstone.ipynb", None)
+        monkeypatch.setenv("JPY_SESSION_NAME", str(copies / "05_capstone-Copy1.ipynb"))
+        assert selfcheck.find_notebook("05_capstone.ipynb")[1] == "Jupyter"
+    finally:
+        server.shutdown()
+
+
+def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copies, monkeypatch, capsys):
+    """Item 1: when no front end says, the cell names the file it graded and how to grade the copy."""
+    from grader import progress, selfcheck
+
+    graded = []
+    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
+    monkeypatch.setattr(progress, "run_grader", lambda path: graded.append(path) or ("report", None))
+    selfcheck.grade_notebook("05_capstone.ipynb")
+    printed = capsys.readouterr().out
+    assert graded == ["05_capstone.ipynb"]
+    assert "Grading the saved file 05_capstone.ipynb: Jupyter did not say which notebook" in printed
+    assert 'kit_selfcheck.grade_notebook("05_capstone-Copy1.ipynb")' in printed
+
+
+def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
+    """Item 4: kit_selfcheck.show prints each visible case's whole input, registries included, as Python that
+    calls the function with exactly the case's arguments (notebook 2's five-tool registry was never shown)."""
+    from grader import selfcheck
+    from grader.exercises import BY_ID
+    from grader.registries import fresh
+    from grader.visible_cases import VISIBLE_CASES, CallCase, Registry
+
+    for exercise, cases in VISIBLE_CASES.items():
+        for case in cases:
+            selfcheck.show(exercise, case.case_id)
+            source = capsys.readouterr().out
+            calls = []
+            namespace = {"ask_model": "ask_model"}
+            for name in {BY_ID[exercise].entry, getattr(case, "function", None)} - {None}:
+                namespace[name] = lambda *args: calls.append(args)
+            if "too long to show" in source:
+                continue  # the 1 MB call is described, not printed
+            exec(source, namespace)
+            assert len(calls) == 1, source
+            if isinstance(case, CallCase):
+                expected = tuple(fresh(a.tools) if isinstance(a, Registry) else a for a in case.args)
+                assert calls[0] == expected, (exercise, case.case_id)
+            else:
+                assert calls[0] == (case.raw, "ask_model") and namespace["TOOLS"] == fresh(case.tools)
+    validate = next(c for c in VISIBLE_CASES["validate-call"] if c.case_id == "unknown-tool")
+    assert 'kit_selfcheck.show("validate-call", "unknown-tool")' in selfcheck.failure_text("x", validate, 120)
+
+
+def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
+    """Item 8: kit_selfcheck.hint names the first failing visible check's rule and hint, then the general hint."""
+    from grader import selfcheck
+    from grader.exercises import BY_ID
+
+    namespace = {}
+    exec(BASES["validate-call"].replace("type(value) is declared", "isinstance(value, declared)"), namespace)
+    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: namespace)
+    selfcheck.hint("validate-call")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == ["First failing check: True is not an integer",
+                         "Rule: bool is not an int, although isinstance(True, int) is True.",
+                         "Hint for that check: Compare type(value) with the declared type instead of using isinstance."]
+    assert lines[-1] == BY_ID["validate-call"].hint.splitlines()[-1]
+    selfcheck.hint("validate-call", function="not yet")  # not a function: the general hint only
+    assert capsys.readouterr().out.startswith(f"Hint for {BY_ID['validate-call'].title}:")
+
+
+def test_folded_lines_never_mix_two_reasons():
+    """Item 7: cases fold only into a line with the same sentence; a group is folded whole only then."""
+    from grader.report import text_report
+    from grader.scoring import CaseResult, GradeResult
+
+    def case(group, order, number, feedback):
+        return CaseResult(case_id=f"x::{group}{number}", exercise="E", group=group, order=order, title=f"{group} {number}",
+                          points=0.0, max_points=1.0, passed=False, feedback=feedback)
+
+    stopped = "Not run: the submission timed out on 2 cases in a row."
+    voided = "Not counted: it checks that a bad input is refused, which counts once f can also accept one."
+    result = GradeResult("s.py", cases=[case("A", 1, 1, voided), case("A", 1, 2, voided), case("B", 2, 1, stopped),
+                                        case("B", 2, 2, stopped), case("C", 3, 1, voided), case("D", 4, 1, stopped)])
+    lines = text_report(result).splitlines()
+    assert "  ✗ 1 more case (in A) not counted, as the note at the top says (0/1)" in lines
+    assert "  ✗ 2 more cases (in 2 groups: B, D) not run, for the same reason (0/2)" not in lines
+    folds = [line for line in lines if "more case" in line]
+    assert folds == ["  ✗ 1 more case (in A) not counted, as the note at the top says (0/1)",
+                     "  ✗ 1 more case (in B) not run, for the same reason (0/1)",
+                     "  ✗ 1 more case (in C) not counted, as the note at the top says (0/1)",
+                     "  ✗ 1 more case (in D) not run, for the same reason (0/1)"]

@@ -86,6 +86,13 @@ class _RuleCollector:
             self.rules[item.nodeid] = {rule for mark in item.iter_markers(MARKER) for rule in mark.args}
 
 
+def _is_case_module(module, cases_dir):
+    """True for a module imported from a case file, here or under another copy of the cases (``*/cases/*/test_*.py``)."""
+    path = getattr(module, "__file__", None) or ""
+    parts = os.path.normpath(path).split(os.sep)
+    return len(parts) >= 3 and parts[-3] == os.path.basename(os.path.normpath(cases_dir)) and parts[-1].startswith("test_")
+
+
 def rule_ids_of(folder, cases_dir=CASES_DIR):
     """The rule ids of every hidden case in one case folder, found by collecting it with pytest (nothing runs).
 
@@ -102,6 +109,10 @@ def rule_ids_of(folder, cases_dir=CASES_DIR):
     if not os.path.isdir(path):
         return {}
     collector = _RuleCollector()
+    # Case modules are named after their path under cases_dir (importlib mode): forget any left by an earlier
+    # collection of another copy of the cases, so that this one reads its own files.
+    for name in [name for name, module in sys.modules.items() if _is_case_module(module, cases_dir)]:
+        del sys.modules[name]
     args = [path, "-c", os.path.join(cases_dir, "pytest.ini"), "--rootdir", cases_dir, "--import-mode=importlib",
             "-p", "no:cacheprovider", "--disable-plugin-autoload", "--noconftest", "--collect-only", "-q"]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

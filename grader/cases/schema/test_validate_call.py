@@ -230,29 +230,41 @@ ALARM = {"hour": 7, "minute": 30}
 # a misspelling, and ": " from a real call) are among them.
 NEAR_MISS_NAMES = {
     "spacing": [(" get_weather", WEATHER), ("get_weather\n", WEATHER), ("get_weather ", WEATHER), ("\tget_weather", WEATHER),
-                ("\u00a0get_weather", WEATHER), ("get_weather\u3000", WEATHER)],
+                ("\u00a0get_weather", WEATHER), ("get_weather\u3000", WEATHER), ("\r\nset_alarm", ALARM)],
     "invisible-characters": [("get_\u200bweather", WEATHER), ("\ufeffget_weather", WEATHER), ("get_weather\u200d", WEATHER),
                              ("get\u00ad_weather", WEATHER), ("set_\u2060alarm", ALARM)],
-    "namespace-prefix": [("functions.get_weather", WEATHER), ("tools.get_weather", WEATHER), ("default_api.get_weather", WEATHER),
-                         ("functions:get_weather", WEATHER), (": get_weather", WEATHER), ("functions/set_alarm", ALARM)],
+    "prefix": [("functions.get_weather", WEATHER), ("tools.get_weather", WEATHER), ("default_api.get_weather", WEATHER),
+               ("functions:get_weather", WEATHER), (": get_weather", WEATHER), ("functions/set_alarm", ALARM),
+               ("mcp__weather__get_weather", WEATHER), ("to=functions.get_weather", WEATHER)],
+    "suffix": [("get_weather()", WEATHER), ("get_weather.", WEATHER), ("get_weather:0", WEATHER),
+               ("get_weather<|channel|>commentary", WEATHER), ("get_weather,", WEATHER), ("get_weather_tool", WEATHER),
+               ("set_alarm()", ALARM)],
     "letter-case": [("Get_Weather", WEATHER), ("GET_WEATHER", WEATHER), ("get_Weather", WEATHER), ("Set_alarm", ALARM),
                     ("\u017fet_alarm", ALARM)],
-    "look-alike-letters": [("get_w\u0435ather", WEATHER), ("g\u0435t_weather", WEATHER), ("\uff47\uff45\uff54_weather", WEATHER),
-                           ("\U0001d420et_weather", WEATHER), ("g\u00e9t_weather", WEATHER), ("\u0261et_weather", WEATHER),
+    "look-alike-letters": [("get_w\u0435ather", WEATHER), ("g\u0435t_weather", WEATHER), ("get_we\u03b1ther", WEATHER),
+                           ("\uff47\uff45\uff54\uff3fweather", WEATHER), ("\U0001d420et_weather", WEATHER),
+                           ("g\u00e9t_weather", WEATHER), ("ge\u0301t_weather", WEATHER), ("\u0261et_weather", WEATHER),
                            ("set_al\u0430rm", ALARM)],
-    "punctuation": [("get_weather()", WEATHER), ("get_weather.", WEATHER), ("get-weather", WEATHER), ("getWeather", WEATHER),
-                    ("`get_weather`", WEATHER), ('"get_weather"', WEATHER), ("get weather", WEATHER), ("set-alarm", ALARM)],
-    "closest-match": [("get_wether", WEATHER), ("get_weathr", WEATHER), ("get_weathers", WEATHER), ("weather", WEATHER),
-                      ("set_alarms", ALARM)],
+    "separators": [("get-weather", WEATHER), ("getWeather", WEATHER), ("GetWeather", WEATHER), ("get weather", WEATHER),
+                   ("get__weather", WEATHER), ("get.weather", WEATHER), ("getweather", WEATHER), ("set-alarm", ALARM)],
+    "quoting": [("`get_weather`", WEATHER), ('"get_weather"', WEATHER), ("'get_weather'", WEATHER), ("<get_weather>", WEATHER),
+                ("[get_weather]", WEATHER), ("**get_weather**", WEATHER), ("{set_alarm}", ALARM)],
+    "escapes": [("get\\u005fweather", WEATHER), ("get%5Fweather", WEATHER), ("get&#95;weather", WEATHER),
+                ("get_weather\\n", WEATHER), ("set&lowbar;alarm", ALARM)],
+    "closest-match": [("get_wether", WEATHER), ("get_weathr", WEATHER), ("get_waether", WEATHER), ("get_weathers", WEATHER),
+                      ("weather", WEATHER), ("set_alarms", ALARM)],
 }
 # What each kind is, for the feedback (the names themselves stay hidden).
 REPAIRS = {
     "spacing": "spaces, tabs or line breaks around it (strip() is a repair)",
     "invisible-characters": "an invisible character inside it (removing it is a repair)",
-    "namespace-prefix": "a prefix such as a namespace before it (dropping the prefix is a repair)",
+    "prefix": "a prefix such as a namespace before it (dropping the prefix is a repair)",
+    "suffix": "something after it, such as parentheses (dropping it is a repair)",
     "letter-case": "the case of its letters (lower() and casefold() are repairs)",
     "look-alike-letters": "a letter that only looks like the registered one (Unicode normalising or transliterating is a repair)",
-    "punctuation": "punctuation or separators (dropping or swapping them is a repair)",
+    "separators": "its separators (swapping, dropping or adding them is a repair)",
+    "quoting": "quotes or brackets around it (stripping them is a repair)",
+    "escapes": "an escape sequence left in it (decoding it is a repair)",
     "closest-match": "a few letters (picking the closest registered name is a repair: the model may have meant another tool)",
 }
 
@@ -265,10 +277,11 @@ REPAIRS = {
 def test_name_that_is_almost_registered(harness, kind):
     """A name that differs from a registered one, however slightly, is a violation.
 
-    Why: a validator that repairs the name before looking it up (strip(), dropping "functions.", lower(),
-    NFKC, difflib's closest match) lets the runtime dispatch a tool the model did not exactly name; the
-    capstone docks it (jekalmin/extended_openai_conversation #72), so the step that teaches the rule does too.
-    Each kind holds several names, so a repair that handles one spelling of it still loses the point.
+    Why: a validator that repairs the name before looking it up (strip(), dropping "functions." or an MCP
+    server prefix, cutting "()", lower(), NFKC, decoding escapes, difflib's closest match) lets the runtime
+    dispatch a tool the model did not exactly name; the capstone docks it (jekalmin/extended_openai_conversation
+    #72), so the step that teaches the rule does too (issue 15). Each kind holds several names, so a repair that
+    handles one spelling of it still loses the point.
     """
     for name, arguments in NEAR_MISS_NAMES[kind]:
         transcript = validate(harness, name, arguments)

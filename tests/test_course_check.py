@@ -5,6 +5,9 @@ import re
 import shutil
 import subprocess
 import sys
+import warnings
+
+import pytest
 
 from conftest import ROOT
 from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
@@ -84,3 +87,70 @@ def test_a_capstone_only_rule_is_listed_once_with_its_reason():
         lines = [sentence for ok, sentence in results if f"capstone only: {rule}," in sentence]
         assert len(lines) == 1 and reason in lines[0]
         assert rule.partition(".")[0] not in TAUGHT_IN
+
+
+# -- at least as strict: the step cases hold every input the capstone has for the rules repairs target --------------
+
+def case_module(relative):
+    """Import one case file of grader/cases by its path (the folders are not packages)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("case_" + relative.replace("/", "_")[:-3], f"{CASES_DIR}/{relative}")
+    module = importlib.util.module_from_spec(spec)
+    with warnings.catch_warnings():  # the grader registers its markers (points, rule, gate) when it runs the cases
+        warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
+        spec.loader.exec_module(module)
+    return module
+
+
+def parametrized(function, argument):
+    """The values a parametrized case gives ``argument`` (list)."""
+    mark = next(mark for mark in function.pytestmark if mark.name == "parametrize")
+    names = [name.strip() for name in mark.args[0].split(",")]
+    values = [getattr(value, "values", (value,)) if len(names) == 1 else getattr(value, "values", value)
+              for value in mark.args[1]]
+    return [value[names.index(argument)] for value in values]
+
+
+def test_validate_call_has_every_near_miss_name_of_the_capstone():
+    capstone = case_module("tool_call/test_02_names.py")
+    step = case_module("schema/test_validate_call.py")
+    names = {name for group in step.NEAR_MISS_NAMES.values() for name, _ in group}
+    assert set(parametrized(capstone.test_name_that_is_almost_right, "name")) <= names
+    assert {"get_wether", ": get_weather"} <= names  # test_unknown_tool's misspelling; the real call's junk prefix
+    sent = [name for name, _, _ in step.INVALID.values()]
+    for name in capstone.NON_STRING_NAMES.values():
+        assert any(type(name) is type(other) and name == other for other in sent), name
+    registered = {name for group in step.NEAR_MISS_NAMES.values() for name, _ in group} & set(step.TYPED_TOOLS)
+    assert registered == set(), "a near-miss name must not be registered"
+
+
+def test_parse_call_has_every_non_object_of_the_capstone():
+    capstone = case_module("tool_call/test_01_parsing.py")
+    step = case_module("parsing/test_parse_call.py")
+    raws = {raw for raw, _ in step.INVALID.values()}
+    assert set(capstone.NON_OBJECTS.values()) <= raws
+
+
+def test_validate_call_has_every_non_object_arguments_and_type_mistake_of_the_capstone():
+    capstone = case_module("tool_call/test_03_schema.py")
+    step = case_module("schema/test_validate_call.py")
+    sent = [arguments for _, arguments, _ in step.INVALID.values()]
+    for arguments in capstone.NON_OBJECT_ARGUMENTS.values():
+        assert any(type(arguments) is type(other) and arguments == other for other in sent), arguments
+
+    def mistakes(cases):
+        """(tool's declared type name, sent type name, required?) of each mistyped field."""
+        found = set()
+        for name, arguments in cases:
+            spec = capstone.TYPED_TOOLS.get(name) if isinstance(name, str) else None
+            if not spec or not isinstance(arguments, dict):
+                continue
+            for field, value in arguments.items():
+                declared = {**spec["required"], **spec["optional"]}.get(field)
+                ok = declared is not None and (type(value) is declared or (declared is float and type(value) is int))
+                if declared is not None and not ok:
+                    found.add((declared.__name__, type(value).__name__, field in spec["required"]))
+        return found
+
+    assert mistakes(capstone.TYPE_ERRORS.values()) <= mistakes((n, a) for n, a, _ in step.INVALID.values())

@@ -460,6 +460,14 @@ STEP_FAULTS += [
     fault("validate-call", "missing_name_is_fine", "Checks the name only when the key is there.",
           ("    if not isinstance(name, str) or name not in tools:", "    if \"name\" in call and (not isinstance(name, str) or name not in tools):"),
           caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [missing-name]"),
+    fault("validate-call", "unwraps_a_list_of_one_arguments_object", "Takes the arguments out of a list holding one object.",
+          ('    args = call.get("arguments")\n', '    args = call.get("arguments")\n'
+           '    if isinstance(args, list) and len(args) == 1 and isinstance(args[0], dict):\n        args = args[0]\n'),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [arguments-is-a-list-of-one-object]"),
+    fault("validate-call", "name_from_a_nested_object", "Takes the name out of an object sent as the name.",
+          ('    args = call.get("arguments")\n', '    args = call.get("arguments")\n'
+           '    if isinstance(name, dict):\n        name = name.get("name")\n'),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [object-name]"),
     fault("parse-call", "unwraps_a_list_of_one_call", "Takes the call out of a list holding one.",
           ("    path = _not_finite(call)", "    if isinstance(call, list) and len(call) == 1:\n        call = call[0]\n    path = _not_finite(call)"),
           caught_by="parse_call: Text that is not exactly one JSON object gives (None, [problem]) [array-of-calls]"),

@@ -71,8 +71,9 @@ INVALID = {
     "huge-integer": ('{"name": "x", "arguments": {"n": ' + "9" * 5000 + "}}", []),
     # Issue 15: valid JSON that a repair could turn into a call (unwrap the list, decode the string again), as the
     # capstone has them.
-    "array-of-calls": ('[{"name": "get_weather", "arguments": {"city": "Paris"}}]', [("object", "dict")]),
-    "call-encoded-as-string": (json.dumps('{"name": "get_weather", "arguments": {"city": "Paris"}}'), [("object", "dict")]),
+    "boolean": ("true", [("object", "dict")]),
+    "array-of-calls": (json.dumps([{"name": "get_weather", "arguments": {"city": "Paris"}}]), [("object", "dict")]),
+    "call-encoded-as-string": (json.dumps(make_call("get_weather", {"city": "Paris"})), [("object", "dict")]),
 }
 INVALID_RULES = {
     "truncated": "parse.not-json", "trailing-prose": "parse.no-repair", "markdown-fence": "parse.no-repair",
@@ -80,7 +81,7 @@ INVALID_RULES = {
     "empty": "parse.not-json", "whitespace-only": "parse.not-json", "array": "parse.object", "null": "parse.object",
     "number": "parse.object", "string": "parse.object", "deep-nesting": "parse.never-raise", "nan": "parse.json-only",
     "duplicate-keys": "parse.json-only", "huge-integer": "parse.never-raise", "array-of-calls": "parse.object",
-    "call-encoded-as-string": "parse.object",
+    "call-encoded-as-string": "parse.object", "boolean": "parse.object",
 }
 
 

@@ -102,6 +102,9 @@ def rule_ids_of(folder, cases_dir=CASES_DIR):
     Returns:
         ``{node id: set of rule ids}`` (an empty set for a case without a ``rule_id`` marker); ``{}`` when the
         folder is missing (a student release has no hidden cases).
+    Raises:
+        ValueError: pytest could not collect the folder (a case file that does not import), so its cases
+            cannot be counted.
     """
     import pytest
 
@@ -116,7 +119,9 @@ def rule_ids_of(folder, cases_dir=CASES_DIR):
     args = [path, "-c", os.path.join(cases_dir, "pytest.ini"), "--rootdir", cases_dir, "--import-mode=importlib",
             "-p", "no:cacheprovider", "--disable-plugin-autoload", "--noconftest", "--collect-only", "-q"]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        pytest.main(args, plugins=[collector])
+        status = pytest.main(args, plugins=[collector])
+    if status not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        raise ValueError(f"pytest could not collect the cases in {folder} (exit status {int(status)})")
     return collector.rules
 
 
@@ -133,7 +138,11 @@ def check_rule_coverage(cases_dir=CASES_DIR, taught_in=None, capstone_only=None)
     """
     taught_in = TAUGHT_IN if taught_in is None else taught_in
     capstone_only = CAPSTONE_ONLY if capstone_only is None else capstone_only
-    capstone = rule_ids_of(BY_ID["capstone"].cases, cases_dir)
+    try:
+        capstone = rule_ids_of(BY_ID["capstone"].cases, cases_dir)
+        steps = {step: rule_ids_of(BY_ID[step].cases, cases_dir) for step in dict.fromkeys(taught_in.values())}
+    except ValueError as exc:
+        return [(False, f"rule coverage cannot be checked: {exc}")]
     results = []
     unmarked = sorted(node for node, ids in capstone.items() if not ids)
     capstone_ids = set().union(*capstone.values()) if capstone else set()
@@ -143,9 +152,8 @@ def check_rule_coverage(cases_dir=CASES_DIR, taught_in=None, capstone_only=None)
                     f"({len(capstone)} cases, {len(capstone_ids)} rules)"
                     + (f" (no rule id: {unmarked[0]})" if unmarked else "")
                     + (f" (no step teaches: {', '.join(unplaced)})" if unplaced else "")))
-    for step in dict.fromkeys(taught_in.values()):
+    for step, found in steps.items():
         wanted = sorted(i for i in capstone_ids if taught_in.get(i.partition(".")[0]) == step)
-        found = rule_ids_of(BY_ID[step].cases, cases_dir)
         have = set().union(*found.values()) if found else set()
         missing = [i for i in wanted if i not in have]
         results.append((not missing, f"{step} has a hidden case for each of the {len(wanted)} capstone rules its "

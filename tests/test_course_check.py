@@ -154,3 +154,11 @@ def test_validate_call_has_every_non_object_arguments_and_type_mistake_of_the_ca
         return found
 
     assert mistakes(capstone.TYPE_ERRORS.values()) <= mistakes((n, a) for n, a, _ in step.INVALID.values())
+
+
+def test_rule_coverage_fails_when_a_case_file_does_not_import(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "tool_call" / "test_04_dispatch.py"
+    path.write_text("import no_such_module_in_the_kit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    results = check_rule_coverage(cases_dir=str(cases))
+    assert len(results) == 1 and not results[0][0] and "could not collect the cases in tool_call" in results[0][1]

@@ -5,18 +5,43 @@ For every exercise in ``grader/exercises.json`` it proves, with the grader itsel
 - the grader finds the exercise cell in the learner notebook (its nbgrader grade_id);
 - the shipped stub (learner notebook) fails every case, visible and hidden;
 - the solution (solved notebook) passes every case.
+And, for the course as a whole (issue 15), that every rule the capstone grades is graded in the step exercise
+whose notebook teaches it: each capstone case carries rule ids (``grader.rule_ids``), and for each id whose area
+a step teaches (``TAUGHT_IN``) that step's cases carry the same id; an id no step can check is listed once in
+``CAPSTONE_ONLY`` with the reason.
 Prints one line per check and exits 1 if any fails; the test suite runs it.
 """
 
+import contextlib
+import io
 import os
 import sys
 
-from grader.exercises import EXERCISES, detect
+from grader.exercises import BY_ID, EXERCISES, detect
 from grader.extract import extract
-from grader.run import grade
+from grader.rule_ids import MARKER
+from grader.run import CASES_DIR, grade
 from grader.visible_cases import VISIBLE_CASES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Which step exercise teaches each area of rule ids (the part before the dot): its notebook states the rule, so
+# its hidden cases must check it at least as strictly as the capstone does. Read by area, not by id, so a new
+# capstone case (say, for observe or the retry loop) with a new id of a known area needs a step case too.
+TAUGHT_IN = {
+    "parse": "parse-call",       # notebook 1: exactly one JSON object, nothing repaired, never raised
+    "name": "validate-call",     # notebook 2: the name is a registered string, exactly
+    "schema": "validate-call",   # notebook 2: required, types, nothing undeclared, every violation
+    "observe": "observe",        # notebook 3: the observation's content and bounds
+    "dispatch": "retry-loop",    # notebook 4: a valid call is dispatched once, unchanged
+    "retry": "retry-loop",       # notebook 4: one retry, then a graceful rejection
+}
+# Rules the capstone grades that cannot apply to any step, each listed once with the reason.
+CAPSTONE_ONLY = {
+    "seed.tools-at-call-time": "only the capstone's seed form reads the global TOOLS (the grader replaces it before "
+                               "each case); the steps receive the registry as an argument, and name.registry-given "
+                               "checks that they use it.",
+}
 
 
 def check_exercise(exercise):
@@ -47,6 +72,98 @@ def check_exercise(exercise):
     return results
 
 
+class _RuleCollector:
+    """A pytest plugin that records each collected case's rule ids (``node id -> set of str``)."""
+
+    def __init__(self):
+        self.rules = {}
+
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", f"{MARKER}(*ids): the course's ids of the rules the case checks")
+
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            self.rules[item.nodeid] = {rule for mark in item.iter_markers(MARKER) for rule in mark.args}
+
+
+def _is_case_module(module, cases_dir):
+    """True for a module imported from a case file, here or under another copy of the cases (``*/cases/*/test_*.py``)."""
+    path = getattr(module, "__file__", None) or ""
+    parts = os.path.normpath(path).split(os.sep)
+    return len(parts) >= 3 and parts[-3] == os.path.basename(os.path.normpath(cases_dir)) and parts[-1].startswith("test_")
+
+
+def rule_ids_of(folder, cases_dir=CASES_DIR):
+    """The rule ids of every hidden case in one case folder, found by collecting it with pytest (nothing runs).
+
+    Args:
+        folder: the folder's name under ``cases_dir`` (an exercise's ``cases``), str.
+        cases_dir: the folder holding the case folders (str).
+    Returns:
+        ``{node id: set of rule ids}`` (an empty set for a case without a ``rule_id`` marker); ``{}`` when the
+        folder is missing (a student release has no hidden cases).
+    Raises:
+        ValueError: pytest could not collect the folder (a case file that does not import), so its cases
+            cannot be counted.
+    """
+    import pytest
+
+    path = os.path.join(cases_dir, folder)
+    if not os.path.isdir(path):
+        return {}
+    collector = _RuleCollector()
+    # Case modules are named after their path under cases_dir (importlib mode): forget any left by an earlier
+    # collection of another copy of the cases, so that this one reads its own files.
+    for name in [name for name, module in sys.modules.items() if _is_case_module(module, cases_dir)]:
+        del sys.modules[name]
+    args = [path, "-c", os.path.join(cases_dir, "pytest.ini"), "--rootdir", cases_dir, "--import-mode=importlib",
+            "-p", "no:cacheprovider", "--disable-plugin-autoload", "--noconftest", "--collect-only", "-q"]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        status = pytest.main(args, plugins=[collector])
+    if status not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        raise ValueError(f"pytest could not collect the cases in {folder} (exit status {int(status)})")
+    return collector.rules
+
+
+def check_rule_coverage(cases_dir=CASES_DIR, taught_in=None, capstone_only=None):
+    """Every rule the capstone grades is graded in the step that teaches it (issue 15).
+
+    Args:
+        cases_dir: the folder holding one case folder per exercise (str).
+        taught_in: area -> step exercise id (default ``TAUGHT_IN``).
+        capstone_only: rule id -> why no step can check it (default ``CAPSTONE_ONLY``).
+    Returns:
+        list of ``(ok: bool, sentence: str)``: one for the capstone's markers, one per step exercise that
+        teaches an area, one per capstone-only rule.
+    """
+    taught_in = TAUGHT_IN if taught_in is None else taught_in
+    capstone_only = CAPSTONE_ONLY if capstone_only is None else capstone_only
+    try:
+        capstone = rule_ids_of(BY_ID["capstone"].cases, cases_dir)
+        steps = {step: rule_ids_of(BY_ID[step].cases, cases_dir) for step in dict.fromkeys(taught_in.values())}
+    except ValueError as exc:
+        return [(False, f"rule coverage cannot be checked: {exc}")]
+    results = []
+    unmarked = sorted(node for node, ids in capstone.items() if not ids)
+    capstone_ids = set().union(*capstone.values()) if capstone else set()
+    unplaced = sorted(i for i in capstone_ids if i.partition(".")[0] not in taught_in and i not in capstone_only)
+    results.append((bool(capstone) and not unmarked and not unplaced,
+                    f"every capstone case has rule ids, each taught in a step or listed as capstone-only "
+                    f"({len(capstone)} cases, {len(capstone_ids)} rules)"
+                    + (f" (no rule id: {unmarked[0]})" if unmarked else "")
+                    + (f" (no step teaches: {', '.join(unplaced)})" if unplaced else "")))
+    for step, found in steps.items():
+        wanted = sorted(i for i in capstone_ids if taught_in.get(i.partition(".")[0]) == step)
+        have = set().union(*found.values()) if found else set()
+        missing = [i for i in wanted if i not in have]
+        results.append((not missing, f"{step} has a hidden case for each of the {len(wanted)} capstone rules its "
+                                     "notebook teaches" + (f" (missing: {', '.join(missing)})" if missing else "")))
+    for rule, reason in capstone_only.items():
+        results.append((rule in capstone_ids, f"capstone only: {rule}, because {reason}"
+                        + ("" if rule in capstone_ids else " (but no capstone case carries it)")))
+    return results
+
+
 def main():
     """Check every exercise; returns the exit status (0: all good, 1: something failed)."""
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
@@ -56,6 +173,10 @@ def main():
         for ok, sentence in check_exercise(exercise):
             failures += not ok
             print(f"  {'ok  ' if ok else 'FAIL'} {sentence}")
+    print("Rule coverage: the step exercises check every rule the capstone grades")
+    for ok, sentence in check_rule_coverage():
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'} {sentence}")
     print("course check passed" if not failures else f"course check failed: {failures} problem(s)")
     return 1 if failures else 0
 

@@ -2,7 +2,8 @@
 
 Cases are ordinary pytest tests under ``grader/cases``. Each module sets ``GROUP`` (report
 heading), ``ORDER`` (its place) and optionally ``VISIBILITY``; each test carries
-``@pytest.mark.points(n)`` and ``@pytest.mark.rule("...")``; its docstring's first line is the
+``@pytest.mark.points(n)``, ``@pytest.mark.rule("...")`` and ``@pytest.mark.rule_id("area.rule")``
+(``grader.rule_ids``); its docstring's first line is the
 learner-facing title and the rest says why the case exists. Tests receive the ``harness``
 fixture (``grader.harness.Harness``) and judge with ``grader.expectations``.
 """
@@ -97,6 +98,7 @@ class GradingPlugin:
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "points(n): points the case is worth")
         config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")
+        config.addinivalue_line("markers", "rule_id(*ids): the course's ids of the rules the case checks (grader.rule_ids)")
         config.addinivalue_line("markers", "gate(kind): count the case only if the exercise's canary of that kind holds")
         config.kit_grading = self
 

@@ -1,15 +1,164 @@
-"""The course check: every stub fails, every solution passes, every exercise has hint, cases and points."""
+"""The course check: every stub fails, every solution passes, every exercise has hint, cases and points;
+every rule the capstone grades is graded in the step that teaches it."""
 
+import re
+import shutil
 import subprocess
 import sys
+import warnings
+
+import pytest
 
 from conftest import ROOT
+from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
 from grader.exercises import EXERCISES
+from grader.run import CASES_DIR
+
+COVERAGE_LINES = 1 + len(set(TAUGHT_IN.values())) + len(CAPSTONE_ONLY)
 
 
 def test_course_check_passes():
     process = subprocess.run([sys.executable, "-m", "course.check"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert process.returncode == 0, process.stdout + process.stderr
     assert process.stdout.rstrip().endswith("course check passed")
-    assert process.stdout.count("  ok   ") == 6 * len(EXERCISES)
+    assert process.stdout.count("  ok   ") == 6 * len(EXERCISES) + COVERAGE_LINES
     assert "FAIL" not in process.stdout
+
+
+def copy_of_the_cases(tmp_path):
+    """A copy of grader/cases to break (str)."""
+    target = tmp_path / "cases"
+    shutil.copytree(CASES_DIR, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def without_case(path, function):
+    """Remove the test function ``function`` (with its decorators) from the case file at ``path``."""
+    source = path.read_text(encoding="utf-8")
+    blocks = re.split(r"\n\n\n(?=@|def |[A-Z_]+ = )", source)
+    kept = [block for block in blocks if f"def {function}(" not in block]
+    assert len(kept) == len(blocks) - 1, f"{function} not found once in {path}"
+    path.write_text("\n\n\n".join(kept), encoding="utf-8")
+
+
+def test_rule_coverage_passes_on_the_kit():
+    results = check_rule_coverage()
+    assert [sentence for ok, sentence in results if not ok] == []
+    assert len(results) == COVERAGE_LINES
+    validate = next(sentence for ok, sentence in results if sentence.startswith("validate-call "))
+    assert int(re.search(r"each of the (\d+) capstone rules", validate).group(1)) >= 10
+
+
+def test_rule_coverage_fails_when_a_step_case_is_removed(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    without_case(cases / "schema" / "test_validate_call.py", "test_name_that_is_almost_registered")
+    failed = [sentence for ok, sentence in check_rule_coverage(cases_dir=str(cases)) if not ok]
+    assert len(failed) == 1
+    assert failed[0].startswith("validate-call ") and "(missing: name.exact)" in failed[0]
+
+
+def test_rule_coverage_fails_for_a_parse_rule_the_step_lacks(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    without_case(cases / "parsing" / "test_parse_call.py", "test_trailing_comma_is_named_as_a_comma")
+    failed = [sentence for ok, sentence in check_rule_coverage(cases_dir=str(cases)) if not ok]
+    assert len(failed) == 1 and "(missing: parse.comma-hint)" in failed[0]
+
+
+def test_rule_coverage_fails_for_a_capstone_case_without_rule_ids(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "tool_call" / "test_04_dispatch.py"
+    path.write_text(path.read_text(encoding="utf-8").replace('@rule_id("dispatch.result")\n', ""), encoding="utf-8")
+    failed = [sentence for ok, sentence in check_rule_coverage(cases_dir=str(cases)) if not ok]
+    assert len(failed) == 1 and "(no rule id: " in failed[0] and "test_dispatch_result_returned_unchanged" in failed[0]
+
+
+def test_rule_coverage_fails_for_a_rule_no_step_teaches(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "tool_call" / "test_04_dispatch.py"
+    path.write_text(path.read_text(encoding="utf-8").replace('@rule_id("dispatch.result")', '@rule_id("audit.result")'),
+                    encoding="utf-8")
+    failed = [sentence for ok, sentence in check_rule_coverage(cases_dir=str(cases)) if not ok]
+    assert len(failed) == 1 and "(no step teaches: audit.result)" in failed[0]
+
+
+def test_a_capstone_only_rule_is_listed_once_with_its_reason():
+    results = check_rule_coverage()
+    for rule, reason in CAPSTONE_ONLY.items():
+        lines = [sentence for ok, sentence in results if f"capstone only: {rule}," in sentence]
+        assert len(lines) == 1 and reason in lines[0]
+        assert rule.partition(".")[0] not in TAUGHT_IN
+
+
+# -- at least as strict: the step cases hold every input the capstone has for the rules repairs target --------------
+
+def case_module(relative):
+    """Import one case file of grader/cases by its path (the folders are not packages)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("case_" + relative.replace("/", "_")[:-3], f"{CASES_DIR}/{relative}")
+    module = importlib.util.module_from_spec(spec)
+    with warnings.catch_warnings():  # the grader registers its markers (points, rule, gate) when it runs the cases
+        warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
+        spec.loader.exec_module(module)
+    return module
+
+
+def parametrized(function, argument):
+    """The values a parametrized case gives ``argument`` (list)."""
+    mark = next(mark for mark in function.pytestmark if mark.name == "parametrize")
+    names = [name.strip() for name in mark.args[0].split(",")]
+    values = [getattr(value, "values", (value,)) if len(names) == 1 else getattr(value, "values", value)
+              for value in mark.args[1]]
+    return [value[names.index(argument)] for value in values]
+
+
+def test_validate_call_has_every_near_miss_name_of_the_capstone():
+    capstone = case_module("tool_call/test_02_names.py")
+    step = case_module("schema/test_validate_call.py")
+    names = {name for group in step.NEAR_MISS_NAMES.values() for name, _ in group}
+    assert set(parametrized(capstone.test_name_that_is_almost_right, "name")) <= names
+    assert {"get_wether", ": get_weather"} <= names  # test_unknown_tool's misspelling; the real call's junk prefix
+    sent = [name for name, _, _ in step.INVALID.values()]
+    for name in capstone.NON_STRING_NAMES.values():
+        assert any(type(name) is type(other) and name == other for other in sent), name
+    registered = {name for group in step.NEAR_MISS_NAMES.values() for name, _ in group} & set(step.TYPED_TOOLS)
+    assert registered == set(), "a near-miss name must not be registered"
+
+
+def test_parse_call_has_every_non_object_of_the_capstone():
+    capstone = case_module("tool_call/test_01_parsing.py")
+    step = case_module("parsing/test_parse_call.py")
+    raws = {raw for raw, _ in step.INVALID.values()}
+    assert set(capstone.NON_OBJECTS.values()) <= raws
+
+
+def test_validate_call_has_every_non_object_arguments_and_type_mistake_of_the_capstone():
+    capstone = case_module("tool_call/test_03_schema.py")
+    step = case_module("schema/test_validate_call.py")
+    sent = [arguments for _, arguments, _ in step.INVALID.values()]
+    for arguments in capstone.NON_OBJECT_ARGUMENTS.values():
+        assert any(type(arguments) is type(other) and arguments == other for other in sent), arguments
+
+    def mistakes(cases):
+        """(tool's declared type name, sent type name, required?) of each mistyped field."""
+        found = set()
+        for name, arguments in cases:
+            spec = capstone.TYPED_TOOLS.get(name) if isinstance(name, str) else None
+            if not spec or not isinstance(arguments, dict):
+                continue
+            for field, value in arguments.items():
+                declared = {**spec["required"], **spec["optional"]}.get(field)
+                ok = declared is not None and (type(value) is declared or (declared is float and type(value) is int))
+                if declared is not None and not ok:
+                    found.add((declared.__name__, type(value).__name__, field in spec["required"]))
+        return found
+
+    assert mistakes(capstone.TYPE_ERRORS.values()) <= mistakes((n, a) for n, a, _ in step.INVALID.values())
+
+
+def test_rule_coverage_fails_when_a_case_file_does_not_import(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "tool_call" / "test_04_dispatch.py"
+    path.write_text("import no_such_module_in_the_kit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    results = check_rule_coverage(cases_dir=str(cases))
+    assert len(results) == 1 and not results[0][0] and "could not collect the cases in tool_call" in results[0][1]

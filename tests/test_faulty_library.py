@@ -86,6 +86,20 @@ def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
     assert process.returncode == 0, process.stderr
     hidden_failed = [t for t in results["tests"] if t["status"] == "failed" and "hidden" in t["tags"]]
     assert hidden_failed, f"{fault.exercise}: {fault.why} was not caught by any hidden case"
+    if fault.caught_by:  # issue 15: the case written for the rule catches it, not some other case by chance
+        assert any(t["name"].startswith(fault.caught_by) for t in hidden_failed), \
+            f"{fault.exercise}: {fault.why} was not caught by {fault.caught_by!r}: {[t['name'] for t in hidden_failed]}"
+
+
+def test_every_name_repair_is_docked_on_validate_call():
+    """Issue 15: the kinds of name repair a runtime might make each have a fault, caught by the name case."""
+    from faulty.step_faults import ALMOST_REGISTERED, NAME_REPAIRS
+
+    caught = {f.name for f in STEP_FAULTS if f.exercise == "validate-call" and f.caught_by == ALMOST_REGISTERED}
+    assert caught == set(NAME_REPAIRS) | {"issue_15_name_repairs"}
+    assert {"strips_name", "drops_functions_prefix", "lowercases_name", "casefolds_name", "nfkc_name",
+            "maps_look_alike_letters", "drops_invisible_characters", "drops_call_parentheses", "hyphens_to_underscores",
+            "closest_registered_name"} <= caught
 
 
 def test_every_step_exercise_has_faults():

@@ -87,15 +87,20 @@ def validate_call(call, tools):
 """
 
 
-def changed(value, top=True):
-    """Another input of the same shape: other cities, and a trailing space after a raw call (JSON whitespace)."""
+def changed(value, top=True, depth=0):
+    """Another input of the same shape: other cities, and a trailing space after a raw call (JSON whitespace).
+
+    Values nested deeper than 100 levels (validate-call's 900-level field) are kept as they are: they hold no city.
+    """
     if isinstance(value, str):
         value = value.replace("Paris", "Quito").replace("Lyon", "Lagos").replace("EUR", "JPY")
         return value + " " if top else value
+    if depth > 100:
+        return value
     if isinstance(value, list):
-        return [changed(item, False) for item in value]
+        return [changed(item, False, depth + 1) for item in value]
     if isinstance(value, dict) and "__kit__" not in value:
-        return {key: changed(item, False) for key, item in value.items()}
+        return {key: changed(item, False, depth + 1) for key, item in value.items()}
     return value
 
 

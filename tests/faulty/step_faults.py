@@ -268,16 +268,20 @@ def raw_call_from_anthropic(block):
 
 @dataclass(frozen=True)
 class StepFault:
-    """One faulty step solution: ``BASES[exercise]`` with ``edits`` applied; it must lose points."""
+    """One faulty step solution: ``BASES[exercise]`` with ``edits`` applied; it must lose points.
+
+    ``caught_by``: when set, the start of the title of a hidden case that must be among those it fails (str).
+    """
 
     exercise: str
     name: str
     why: str
     edits: tuple
+    caught_by: str = ""
 
 
-def fault(exercise, name, why, *edits):
-    return StepFault(exercise, name, why, tuple(edits))
+def fault(exercise, name, why, *edits, caught_by=""):
+    return StepFault(exercise, name, why, tuple(edits), caught_by)
 
 
 STEP_FAULTS = [
@@ -376,4 +380,111 @@ STEP_FAULTS = [
     fault("adapters", "dicts_only", "Kind 6: reads dicts only and makes a call without a name from an SDK object.",
           ("    if isinstance(record, dict):\n        return record[key]\n",
            "    if not isinstance(record, dict):\n        return None\n    if isinstance(record, dict):\n        return record[key]\n")),
+]
+
+
+# Issue 15: the repairs of a tool name a runtime might make before looking it up. Each turns a name the model did
+# not exactly send into a registered one; the capstone docks them, and so must validate-call.
+NAME_REPAIRS = {
+    "strips_name": ("Trims the name: \" get_weather\" is accepted.", "name.strip()"),
+    "drops_functions_prefix": ("Drops a leading \"functions.\": \"functions.get_weather\" is accepted.",
+                               'name.removeprefix("functions.")'),
+    "drops_any_namespace": ("Keeps what follows the last dot: \"tools.get_weather\" is accepted.", 'name.rpartition(".")[2]'),
+    "drops_junk_before_colon": ("Drops a prefix up to a colon: \": get_weather\" is accepted.",
+                                'name.rpartition(":")[2].strip()'),
+    "lowercases_name": ("Lower-cases the name: \"Get_Weather\" is accepted.", "name.lower()"),
+    "casefolds_name": ("Case-folds the name: \"GET_WEATHER\" and a long s are accepted.", "name.casefold()"),
+    "nfkc_name": ("Normalises the name with NFKC: full-width and mathematical letters are accepted.",
+                  '__import__("unicodedata").normalize("NFKC", name)'),
+    "ascii_folded_name": ("Folds the name to ASCII (NFKD, accents dropped): \"gét_weather\" is accepted.",
+                          '__import__("unicodedata").normalize("NFKD", name).encode("ascii", "ignore").decode()'),
+    "maps_look_alike_letters": ("Maps Cyrillic look-alikes to Latin: \"get_w\\u0435ather\" is accepted.",
+                                'name.translate(str.maketrans("\u0430\u0435\u043e\u0440\u0441\u0445", "aeopcx"))'),
+    "drops_invisible_characters": ("Removes zero-width and other format characters from the name.",
+                                   '"".join(c for c in name if __import__("unicodedata").category(c) != "Cf")'),
+    "drops_call_parentheses": ("Drops a trailing \"()\": \"get_weather()\" is accepted.", 'name.removesuffix("()")'),
+    "drops_trailing_dot": ("Drops trailing dots: \"get_weather.\" is accepted.", 'name.rstrip(".")'),
+    "hyphens_to_underscores": ("Swaps hyphens for underscores: \"get-weather\" is accepted.", 'name.replace("-", "_")'),
+    "strips_quotes": ("Strips quotes and backticks around the name.", 'name.strip("`\'\\"")'),
+    "camel_to_snake": ("Turns camelCase into snake_case: \"getWeather\" is accepted.",
+                       '__import__("re").sub(r"(?<=[a-z])([A-Z])", lambda m: "_" + m.group(1).lower(), name)'),
+    "trims_the_end_only": ("Trims the end of the name only: \"get_weather\\n\" is accepted.", "name.rstrip()"),
+    "drops_mcp_server_prefix": ("Keeps what follows the last double underscore: \"mcp__weather__get_weather\" is accepted.",
+                                'name.rpartition("__")[2]'),
+    "cuts_at_special_tokens": ("Cuts the name at a chat-template token: \"get_weather<|channel|>commentary\" is accepted.",
+                               'name.split("<|")[0]'),
+    "drops_what_follows_a_colon": ("Drops what follows a colon: \"get_weather:0\" is accepted.", 'name.partition(":")[0]'),
+    "strips_brackets": ("Strips brackets and asterisks around the name: \"<get_weather>\" is accepted.",
+                        'name.strip("<>[]{}*")'),
+    "decodes_backslash_escapes": ("Decodes backslash escapes left in the name: \"get\\\\u005fweather\" is accepted.",
+                                  'name.encode("latin-1", "backslashreplace").decode("unicode_escape")'),
+    "unquotes_percent_escapes": ("Decodes %-escapes in the name: \"get%5Fweather\" is accepted.",
+                                 '__import__("urllib.parse").parse.unquote(name)'),
+    "unescapes_html": ("Decodes HTML entities in the name: \"get&#95;weather\" is accepted.", '__import__("html").unescape(name)'),
+    "squashes_separators": ("Compares names without separators or case: \"getWeather\" and \"get-weather\" are accepted.",
+                            'next((tool for tool in tools if __import__("re").sub(r"[\\W_]", "", tool).lower() == '
+                            '__import__("re").sub(r"[\\W_]", "", name).lower()), name)'),
+    "adds_a_missing_verb": ("Puts \"get_\" before an unknown name: \"weather\" is accepted.",
+                            'name if name in tools else "get_" + name'),
+    "closest_registered_name": ("Picks the closest registered name (difflib): \"get_wether\" is accepted.",
+                                '(__import__("difflib").get_close_matches(name, list(tools), n=1) or [name])[0]'),
+}
+ALMOST_REGISTERED = "validate_call: A name that differs from a registered one"
+STEP_FAULTS += [
+    fault("validate-call", fault_name, why,
+          ('    name = call.get("name")\n', f'    name = call.get("name")\n    if isinstance(name, str):\n        name = {repair}\n'),
+          caught_by=ALMOST_REGISTERED)
+    for fault_name, (why, repair) in NAME_REPAIRS.items()
+]
+# The two repairs issue 15 reports, together, as a learner wrote them.
+STEP_FAULTS.append(fault(
+    "validate-call", "issue_15_name_repairs", "Trims the name and drops \"functions.\" before looking it up (issue 15).",
+    ('    name = call.get("name")\n',
+     '    name = call.get("name")\n    if isinstance(name, str):\n        name = name.strip()\n'
+     '        if name.startswith("functions."):\n            name = name[len("functions."):]\n'),
+    caught_by=ALMOST_REGISTERED))
+# Issue 15: one fault per input the step gained from the capstone (each passed every step case before).
+STEP_FAULTS += [
+    fault("validate-call", "recursive_value_check", "Walks undeclared values recursively: 900 levels raise RecursionError.",
+          ("            if field not in declared:\n                problems.append(",
+           "            if field not in declared:\n                _plain(value)\n                problems.append("),
+          ("def validate_call(call, tools):", "def _plain(value):\n    return all(_plain(item) for item in value) if isinstance(value, list) else True\n\n\ndef validate_call(call, tools):"),
+          caught_by="validate_call: An undeclared field nested 900 levels deep"),
+    fault("validate-call", "numeric_strings_are_floats", "Accepts \"10.5\" where a float is declared (float() would convert it).",
+          ("    if declared is float:\n        return type(value) in (int, float)",
+           "    if declared is float:\n        return type(value) in (int, float) or (type(value) is str and value.replace('.', '', 1).isdigit())"),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [string-for-float]"),
+    fault("validate-call", "zero_and_one_are_booleans", "Accepts 0 and 1 where a boolean is declared (bool() would convert them).",
+          ("    return type(value) is declared", "    return type(value) is declared or (declared is bool and value in (0, 1))"),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [int-for-bool]"),
+    fault("validate-call", "list_is_a_dict", "Accepts a list where an object is declared (dict() of pairs would convert it).",
+          ("    return type(value) is declared", "    return type(value) is declared or (declared is dict and type(value) is list)"),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [list-for-dict]"),
+    fault("validate-call", "skips_tools_without_required_fields", "Checks a tool's fields only when it has required ones.",
+          ("    if spec:\n", "    if spec and spec[\"required\"]:\n"),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [extra-field-without-required-fields]"),
+    fault("validate-call", "missing_name_is_fine", "Checks the name only when the key is there.",
+          ("    if not isinstance(name, str) or name not in tools:", "    if \"name\" in call and (not isinstance(name, str) or name not in tools):"),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [missing-name]"),
+    fault("validate-call", "unwraps_a_list_of_one_arguments_object", "Takes the arguments out of a list holding one object.",
+          ('    args = call.get("arguments")\n', '    args = call.get("arguments")\n'
+           '    if isinstance(args, list) and len(args) == 1 and isinstance(args[0], dict):\n        args = args[0]\n'),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [arguments-is-a-list-of-one-object]"),
+    fault("validate-call", "name_from_a_nested_object", "Takes the name out of an object sent as the name.",
+          ('    args = call.get("arguments")\n', '    args = call.get("arguments")\n'
+           '    if isinstance(name, dict):\n        name = name.get("name")\n'),
+          caught_by="validate_call: An invalid call has at least one violation, naming the offending tool or field [object-name]"),
+    fault("parse-call", "unwraps_a_list_of_one_call", "Takes the call out of a list holding one.",
+          ("    path = _not_finite(call)", "    if isinstance(call, list) and len(call) == 1:\n        call = call[0]\n    path = _not_finite(call)"),
+          caught_by="parse_call: Text that is not exactly one JSON object gives (None, [problem]) [array-of-calls]"),
+    fault("parse-call", "decodes_a_string_again", "Decodes a JSON string that holds a call a second time.",
+          ("    path = _not_finite(call)", "    if isinstance(call, str):\n        return parse_call(call)\n    path = _not_finite(call)"),
+          caught_by="parse_call: Text that is not exactly one JSON object gives (None, [problem]) [call-encoded-as-string]"),
+    fault("parse-call", "caps_the_input_size", "Refuses any raw call over 100,000 characters, valid or not.",
+          ("    try:\n        call = json.loads(raw,", "    if len(raw) > 100_000:\n        return None, [\"the call is too long\"]\n    try:\n        call = json.loads(raw,"),
+          caught_by="parse_call: A valid raw call parses to exactly the object that was sent [huge-string-value]"),
+    fault("parse-call", "measures_the_call_in_utf8", "Encodes the parsed call to measure it: an unpaired surrogate raises UnicodeEncodeError.",
+          ("    path = _not_finite(call)", "    if len(json.dumps(call, ensure_ascii=False).encode(\"utf-8\")) > 10_000_000:\n"
+           "        return None, [\"the call is too long\"]\n    path = _not_finite(call)"),
+          caught_by="parse_call: A valid raw call parses to exactly the object that was sent [unpaired-surrogate]"),
 ]

@@ -5,6 +5,7 @@ import pytest
 from grader.expectations import expect_no_observation, expect_observation, fail
 from grader.models import make_call
 from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
+from grader.rule_ids import rule_id
 
 GROUP = "observe"
 ORDER = 1
@@ -20,6 +21,7 @@ def observe(harness, raw, tools=TYPED_TOOLS, times=1):
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
 @pytest.mark.rule("A valid call needs no observation: observe returns None.")
+@rule_id("observe.none-for-valid")
 @pytest.mark.parametrize("raw", [make_call("get_weather", {"city": "Paris"}), make_call("get_time", None)],
                          ids=["with-arguments", "null-arguments"])
 def test_valid_call_gives_none(harness, raw):
@@ -49,6 +51,7 @@ CONTENT = {
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content", "observe.every-violation")
 @pytest.mark.parametrize("raw, mentions, fix", list(CONTENT.values()), ids=list(CONTENT))
 def test_observation_says_what_to_fix(harness, raw, mentions, fix):
     """The observation tells the model what to fix.
@@ -75,6 +78,7 @@ WIDE_TOOLS = {**SEED_TOOLS, "wide_form": {"required": {f"field_{i:03}": str for 
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(BOUND_RULE)
+@rule_id("observe.bounded")
 @pytest.mark.parametrize("raw", list(BOUNDED.values()), ids=list(BOUNDED))
 def test_observation_is_bounded(harness, raw):
     """A huge or deeply nested call, or one with hundreds of violations, gets a short observation.
@@ -88,6 +92,7 @@ def test_observation_is_bounded(harness, raw):
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule("The same call always gets the same observation (deterministic order and wording).")
+@rule_id("observe.deterministic")
 def test_observation_is_deterministic(harness):
     """Observing the same call twice gives the same text.
 
@@ -118,6 +123,7 @@ TRACEBACK_TEXT = {
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(OUTSIDE_RULE)
+@rule_id("observe.no-traceback")
 @pytest.mark.parametrize("raw", list(TRACEBACK_TEXT.values()), ids=list(TRACEBACK_TEXT))
 def test_model_text_that_looks_like_a_traceback(harness, raw):
     """A name or value that holds a traceback is described or cut, not quoted whole.
@@ -143,6 +149,7 @@ LONG_NAMES = {f"export_quarterly_report_{region}": {"required": {}, "optional": 
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(LISTING_RULE)
+@rule_id("observe.listing")
 @pytest.mark.parametrize("raw, tools", [(make_call("lookup_sensor", {}), MANY_TOOLS),
                                         (make_call("export_report", {"region": "north"}), LONG_NAMES)],
                          ids=["25-tools", "30-long-names"])
@@ -157,6 +164,7 @@ def test_every_registered_tool_is_listed_when_they_fit(harness, raw, tools):
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(LISTING_RULE)
+@rule_id("observe.listing")
 def test_closest_tool_comes_first_when_the_list_cannot_fit(harness):
     """With 2,000 registered tools, the one closest to the unknown name is still named.
 
@@ -178,6 +186,7 @@ WIDE = {"render_chart": {"required": {f"w{i:02}_px": int for i in range(12)}, "o
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(LISTING_RULE)
+@rule_id("observe.listing")
 @pytest.mark.parametrize("name, wrong", [("render_chart", "800"), ("set_flags", "yes")], ids=["12-ints-as-strings", "14-bools-as-words"])
 def test_every_wrong_field_is_named_when_they_fit(harness, name, wrong):
     """Twelve or fourteen wrong fields are all named: the text fits, so nothing may be left for later.

@@ -6,6 +6,7 @@ import pytest
 
 from grader.expectations import expect_parse_error, expect_parsed, fail
 from grader.models import make_call
+from grader.rule_ids import params, rule_id
 
 GROUP = "parse_call"
 ORDER = 1
@@ -26,18 +27,27 @@ VALID = {
     "string-arguments-kept": ('{"name": "x", "arguments": "{}"}', {"name": "x", "arguments": "{}"}),
     "numbers-keep-type": ('{"name": "x", "arguments": {"a": 1, "b": 1.0, "c": true}}', {"name": "x", "arguments": {"a": 1, "b": 1.0, "c": True}}),
     "unicode-escapes": ('{"name": "get\\u005fweather", "arguments": {"city": "\\u00e9"}}', {"name": "get_weather", "arguments": {"city": "é"}}),
+    "huge-string-value": ('{"name": "get_weather", "arguments": {"city": "' + "P" * 1_048_576 + '"}}',
+                          {"name": "get_weather", "arguments": {"city": "P" * 1_048_576}}),
+    "unpaired-surrogate": ('{"name": "get_weather", "arguments": {"city": "Paris \\ud800"}}',
+                           {"name": "get_weather", "arguments": {"city": "Paris \ud800"}}),
 }
+VALID_RULES = {key: "parse.unchanged" for key in VALID}
+VALID_RULES.update({"null-arguments": ("parse.unchanged", "parse.arguments-default"),
+                    "no-arguments-key": ("parse.unchanged", "parse.arguments-default")})
 
 
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
 @pytest.mark.rule(VALID_RULE)
-@pytest.mark.parametrize("raw, expected", list(VALID.values()), ids=list(VALID))
+@pytest.mark.parametrize("raw, expected", params(VALID, VALID_RULES))
 def test_valid_raw_call(harness, raw, expected):
     """A valid raw call parses to exactly the object that was sent.
 
     Why: parsing must not change values (1 vs 1.0 vs true), must default only missing/null
     arguments (pydantic/pydantic-ai #1654), and must leave a string "arguments" for the validator to reject.
+    A 1 MB value and an unpaired surrogate (valid JSON, but print() of it raises) come back whole, as the
+    capstone dispatches them.
     """
     expect_parsed(parse(harness, raw), expected)
 
@@ -59,6 +69,19 @@ INVALID = {
     "nan": ('{"name": "x", "arguments": {"n": NaN}}', [("nan", "json")]),
     "duplicate-keys": ('{"name": "a", "name": "b"}', [("duplicate", "repeat", "twice", "once")]),
     "huge-integer": ('{"name": "x", "arguments": {"n": ' + "9" * 5000 + "}}", []),
+    # Issue 15: valid JSON that a repair could turn into a call (unwrap the list, decode the string again), as the
+    # capstone has them.
+    "boolean": ("true", [("object", "dict")]),
+    "array-of-calls": (json.dumps([{"name": "get_weather", "arguments": {"city": "Paris"}}]), [("object", "dict")]),
+    "call-encoded-as-string": (json.dumps(make_call("get_weather", {"city": "Paris"})), [("object", "dict")]),
+}
+INVALID_RULES = {
+    "truncated": "parse.not-json", "trailing-prose": "parse.no-repair", "markdown-fence": "parse.no-repair",
+    "tool-call-tags": "parse.no-repair", "single-quotes": "parse.no-repair", "two-objects": "parse.one-object",
+    "empty": "parse.not-json", "whitespace-only": "parse.not-json", "array": "parse.object", "null": "parse.object",
+    "number": "parse.object", "string": "parse.object", "deep-nesting": "parse.never-raise", "nan": "parse.json-only",
+    "duplicate-keys": "parse.json-only", "huge-integer": "parse.never-raise", "array-of-calls": "parse.object",
+    "call-encoded-as-string": "parse.object", "boolean": "parse.object",
 }
 
 
@@ -73,13 +96,15 @@ ACCEPTED_BY_JSON_LOADS = {
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
-@pytest.mark.parametrize("raw, mentions", list(INVALID.values()), ids=list(INVALID))
+@pytest.mark.parametrize("raw, mentions", params(INVALID, INVALID_RULES))
 def test_invalid_raw_call(harness, raw, mentions):
     """Text that is not exactly one JSON object gives (None, [problem]).
 
     Why: each id is a way json.loads fails or misleads: JSONDecodeError for prose and fences;
     RecursionError for deep nesting; ValueError for 5,000-digit integers; silent acceptance of NaN
-    (not JSON) and of duplicate keys (json keeps the last value, hiding an ambiguous call).
+    (not JSON) and of duplicate keys (json keeps the last value, hiding an ambiguous call). A list holding
+    one call, or a call encoded as a JSON string, parses fine and is still not a call: unwrapping or decoding
+    it again is a repair (the capstone rejects both).
     """
     expect_parse_error(parse(harness, raw), mentions, "say what is wrong with the text (not valid JSON, not an object, ...).",
                        accepted=ACCEPTED_BY_JSON_LOADS.get(raw, ""))
@@ -88,6 +113,7 @@ def test_invalid_raw_call(harness, raw, mentions):
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(INVALID_RULE)
+@rule_id("parse.never-raise")
 @pytest.mark.parametrize("raw", [None, 42, ["{}"]], ids=["none", "integer", "list"])
 def test_input_that_is_not_a_string(harness, raw):
     """Input that is not a string gives (None, [problem]).
@@ -101,6 +127,7 @@ def test_input_that_is_not_a_string(harness, raw):
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule("Problems are short text: at most 2,000 characters, no traceback, even for 1 MB of input.")
+@rule_id("parse.bounded")
 def test_problem_text_is_bounded(harness):
     """1 MB of invalid text gives a short problem.
 
@@ -111,6 +138,7 @@ def test_problem_text_is_bounded(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(VALID_RULE)
+@rule_id("parse.stateless")
 def test_input_is_not_mutated_between_calls(harness):
     """Parsing the same text twice gives the same result.
 
@@ -138,6 +166,7 @@ NOT_FINITE = {
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(FINITE_RULE)
+@rule_id("parse.finite")
 @pytest.mark.parametrize("raw, field", list(NOT_FINITE.values()), ids=list(NOT_FINITE))
 def test_number_a_double_cannot_hold(harness, raw, field):
     """A number that overflows a double is a problem naming its field, not an inf handed to the tool.
@@ -161,6 +190,7 @@ TRAILING_COMMAS = {
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
 @pytest.mark.rule(COMMA_RULE)
+@rule_id("parse.comma-hint")
 @pytest.mark.parametrize("raw", list(TRAILING_COMMAS.values()), ids=list(TRAILING_COMMAS))
 def test_trailing_comma_is_named_as_a_comma(harness, raw):
     """A trailing comma gets a hint about the comma, never about quotes.

@@ -6,6 +6,7 @@ import pytest
 
 from grader.expectations import expect_rejected_after_one_retry
 from grader.models import make_call
+from grader.rule_ids import rule_id
 
 GROUP = "Parsing the raw call"
 ORDER = 1
@@ -19,6 +20,7 @@ NOT_JSON_RULE = "The raw call must be exactly one JSON object; text that is not 
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NOT_JSON_RULE)
+@rule_id("parse.not-json")
 def test_truncated_json(harness):
     """A call cut off in the middle is rejected.
 
@@ -30,6 +32,7 @@ def test_truncated_json(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NOT_JSON_RULE)
+@rule_id("parse.no-repair")
 def test_trailing_prose(harness):
     """A call followed by chatty prose is rejected.
 
@@ -41,6 +44,7 @@ def test_trailing_prose(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NOT_JSON_RULE)
+@rule_id("parse.no-repair")
 def test_markdown_fence(harness):
     """A valid call wrapped in a markdown code fence is rejected.
 
@@ -53,6 +57,7 @@ def test_markdown_fence(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NOT_JSON_RULE)
+@rule_id("parse.no-repair")
 def test_single_quotes(harness):
     """A Python dict literal with single quotes is rejected.
 
@@ -64,6 +69,7 @@ def test_single_quotes(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NOT_JSON_RULE)
+@rule_id("parse.not-json")
 def test_empty_text(harness):
     """An empty reply is rejected.
 
@@ -75,6 +81,7 @@ def test_empty_text(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NOT_JSON_RULE)
+@rule_id("parse.one-object")
 def test_two_concatenated_calls(harness):
     """Two JSON objects back to back are rejected.
 
@@ -97,6 +104,7 @@ NON_OBJECTS = {
 
 @pytest.mark.points(1)
 @pytest.mark.rule("A call is a JSON object; valid JSON of another kind (array, null, number, string) is rejected, not crashed on.")
+@rule_id("parse.object")
 @pytest.mark.parametrize("raw", list(NON_OBJECTS.values()), ids=list(NON_OBJECTS))
 def test_json_that_is_not_an_object(harness, raw):
     """JSON that is not an object is rejected.

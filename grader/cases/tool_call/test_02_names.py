@@ -5,6 +5,7 @@ import pytest
 from grader.expectations import expect_dispatched, expect_no_retry, expect_rejected_after_one_retry
 from grader.models import make_call
 from grader.registries import TYPED_TOOLS
+from grader.rule_ids import rule_id
 
 GROUP = "Tool names"
 ORDER = 2
@@ -17,6 +18,7 @@ NAME_RULE = "The tool name must be a string naming a registered tool, exactly; a
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NAME_RULE)
+@rule_id("name.registered")
 def test_unknown_tool(harness):
     """A misspelled tool name is rejected.
 
@@ -28,6 +30,7 @@ def test_unknown_tool(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NAME_RULE)
+@rule_id("name.registered")
 def test_empty_name(harness):
     """An empty tool name is rejected.
 
@@ -39,6 +42,7 @@ def test_empty_name(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NAME_RULE)
+@rule_id("name.string")
 def test_missing_name(harness):
     """A call without a name key is rejected.
 
@@ -53,6 +57,7 @@ NON_STRING_NAMES = {"integer": 42, "array": ["get_weather"], "object": {"name": 
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NAME_RULE)
+@rule_id("name.string")
 @pytest.mark.parametrize("name", list(NON_STRING_NAMES.values()), ids=list(NON_STRING_NAMES))
 def test_name_that_is_not_a_string(harness, name):
     """A tool name that is not a string is rejected.
@@ -65,6 +70,7 @@ def test_name_that_is_not_a_string(harness, name):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NAME_RULE + " No case-folding or trimming: that would be a repair.")
+@rule_id("name.exact")
 @pytest.mark.parametrize("name", ["Get_Weather", " get_weather", "get_weather\n", "functions.get_weather"],
                          ids=["other-case", "leading-space", "trailing-newline", "namespaced"])
 def test_name_that_is_almost_right(harness, name):
@@ -79,6 +85,7 @@ def test_name_that_is_almost_right(harness, name):
 @pytest.mark.points(2)
 @pytest.mark.gate("rejects")
 @pytest.mark.rule("TOOLS is read when a call arrives: the grader installs its own registry before each case.")
+@rule_id("name.registry-given", "seed.tools-at-call-time")
 def test_registry_is_read_at_call_time(harness):
     """A tool that is only in the grader's installed registry is dispatched.
 
@@ -92,6 +99,7 @@ def test_registry_is_read_at_call_time(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("TOOLS is read when a call arrives: a tool missing from the installed registry is unknown.")
+@rule_id("name.registry-given", "seed.tools-at-call-time")
 def test_tool_removed_from_registry(harness):
     """A seed tool that is not in the grader's installed registry is rejected.
 

@@ -7,6 +7,7 @@ import pytest
 from grader.expectations import expect_mentions, expect_rejected_after_one_retry
 from grader.models import make_call
 from grader.registries import TYPED_TOOLS
+from grader.rule_ids import params, rule_id
 
 GROUP = "Arguments against the schema"
 ORDER = 3
@@ -22,6 +23,7 @@ SHAPE_RULE = "arguments must be a JSON object (or missing/null, meaning {}); a l
 
 @pytest.mark.points(1)
 @pytest.mark.rule(REQUIRED_RULE)
+@rule_id("schema.required")
 def test_missing_required(harness):
     """A missing required argument is rejected.
 
@@ -32,6 +34,7 @@ def test_missing_required(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(REQUIRED_RULE)
+@rule_id("schema.required", "parse.arguments-default")
 def test_arguments_key_missing(harness):
     """A call with no arguments key is checked as {} and rejected for its missing field.
 
@@ -43,6 +46,7 @@ def test_arguments_key_missing(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(REQUIRED_RULE)
+@rule_id("schema.required", "parse.arguments-default")
 def test_arguments_null(harness):
     """A call with null arguments is checked as {} and rejected for its missing field.
 
@@ -68,11 +72,18 @@ TYPE_ERRORS = {
     "list-for-dict": ("send_email", {"to": ["a@example.com"], "body": "hi", "headers": []}),
     "int-for-bool": ("set_alarm", {"hour": 7, "minute": 30, "repeat": 1}),
 }
+TYPE_ERROR_RULES = {
+    "required-int-for-string": "schema.type", "optional-int-for-string": "schema.optional-types",
+    "optional-bool-for-string": ("schema.optional-types", "schema.bool"), "bool-for-int": "schema.bool",
+    "float-for-int": "schema.no-coercion", "string-digits-for-int": "schema.no-coercion", "bool-for-float": "schema.bool",
+    "string-for-float": "schema.no-coercion", "string-for-list": "schema.type", "list-for-dict": "schema.type",
+    "int-for-bool": "schema.bool",
+}
 
 
 @pytest.mark.points(1)
 @pytest.mark.rule(TYPE_RULE)
-@pytest.mark.parametrize("name, arguments", list(TYPE_ERRORS.values()), ids=list(TYPE_ERRORS))
+@pytest.mark.parametrize("name, arguments", params(TYPE_ERRORS, TYPE_ERROR_RULES))
 def test_wrong_type(harness, name, arguments):
     """An argument of the wrong type is rejected.
 
@@ -88,6 +99,7 @@ NULL_VALUES = {"required": {"city": None}, "optional": {"city": "Paris", "units"
 
 @pytest.mark.points(1)
 @pytest.mark.rule(TYPE_RULE + " An optional argument is left out, not sent as null.")
+@rule_id("schema.null")
 @pytest.mark.parametrize("arguments", list(NULL_VALUES.values()), ids=list(NULL_VALUES))
 def test_null_value(harness, arguments):
     """An argument whose value is null is rejected.
@@ -100,6 +112,7 @@ def test_null_value(harness, arguments):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(EXTRA_RULE)
+@rule_id("schema.undeclared")
 def test_extra_argument(harness):
     """An undeclared argument is rejected, not dropped.
 
@@ -111,6 +124,7 @@ def test_extra_argument(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(EXTRA_RULE)
+@rule_id("schema.undeclared")
 def test_extra_argument_on_tool_without_arguments(harness):
     """An argument sent to a tool that declares only optional fields is rejected if undeclared.
 
@@ -130,6 +144,7 @@ NON_OBJECT_ARGUMENTS = {
 
 @pytest.mark.points(1)
 @pytest.mark.rule(SHAPE_RULE)
+@rule_id("schema.arguments-object")
 @pytest.mark.parametrize("arguments", list(NON_OBJECT_ARGUMENTS.values()), ids=list(NON_OBJECT_ARGUMENTS))
 def test_arguments_not_an_object(harness, arguments):
     """arguments that is not an object is rejected.

@@ -5,6 +5,7 @@ import pytest
 from grader.expectations import expect_dispatched, expect_no_retry, fail, finished, strict_equal
 from grader.models import make_call
 from grader.registries import TYPED_TOOLS
+from grader.rule_ids import rule_id
 
 GROUP = "Dispatching valid calls"
 ORDER = 4
@@ -29,6 +30,7 @@ VALID_CALLS = {
 
 @pytest.mark.points(1)
 @pytest.mark.rule(DISPATCH_RULE)
+@rule_id("dispatch.unchanged", "schema.valid")
 @pytest.mark.parametrize("name, arguments", list(VALID_CALLS.values()), ids=list(VALID_CALLS))
 def test_valid_call(harness, name, arguments):
     """A valid call is dispatched once, unchanged.
@@ -44,6 +46,7 @@ def test_valid_call(harness, name, arguments):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(DISPATCH_RULE + " Missing or null arguments mean {}.")
+@rule_id("dispatch.unchanged", "parse.arguments-default")
 @pytest.mark.parametrize("arguments", [None, ...], ids=["null-arguments", "no-arguments-key"])
 def test_missing_arguments_mean_empty_object(harness, arguments):
     """Missing or null arguments, for a tool with no required fields, are dispatched as {}.
@@ -58,6 +61,7 @@ def test_missing_arguments_mean_empty_object(harness, arguments):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(DISPATCH_RULE)
+@rule_id("dispatch.unchanged", "parse.unchanged")
 def test_whitespace_around_json(harness):
     """A valid call with whitespace and a newline around it is dispatched.
 
@@ -71,6 +75,7 @@ def test_whitespace_around_json(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(DISPATCH_RULE)
+@rule_id("dispatch.unchanged", "parse.unchanged")
 def test_unicode_escapes_in_name(harness):
     """A name written with JSON unicode escapes is dispatched under its decoded name.
 
@@ -84,6 +89,7 @@ def test_unicode_escapes_in_name(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("On success, the runtime returns exactly what dispatch returned, whatever its type.")
+@rule_id("dispatch.result")
 def test_dispatch_result_returned_unchanged(harness):
     """When dispatch returns a plain string, that string is the result.
 

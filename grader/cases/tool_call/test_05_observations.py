@@ -15,6 +15,7 @@ from grader.expectations import (
 )
 from grader.models import Answers, FixesWhatIsNamed, make_call
 from grader.registries import TYPED_TOOLS
+from grader.rule_ids import rule_id
 
 GROUP = "Error observations"
 ORDER = 5
@@ -42,6 +43,7 @@ def expect_fixed_in_one_retry(transcript, name, arguments):
 
 @pytest.mark.points(2)
 @pytest.mark.rule(ALL_AT_ONCE_RULE)
+@rule_id("observe.every-violation", "schema.every-violation")
 def test_two_violations_fixed_in_one_retry(harness):
     """A call with two problems is fixed by a model that fixes exactly what it is told.
 
@@ -62,6 +64,7 @@ def test_two_violations_fixed_in_one_retry(harness):
 
 @pytest.mark.points(2)
 @pytest.mark.rule(ALL_AT_ONCE_RULE)
+@rule_id("observe.every-violation", "schema.every-violation")
 def test_three_violations_fixed_in_one_retry(harness):
     """A call with two wrong types and an extra field is fixed in one retry.
 
@@ -82,6 +85,7 @@ def test_three_violations_fixed_in_one_retry(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
 def test_unknown_tool_lists_registered_tools(harness):
     """The observation for an unknown tool lists every registered tool.
 
@@ -96,6 +100,7 @@ def test_unknown_tool_lists_registered_tools(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
 def test_extra_field_lists_allowed_fields(harness):
     """The observation for an undeclared field names it and lists the allowed fields.
 
@@ -109,6 +114,7 @@ def test_extra_field_lists_allowed_fields(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
 def test_wrong_type_names_field_and_types(harness):
     """The observation for a wrong type names the field, the expected type and what came.
 
@@ -127,6 +133,7 @@ def test_wrong_type_names_field_and_types(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
 def test_missing_field_is_named(harness):
     """The observation for a missing required field names it.
 
@@ -143,6 +150,7 @@ def test_missing_field_is_named(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
 def test_invalid_json_is_called_invalid_json(harness):
     """The observation for text that does not parse says it is not valid JSON.
 
@@ -158,6 +166,7 @@ def test_invalid_json_is_called_invalid_json(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
 def test_non_object_arguments_are_named(harness):
     """The observation for arguments sent as a string says that arguments must be an object.
 
@@ -175,6 +184,7 @@ def test_non_object_arguments_are_named(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("When the retry also fails, the rejection's error describes the last attempt, not the first.")
+@rule_id("retry.last-attempt")
 def test_error_describes_the_last_attempt(harness):
     """After an unknown tool and then a missing field, the error is about the missing field.
 

@@ -6,6 +6,7 @@ from grader.expectations import (
     expect_dispatched, expect_mentions, expect_no_retry, expect_one_retry, expect_rejected, fail, finished,
 )
 from grader.models import Answers, Fails, NeverCorrects, make_call
+from grader.rule_ids import rule_id
 
 GROUP = "Bounded retry"
 ORDER = 6
@@ -20,6 +21,7 @@ INVALID = make_call("get_weather", {"city": 75001})
 
 @pytest.mark.points(2)
 @pytest.mark.rule(BUDGET_RULE)
+@rule_id("retry.budget")
 def test_model_that_never_corrects_itself(harness):
     """A model that repeats the same invalid call is asked once, then rejected.
 
@@ -33,6 +35,7 @@ def test_model_that_never_corrects_itself(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BUDGET_RULE)
+@rule_id("retry.budget", "retry.checked-from-the-start")
 def test_model_answers_garbage(harness):
     """A retry that is prose instead of a call ends in a rejection that says it is not JSON.
 
@@ -46,6 +49,7 @@ def test_model_answers_garbage(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BUDGET_RULE)
+@rule_id("retry.budget", "retry.checked-from-the-start")
 def test_model_answers_none(harness):
     """A retry that returns None instead of text ends in a rejection, not a crash.
 
@@ -59,6 +63,7 @@ def test_model_answers_none(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("If ask_model itself raises, the runtime returns a rejection that says the retry failed; it never raises.")
+@rule_id("retry.model-fails")
 @pytest.mark.parametrize("error", ["ConnectionError", "TimeoutError", "RuntimeError"])
 def test_model_call_fails(harness, error):
     """When the model's API call fails during the retry, the result is a rejection.
@@ -75,6 +80,7 @@ def test_model_call_fails(harness, error):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BUDGET_RULE + " A fixed call is checked from the start and then dispatched.")
+@rule_id("retry.checked-from-the-start")
 @pytest.mark.parametrize("first", [INVALID, '{"name": "get_weather", "arguments": {"city": "Par', "[]"],
                          ids=["after-wrong-type", "after-truncated-json", "after-non-object"])
 def test_valid_retry_is_dispatched(harness, first):
@@ -90,6 +96,7 @@ def test_valid_retry_is_dispatched(harness, first):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BUDGET_RULE + " The budget is per call: each new call gets its own retry.")
+@rule_id("retry.per-call")
 def test_each_call_gets_its_own_retry(harness):
     """Two invalid calls handled one after the other each get one retry.
 
@@ -111,6 +118,7 @@ def test_each_call_gets_its_own_retry(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("A valid call is dispatched at once: ask_model is never called for it.")
+@rule_id("retry.no-retry-when-valid")
 def test_valid_call_after_invalid_call(harness):
     """A valid call that follows a rejected one is dispatched without a retry.
 

@@ -9,6 +9,7 @@ from grader.expectations import (
 )
 from grader.models import make_call
 from grader.registries import TYPED_TOOLS
+from grader.rule_ids import rule_id
 
 GROUP = "Huge and deeply nested input"
 ORDER = 7
@@ -23,6 +24,7 @@ MEGABYTE = 1024 * 1024
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NEVER_RAISE_RULE)
+@rule_id("parse.never-raise")
 def test_deeply_nested_array(harness):
     """100,000 nested arrays are rejected, not crashed on.
 
@@ -34,6 +36,7 @@ def test_deeply_nested_array(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NEVER_RAISE_RULE)
+@rule_id("parse.never-raise")
 def test_deeply_nested_argument(harness):
     """A valid-looking call whose argument is nested 100,000 levels deep is rejected.
 
@@ -46,6 +49,7 @@ def test_deeply_nested_argument(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NEVER_RAISE_RULE)
+@rule_id("schema.never-raise", "observe.bounded")
 def test_moderately_nested_extra_argument(harness):
     """An undeclared argument nested 900 levels deep is rejected with a short observation.
 
@@ -58,6 +62,7 @@ def test_moderately_nested_extra_argument(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(NEVER_RAISE_RULE)
+@rule_id("parse.never-raise")
 def test_integer_with_too_many_digits(harness):
     """An integer with 5,000 digits ends in a rejection or an exact dispatch, never an exception.
 
@@ -74,6 +79,7 @@ def test_integer_with_too_many_digits(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BOUND_RULE)
+@rule_id("observe.bounded")
 def test_huge_unknown_tool_name(harness):
     """A 1 MB tool name gets a short observation.
 
@@ -84,6 +90,7 @@ def test_huge_unknown_tool_name(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BOUND_RULE)
+@rule_id("observe.bounded")
 def test_huge_wrong_value(harness):
     """A 1 MB value of the wrong type gets a short observation.
 
@@ -94,6 +101,7 @@ def test_huge_wrong_value(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BOUND_RULE)
+@rule_id("observe.bounded", "schema.bounded")
 def test_ten_thousand_extra_fields(harness):
     """A call with 10,000 undeclared fields gets a short observation.
 
@@ -105,6 +113,7 @@ def test_ten_thousand_extra_fields(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BOUND_RULE)
+@rule_id("observe.bounded")
 def test_hundreds_of_missing_fields(harness):
     """A call missing 300 required fields gets a short observation.
 
@@ -116,6 +125,7 @@ def test_hundreds_of_missing_fields(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule(BOUND_RULE)
+@rule_id("observe.bounded", "parse.bounded")
 def test_huge_invalid_json(harness):
     """1 MB of text that is not JSON gets a short observation.
 
@@ -127,6 +137,7 @@ def test_huge_invalid_json(harness):
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
 @pytest.mark.rule("A large valid call is dispatched exactly as sent; size alone is not a violation.")
+@rule_id("dispatch.unchanged", "parse.unchanged")
 def test_huge_valid_call(harness):
     """A valid call carrying a 1 MB string is dispatched unchanged.
 
@@ -142,6 +153,7 @@ def test_huge_valid_call(harness):
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
 @pytest.mark.rule("A valid call is dispatched exactly as sent, whatever characters its strings hold.")
+@rule_id("dispatch.unchanged", "parse.unchanged")
 def test_unpaired_surrogate_value(harness):
     """A valid call whose string holds an unpaired surrogate (\\ud800) is dispatched unchanged.
 

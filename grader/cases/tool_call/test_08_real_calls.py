@@ -9,6 +9,7 @@ from grader.canaries import city
 from grader.expectations import expect_dispatched, expect_mentions, expect_one_retry, expect_says_what_is_wrong, finished
 from grader.models import Answers, make_call
 from grader.registries import REAL_CALL_TOOLS
+from grader.rule_ids import rule_id
 
 GROUP = "Real malformed calls"
 ORDER = 8
@@ -53,6 +54,22 @@ TWINS = {
 }
 
 
+# The rule of the course each category breaks (grader.rule_ids), besides the observation and the retry.
+REAL_CALL_RULES = {
+    "hallucinated tool name": ("name.registered",),
+    "junk-prefixed name + trailing whitespace": ("name.exact",),
+    "arguments double-encoded as string": ("parse.no-repair",),
+    "arguments not an object": ("schema.arguments-object",),
+    "missing required field": ("schema.required",),
+    "null arguments": ("parse.arguments-default", "schema.required"),
+    "Python literal (single quotes)": ("schema.arguments-object",),
+    "markdown fence + args as string": ("parse.no-repair",),
+    "arguments flattened to top level": ("schema.undeclared", "schema.required"),
+    "malformed JSON": ("schema.arguments-object",),
+    "parallel calls as a list": ("parse.object",),
+}
+
+
 def _slug(entry):
     return entry["category"].split(" (")[0].replace(" + ", "-and-").replace(" ", "-")
 
@@ -60,7 +77,9 @@ def _slug(entry):
 @pytest.mark.points(1)
 @pytest.mark.rule("A malformed call is never dispatched: it is rejected with an observation that names its problem, "
                   "and the corrected retry is dispatched.")
-@pytest.mark.parametrize("entry", REAL_CALLS, ids=[_slug(e) for e in REAL_CALLS])
+@rule_id("observe.content", "retry.checked-from-the-start")
+@pytest.mark.parametrize("entry", [pytest.param(e, id=_slug(e), marks=rule_id(*REAL_CALL_RULES[e["category"]]))
+                                   for e in REAL_CALLS])
 def test_real_malformed_call(harness, entry):
     """A malformed call seen in the wild is caught and the model's fix is dispatched.
 

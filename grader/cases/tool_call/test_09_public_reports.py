@@ -13,6 +13,7 @@ from grader.expectations import (
     finished,
 )
 from grader.models import Answers, Fails, FixesWhatIsNamed, make_call
+from grader.rule_ids import rule_id
 
 GROUP = "Malformed calls from public bug reports"
 ORDER = 9
@@ -26,6 +27,7 @@ FINITE_RULE = "A number a double cannot hold (1e400) is rejected wherever it is,
 
 @pytest.mark.points(1)
 @pytest.mark.rule(FINITE_RULE)
+@rule_id("parse.finite", "observe.content")
 @pytest.mark.parametrize("arguments, field, twin", [
     ('{"amount": -4.2e700, "caps": [100]}', "amount", '{"amount": 12.5, "caps": [7e888]}'),
     ('{"amount": 12.5, "caps": [100, 2E+999]}', "caps", '{"amount": 9.9e999, "caps": [100, 200]}'),
@@ -50,6 +52,7 @@ def test_number_out_of_double_range(harness, arguments, field, twin):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("An error from ask_model is reduced to a line a model can act on: the rejection never carries a traceback.")
+@rule_id("retry.model-fails", "retry.no-traceback")
 @pytest.mark.parametrize("error, message", [
     ("RuntimeError", "proxy error: 'choices'\nTraceback (most recent call last):\n  File \"/opt/proxy/app.py\", line 412, "
                      "in relay\nKeyError: 'choices'"),
@@ -76,6 +79,7 @@ LISTING_RULE = ("The observation names every registered tool and every violation
 
 @pytest.mark.points(1)
 @pytest.mark.rule(LISTING_RULE)
+@rule_id("observe.listing")
 def test_all_26_tools_are_listed(harness):
     """An unknown name among 26 registered tools gets all 26 named, and the right name is then dispatched.
 
@@ -96,6 +100,7 @@ WIDE_TOOLS = {"plot_series": {"required": {f"series_{name}": float for name in
 
 @pytest.mark.points(2)
 @pytest.mark.rule(LISTING_RULE)
+@rule_id("observe.listing", "schema.every-violation")
 def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     """Thirteen numbers sent as strings are all named, so a model that fixes exactly those is dispatched.
 
@@ -120,6 +125,7 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("The hint for a stray comma names the comma: it is decided from the text, not CPython's message.")
+@rule_id("parse.comma-hint")
 @pytest.mark.parametrize("raw", [
     '{"name": "get_weather", "arguments": {"city": "Lima", "units": "metric",}}',
     '{"name": "get_weather", "arguments": {"city": "Lima"},\n}',
@@ -138,6 +144,7 @@ def test_trailing_comma_hint(harness, raw):
 
 @pytest.mark.points(1)
 @pytest.mark.rule("Arguments sent as a string that is not one JSON object are rejected with an observation about arguments.")
+@rule_id("schema.arguments-object")
 @pytest.mark.parametrize("arguments", ['{"city": "Lima"}{"city": "Lima"}', '{"city": "Lima", "city": "Cusco"}'],
                          ids=["two-objects-back-to-back", "repeated-key"])
 def test_arguments_string_that_is_not_one_object(harness, arguments):

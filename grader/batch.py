@@ -478,7 +478,7 @@ class _Pool:
         for pid, process in processes.items():
             if process.is_alive():
                 try:
-                    os.kill(pid, signal.SIGKILL)
+                    os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM terminates
                 except OSError:
                     pass
 

@@ -12,7 +12,7 @@ import time
 from grader import exercises as course
 from grader.extract import ReadInBackground, SubmissionError
 from grader.harness import Harness
-from grader.sandbox import Limits, Sandbox
+from grader.sandbox import Limits, Sandbox, protection_note
 from grader.scoring import GradeResult
 from grader.text import strip_controls
 
@@ -41,7 +41,9 @@ def grader_fingerprint(folder=GRADER_DIR):
             digest.update(f"{os.path.relpath(path, folder)}:{info.st_mode}:{info.st_uid}:{info.st_size}".encode())
             if stat.S_ISREG(info.st_mode):
                 try:
-                    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+                    # (Windows has neither flag, nor FIFOs or symbolic links a submission could plant there.)
+                    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                                         | getattr(os, "O_BINARY", 0))
                 except OSError:
                     continue
                 with os.fdopen(descriptor, "rb") as handle:
@@ -258,6 +260,9 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
     if internal_errors:
         result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
+    missing = protection_note()  # off Linux's default transport: once, whatever the number of exercises
+    if missing and chosen:
+        result.notes.append(missing)
     return result
 
 

@@ -2,7 +2,12 @@
 
 Started by ``grader.sandbox`` as ``python -I -S -B -c <this file's text> REQUEST_FD REPLY_FD SCRATCH KIT``:
 ``-I`` and ``-c`` keep the repository (and so ``solutions``) off ``sys.path`` and out of ``sys.argv``,
-``-S`` skips site-packages (the exercise is standard library only). This file imports nothing
+``-S`` skips site-packages (the exercise is standard library only). On the portable transport
+(``grader.sandbox.portable_worker``: Windows, or forced) a short bootstrap reads this file's text from
+stdin instead (Windows limits a command line to 32,767 characters), and the arguments are
+``stdio stdio SCRATCH KIT OUTPUT_BYTES``: the channel is the process's stdin and stdout, and what the
+submission prints goes to stderr (the grader's output file), capped at ``OUTPUT_BYTES`` by ``CappedStream``
+where no file size limit exists. This file imports nothing
 from the grader, on purpose: nothing trusted lives in this process.
 
 Before any learner code runs, ``disarm`` makes the one process-starting function without an audit
@@ -113,7 +118,7 @@ def describe(value):
 
 
 class Channel:
-    """Newline-delimited JSON over two inherited pipe file descriptors."""
+    """Newline-delimited JSON over two inherited pipe file descriptors (``request_fd``, ``reply_fd``: int)."""
 
     def __init__(self, request_fd, reply_fd):
         self.reader = os.fdopen(request_fd, "rb")
@@ -497,6 +502,7 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
     """
     for stream in CAPPED:
         stream.full = False
+    OUTPUT_BUDGET[1] = 0
     for name, value in message.get("globals", {}).items():
         namespace[name] = decode(value, proxies)
     function = namespace.get(message["entry"])
@@ -522,6 +528,8 @@ BLOCKED_EVENTS = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace", "sys.setprofile",
     "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
     "sqlite3.enable_load_extension", "sqlite3.load_extension",
+    # Windows: starting, opening or ending processes, and junctions (a link the guard's path checks would not see).
+    "_winapi.CreateProcess", "_winapi.OpenProcess", "_winapi.TerminateProcess", "_winapi.CreateJunction",
 })
 PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.mkdir",
                          "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move",
@@ -765,6 +773,19 @@ class CappedStream:
     def write(self, text):
         if self.full:
             return len(text)
+        if OUTPUT_BUDGET[0]:  # no file size limit here (the portable transport): count the bytes instead
+            size = len(text.encode("utf-8", "surrogatepass")) if type(text) is str else 0
+            room = OUTPUT_BUDGET[0] - OUTPUT_BUDGET[1]
+            if size > room:
+                for stream in CAPPED:
+                    stream.full = True
+                OUTPUT_BUDGET[1] = OUTPUT_BUDGET[0]
+                return self._write(text.encode("utf-8", "surrogatepass")[:max(room, 0)].decode("utf-8", "ignore")) \
+                    if room > 0 else len(text)
+            OUTPUT_BUDGET[1] += size
+        return self._write(text)
+
+    def _write(self, text):
         try:
             return self._stream.write(text)
         except OSError as exc:
@@ -785,12 +806,35 @@ class CappedStream:
 
 
 CAPPED = []  # the two CappedStreams; the grader empties the output file before each case, so each starts afresh
+# [bytes the submission may print per case (0: the file size limit bounds it), bytes printed in this case]
+OUTPUT_BUDGET = [0, 0]
+
+
+def stdio_channel():
+    """Take the process's stdin and stdout as the grader's channel and point fds 0 and 1 elsewhere.
+
+    On the portable transport the grader talks over stdin/stdout and passes its output file as stderr:
+    the channel gets copies of fds 0 and 1, then fd 1 writes to the output file (as fd 2 does) and fd 0
+    reads nothing, so a submission's ``print`` and ``input`` do not touch the channel.
+    Returns:
+        ``(request_fd, reply_fd)`` (int, int).
+    """
+    request_fd, reply_fd = os.dup(0), os.dup(1)
+    os.dup2(2, 1)
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    return request_fd, reply_fd
 
 
 def main(argv):
     CAPPED[:] = [CappedStream(sys.stdout), CappedStream(sys.stderr)]
     sys.stdout, sys.stderr = CAPPED
-    channel = Channel(int(argv[1]), int(argv[2]))
+    if argv[1] == "stdio":
+        channel = Channel(*stdio_channel())
+        OUTPUT_BUDGET[0] = int(argv[5])
+    else:
+        channel = Channel(int(argv[1]), int(argv[2]))
     scratch, kit = argv[3], argv[4]
     del sys.argv[1:]  # learner code need not know the kit's folder
     remove_unaudited()

@@ -869,7 +869,10 @@ class Sandbox:
                     for entry in entries:
                         seen += 1
                         info = entry.stat(follow_symlinks=False)
-                        used += getattr(info, "st_blocks", info.st_size // 512) * 512
+                        size = getattr(info, "st_blocks", info.st_size // 512) * 512
+                        if entry.path == self.output_path:  # past its limit only without RLIMIT_FSIZE: _watch says so
+                            size = min(size, self.limits.output_bytes)
+                        used += size
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(entry.path)
             except OSError:

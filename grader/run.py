@@ -260,8 +260,9 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
     if internal_errors:
         result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
-    missing = protection_note()  # off Linux's default transport: once, whatever the number of exercises
-    if missing and chosen:
+    # Off Linux's default transport: once, whatever the number of exercises; not when nothing of the submission ran.
+    missing = protection_note() if submission is not None else None
+    if missing:
         result.notes.append(missing)
     return result
 

@@ -607,14 +607,28 @@ def _realpath(path, _lstat=os.lstat, _readlink=os.readlink, _is_link=stat.S_ISLN
     return "/" + "/".join(parts)
 
 
+def _full_path():
+    """Windows' own C function that makes a path absolute as the system does (``nt._getfullpathname``), or None."""
+    if os.name != "nt":
+        return None
+    import nt
+
+    return nt._getfullpathname
+
+
 def _resolve(path, _fsdecode=os.fsdecode, _getcwd=os.getcwd, _realpath=_realpath, _refuse=_refuse,
-             _type_error=TypeError, _str=str, _type=type):
+             _type_error=TypeError, _str=str, _type=type, _full=_full_path()):
     """The real absolute path a file event names (str); refuses paths of other types.
 
     A relative path is resolved against the working folder (the scratch folder: changing folder
     elsewhere is refused), as the system call resolves it. Audit events do not carry ``dir_fd``, so
     a relative path may not climb with ``..`` (with a ``dir_fd`` it would start elsewhere), and no
     folder outside scratch may be opened to serve as a ``dir_fd`` (see ``install_guard``).
+
+    On Windows (``_full``: ``nt._getfullpathname``, which resolves ``..``, drive-relative and relative
+    paths as the system does; there is no ``dir_fd``) the path is made absolute, then written with ``/`` and
+    in lower case, as Windows compares names: ``C:\\Kit\\grader`` becomes ``c:/kit/grader``. Links are not
+    followed there: the guard refuses creating symbolic links and junctions.
     """
     try:
         text = _fsdecode(path)
@@ -622,6 +636,8 @@ def _resolve(path, _fsdecode=os.fsdecode, _getcwd=os.getcwd, _realpath=_realpath
         _refuse("a path of that type")
     if _type(text) is not _str:
         _refuse("a path of that type")
+    if _full is not None:
+        return _full(text).replace("\\", "/").lower()
     if not text.startswith("/"):
         if ".." in text.split("/"):
             _refuse("relative paths that climb out of the working folder with '..'")
@@ -658,15 +674,15 @@ def install_guard(scratch, kit):
     cannot make this airtight (``os.path.realpath`` reads module globals); the kernel's rules
     (``grader.confine``: Landlock, and no new processes) are the boundary that holds.
     """
-    scratch = os.path.realpath(scratch) + os.sep
-    kit = os.path.realpath(kit) + os.sep
+    scratch = _resolve(os.path.realpath(scratch)).rstrip("/") + "/"  # written as _resolve writes paths (Windows too)
+    kit = _resolve(os.path.realpath(kit)).rstrip("/") + "/"
     output = scratch + ".output"  # the grader's own file, not the submission's
 
     # Positional defaults: a tuple nobody can change in place (keyword-only ones live in a mutable dict).
     def hook(event, args, _scratch=scratch, _kit=kit, _output=output, _blocked=BLOCKED_EVENTS,
              _path_events=PATH_EVENTS, _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
              _guarded=(_refuse, _resolve, _realpath, _scratch_entries, os.fsdecode, os.getcwd),
-             _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep=os.sep,
+             _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep="/",
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
              _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,

@@ -238,3 +238,20 @@ def test_the_tree_kill_ends_children_in_other_sessions():
                 psutil.Process(child).kill()
             except psutil.Error:
                 pass
+
+
+def test_the_guard_reads_windows_paths_as_windows_resolves_them():
+    """On Windows the guard makes a path absolute with ``nt._getfullpathname`` and compares it in lower case with
+    ``/``: here ``ntpath.abspath`` (the same rules, in Python) stands in for it."""
+    import ntpath
+
+    from grader.worker import _resolve
+
+    def resolve(path):
+        return _resolve(path, _full=ntpath.abspath)
+
+    assert resolve("C:\\Kit\\grader\\..\\solutions\\parse.py") == "c:/kit/solutions/parse.py"
+    assert resolve("c:/KIT/Grader/cases/").startswith("c:/kit/grader/cases")
+    assert resolve(b"D:\\Scratch\\out.txt") == "d:/scratch/out.txt"
+    with pytest.raises(PermissionError, match="a path of that type"):
+        resolve(3.5)

@@ -86,36 +86,44 @@ PROTECTIONS = ("separate process", "time limits", "memory limit", "output limit"
 
 
 def protections(portable=None):
-    """Which protections hold for a worker started here now (dict: name from ``PROTECTIONS`` -> bool).
+    """How far each protection holds for a worker started here now (dict: name from ``PROTECTIONS`` ->
+    ``"yes"``, ``"partly"`` or ``"no"``), as docs/threat-model.md's table per system says.
 
-    ``portable``: the transport (bool), or None for ``portable_worker()``. The kernel rules are Landlock
-    or the seccomp filter (``grader.confine``, Linux only, and only on the POSIX transport: they are applied
-    between fork and exec). On the portable transport the memory limit is the grader's watch of the worker
-    (``memory_used``) and the output limit the worker's own count plus the grader's check of the file;
-    process-tree cleanup needs psutil. docs/threat-model.md has the table per system.
+    ``portable``: the transport (bool), or None for ``portable_worker()``. The kernel rules are Landlock or the
+    seccomp filter (``grader.confine``: Linux only, and only on the POSIX transport, which applies them between
+    fork and exec). Off Linux's POSIX transport, the memory limit is the grader's watch of the worker
+    (``memory_used``: psutil off Linux), the output limit on the portable transport the worker's own count plus
+    the grader's check of the file, and the process tree is found with psutil (else only the worker, or its
+    process group, is killed).
     """
     portable = portable_worker() if portable is None else portable
     linux = sys.platform.startswith("linux")
-    kernel = not portable and linux and (confine.abi_version() > 0 or confine.seccomp_available())
-    tree = (linux and not portable) or _psutil() is not None
-    # RLIMIT_AS on Linux; elsewhere the grader's watch (``Sandbox._watch``), which needs psutil off Linux.
-    memory = (linux and (portable or _has_resource())) or _psutil() is not None
-    return {"separate process": True, "time limits": True, "memory limit": memory, "output limit": True,
-            "audit-hook guard": True, "kernel rules": kernel, "process-tree cleanup": tree}
+    psutil = _psutil() is not None
+    if linux and not portable:
+        kernel = confine.abi_version() > 0 or confine.seccomp_available()
+        return {**dict.fromkeys(PROTECTIONS, "yes"), "memory limit": "yes" if _has_resource() else "no",
+                "kernel rules": "yes" if kernel else "no"}
+    return {"separate process": "yes", "time limits": "yes",
+            "memory limit": "partly" if linux or psutil else "no",
+            "output limit": "partly" if portable else "yes",
+            "audit-hook guard": "yes", "kernel rules": "no",
+            "process-tree cleanup": "partly" if psutil or not portable or os.name == "posix" else "no"}
 
 
 def protection_note():
-    """One sentence for the report when the worker runs off the Linux path and a protection is missing, else None.
-
-    On Linux with the default transport nothing is said (what holds there is docs/threat-model.md's first row).
-    """
+    """One sentence for the report when the worker runs off Linux's POSIX transport, naming the protections
+    missing or holding only in part there (str), else None (nothing is missing on Linux's default path)."""
     if sys.platform.startswith("linux") and not portable_worker():
         return None
-    missing = [name for name, holds in protections().items() if not holds]
-    if not missing:
+    levels = protections()
+    missing = [name for name, level in levels.items() if level == "no"]
+    partial = [name for name, level in levels.items() if level == "partly"]
+    if not missing and not partial:
         return None
-    return (f"On this system the grader's sandbox lacks: {', '.join(missing)} (see docs/threat-model.md). That is "
-            "fine for grading your own work; an instructor grading untrusted work should use Linux, a container, "
+    parts = ([f"lacks {', '.join(missing)}"] if missing else []) + \
+        ([f"has only in part: {', '.join(partial)}"] if partial else [])
+    return (f"On this system the grader's sandbox {' and '.join(parts)} (see the table in docs/threat-model.md). That "
+            "is fine for grading your own work; an instructor grading untrusted work should use Linux, a container, "
             "or Gradescope.")
 
 
@@ -148,39 +156,51 @@ def worker_environment(scratch):
     return env
 
 
-def kill_tree_portable(process):
-    """End a worker and every process below it, on any system (psutil), and reap the worker.
+def kill_descendants(pid):
+    """Suspend ``pid`` and every process below it, then kill those below it (psutil; any system).
 
-    Each process is suspended first so that none starts another while the tree is read, then all are
-    killed. Without psutil only the worker itself is killed (``Popen.kill``). A process that left the tree
-    before this call (its parent died) is not found: the audit-hook guard refuses starting processes.
+    Suspended first, so that none starts another while the tree is read. A process that left the tree
+    before this call (its parent died) is not found. Does nothing without psutil.
+    Returns:
+        the PIDs killed (list of int).
+    """
+    psutil = _psutil()
+    found = []
+    if psutil is None:
+        return []
+    try:
+        root = psutil.Process(pid)
+        root.suspend()
+        pending = root.children()
+    except psutil.Error:
+        pending = []
+    while pending:
+        child = pending.pop()
+        try:
+            child.suspend()
+            found.append(child)
+            pending += child.children()
+        except psutil.Error:
+            continue
+    for child in found:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    return [child.pid for child in found]
+
+
+def kill_tree_portable(process):
+    """End a worker and every process below it, on any system: ``kill_descendants``, then the worker and (on
+    POSIX) its session's process group. Without psutil only the worker (and its group) is killed. The caller
+    reaps the worker.
+
     Args:
         process: the worker's ``subprocess.Popen``.
     Returns:
         the PIDs ended besides the worker's (list of int).
     """
-    psutil = _psutil()
-    found = []
-    if psutil is not None:
-        try:
-            root = psutil.Process(process.pid)
-            root.suspend()
-            pending = root.children()
-            while pending:
-                child = pending.pop()
-                try:
-                    child.suspend()
-                    found.append(child)
-                    pending += child.children()
-                except psutil.Error:
-                    continue
-        except psutil.Error:
-            pass
-        for child in found:
-            try:
-                child.kill()
-            except psutil.Error:
-                pass
+    found = kill_descendants(process.pid)
     try:
         process.kill()
     except OSError:
@@ -190,7 +210,7 @@ def kill_tree_portable(process):
             os.killpg(process.pid, signal.SIGKILL)  # it was started in a session of its own
         except OSError:
             pass
-    return [child.pid for child in found]
+    return found
 
 
 def memory_used(pid):
@@ -562,7 +582,11 @@ class Sandbox:
             kill_tree_portable(self.process)
         else:
             # Every process below the worker, in any session (it is a child subreaper: grader.confine), then its group.
-            confine.kill_tree(self.process.pid)
+            # Elsewhere (macOS: no /proc) psutil finds those still below it.
+            if sys.platform.startswith("linux"):
+                confine.kill_tree(self.process.pid)
+            else:
+                kill_descendants(self.process.pid)
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):

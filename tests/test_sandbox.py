@@ -12,6 +12,9 @@ from grader.harness import Responder, Transcript
 from grader.models import NeverCorrects
 from grader.sandbox import HALT_GRACE, Limits, Sandbox, portable_worker
 
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the worker's kernel rules, rlimits and process tree are Linux's (/proc)")
+
 # What the POSIX transport applies between fork and exec (kernel rules, rlimits, the subreaper): not on the portable one.
 POSIX_PATH = pytest.mark.skipif(portable_worker(), reason="the portable transport (Windows, or KIT_PORTABLE_WORKER=1) "
                                 "applies no kernel rules, resource limits or subreaper; tests/test_portable.py covers it")

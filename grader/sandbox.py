@@ -460,6 +460,10 @@ def checked_load_report(message, entries):
                       skipped=list(dict.fromkeys(clean_text(s, 40) for s in skipped[:20] if isinstance(s, str))))
 
 
+# NTSTATUS codes a crashed process exits with on Windows (ntstatus.h): its counterparts of SIGSEGV.
+WINDOWS_CRASHES = {0xC0000005: "crashed with a segmentation fault", 0xC00000FD: "crashed with a stack overflow"}
+
+
 def describe_exit(returncode, limits, hidden=False):
     """One sentence for how a worker process ended.
 
@@ -473,6 +477,8 @@ def describe_exit(returncode, limits, hidden=False):
     """
     if returncode is None:
         return "stopped responding"
+    if returncode in WINDOWS_CRASHES:  # Windows reports a crash as an NTSTATUS exit code, not a signal
+        return WINDOWS_CRASHES[returncode]
     if returncode >= 0:
         return "exited (its status is not shown in a hidden case)" if hidden else f"exited with status {returncode}"
     number = -returncode

@@ -262,3 +262,12 @@ def test_the_guard_reads_windows_paths_as_windows_resolves_them():
     assert resolve(b"D:\\Scratch\\out.txt") == "d:/scratch/out.txt"
     with pytest.raises(PermissionError, match="a path of that type"):
         resolve(3.5)
+
+
+def test_a_windows_crash_is_described_as_a_crash():
+    """Windows ends a crashed process with an NTSTATUS code (0xC0000005: access violation), not a signal."""
+    from grader.sandbox import describe_exit
+
+    assert describe_exit(0xC0000005, Limits()) == "crashed with a segmentation fault"
+    assert describe_exit(0xC00000FD, Limits(), hidden=True) == "crashed with a stack overflow"
+    assert describe_exit(3, Limits()) == "exited with status 3"

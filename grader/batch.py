@@ -268,7 +268,6 @@ def missing_exercises(result, assignment, where):
         ``{exercise id: the sentence}`` for the exercises added (dict).
     """
     from grader.exercises import BY_ID
-    from grader.harness import Harness
     from grader.run import run_exercises
 
     present = {case.exercise_id for case in result.cases}
@@ -278,8 +277,7 @@ def missing_exercises(result, assignment, where):
             continue
         exercise = BY_ID[exercise_id]
         added[exercise_id] = f"{where} defines {', '.join(exercise.functions)} (the exercise of {exercise.notebook})"
-        filler = run_exercises(result.submission, None, [exercise],
-                               Harness(None, fatal=f"Not graded: {added[exercise_id]}."))
+        filler = run_exercises(result.submission, None, [exercise], None, fatal=f"Not graded: {added[exercise_id]}.")
         result.cases += filler.cases
     return added
 

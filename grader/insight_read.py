@@ -225,9 +225,13 @@ def read_batch_output(folder):
             if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, (int, float)) for v in pair)):
                 continue
             earned, available = float(pair[0]), float(pair[1])
-            data.scores.setdefault(student, {})[exercise] = earned
             data.maximum[exercise] = max(data.maximum.get(exercise, 0.0), available)
             candidates = [(name, tests[exercise]) for name, tests in per_file if exercise in tests]
+            if not candidates:
+                # The batch scores every exercise of the assignment; one that no file of the student was
+                # graded on (none defines its function) counts as "no file", not as an attempt passing no case.
+                continue
+            data.scores.setdefault(student, {})[exercise] = earned
             chosen = next((c for c in candidates if abs(sum(t["score"] for t in c[1]) - earned) < 1e-9), None)
             if chosen is None:
                 if candidates:

@@ -558,6 +558,12 @@ class Sandbox:
                 start_new_session=True,
                 preexec_fn=_limit_resources(self.limits, self.confinement, process_limit()),
             )
+        except BaseException:
+            # The grader's ends too: a batch process that leaked them reached the worker's descriptor
+            # limit, and every later worker failed to start (found grading a class of 136).
+            os.close(request_w)
+            os.close(reply_r)
+            raise
         finally:
             os.close(output)
             os.close(request_r)

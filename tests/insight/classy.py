@@ -27,6 +27,17 @@ class CallChecker:
             return True
         return type(value) is expected
 
+    @classmethod
+    def infinite(cls, value, path):
+        if type(value) is float and value in (float("inf"), float("-inf")) or value != value:
+            return path
+        inner = value.items() if type(value) is dict else enumerate(value) if type(value) is list else ()
+        for key, item in inner:
+            found = cls.infinite(item, f"{path}.{key}")
+            if found:
+                return found
+        return None
+
     def check(self, raw):
         self.issues = []
         if type(raw) is not str:
@@ -34,8 +45,17 @@ class CallChecker:
             return None
         try:
             call = json.loads(raw)
+        except json.JSONDecodeError as problem:
+            before = raw[:problem.pos].rstrip()
+            where = "drop the comma before the closing bracket" if before.endswith(",") else "at character %d" % problem.pos
+            self.issues.append("invalid JSON: " + where)
+            return None
         except (ValueError, RecursionError) as problem:
             self.issues.append("invalid JSON: " + str(problem)[:80])
+            return None
+        bad = self.infinite(call, "call")
+        if bad:
+            self.issues.append(bad + " is too large to be a number (it overflows to infinity)")
             return None
         if type(call) is not dict:
             self.issues.append("expected a JSON object with a name and arguments")

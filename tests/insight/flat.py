@@ -21,8 +21,21 @@ def handle_tool_call(raw, ask_model):
             obj = json.loads(text)
         except RecursionError:
             return None, ["the JSON is nested too deeply to read"]
+        except json.JSONDecodeError as err:
+            if text[:err.pos].rstrip().endswith(","):
+                return None, [f"not valid JSON: a trailing comma before position {err.pos}; remove it"]
+            return None, [f"not valid JSON ({str(err)[:70]})"]
         except ValueError as err:
             return None, [f"not valid JSON ({str(err)[:70]})"]
+        stack = [("call", obj)]
+        while stack:
+            where, v = stack.pop()
+            if isinstance(v, float) and abs(v) == float("inf"):
+                return None, [f"{where} does not fit in a number (it is infinite)"]
+            if isinstance(v, dict):
+                stack += [(f"{where}.{k}", x) for k, x in v.items()]
+            elif isinstance(v, list):
+                stack += [(f"{where}[{i}]", x) for i, x in enumerate(v)]
         if not isinstance(obj, dict):
             return None, ["the JSON must be an object, not " + brief(obj)]
         out = []

@@ -42,6 +42,17 @@ def wrong_types(args, spec):
 CHECKS = (missing_fields, unknown_fields, wrong_types)
 
 
+def first_infinite(value, path):
+    if isinstance(value, float) and value in (float("inf"), -float("inf")):
+        return path
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, child in children:
+        hit = first_infinite(child, f"{path}.{key}")
+        if hit:
+            return hit
+    return None
+
+
 def read_call(raw):
     if not isinstance(raw, str):
         raise ValueError("the call must arrive as a JSON string")
@@ -49,8 +60,15 @@ def read_call(raw):
         data = json.loads(raw)
     except RecursionError:
         raise ValueError("the JSON is nested too deeply")
+    except json.JSONDecodeError as exc:
+        if raw[:exc.pos].rstrip().endswith(","):
+            raise ValueError(f"this is not valid JSON: remove the trailing comma before character {exc.pos}")
+        raise ValueError(f"this is not valid JSON: {str(exc)[:60]}")
     except ValueError as exc:
         raise ValueError(f"this is not valid JSON: {str(exc)[:60]}")
+    overflow = first_infinite(data, "call")
+    if overflow:
+        raise ValueError(f"{overflow} is beyond what a number can hold (infinite)")
     if not isinstance(data, dict):
         raise ValueError("the call must be a JSON object with a name and arguments")
     return data

@@ -62,6 +62,17 @@ def to_message(issues):
     return msg if len(msg) <= MAX_CHARS else msg[:MAX_CHARS - 12] + " [truncated]"
 
 
+def first_infinite(value, path):
+    if isinstance(value, float) and value in (float("inf"), -float("inf")):
+        return path
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+    for key, child in children:
+        hit = first_infinite(child, f"{path}.{key}")
+        if hit:
+            return hit
+    return None
+
+
 def load(raw):
     if not isinstance(raw, str):
         raise ValueError("the call must arrive as a JSON string")
@@ -69,8 +80,15 @@ def load(raw):
         obj = json.loads(raw)
     except RecursionError:
         raise ValueError("the JSON is nested too deeply")
+    except json.JSONDecodeError as e:
+        if raw[:e.pos].rstrip().endswith(","):
+            raise ValueError(f"this is not valid JSON: remove the trailing comma before character {e.pos}")
+        raise ValueError(f"this is not valid JSON: {str(e)[:60]}")
     except ValueError as e:
         raise ValueError(f"this is not valid JSON: {str(e)[:60]}")
+    overflow = first_infinite(obj, "call")
+    if overflow:
+        raise ValueError(f"{overflow} is beyond what a number can hold (infinite)")
     if not isinstance(obj, dict):
         raise ValueError("the call must be a JSON object with a name and arguments")
     return obj

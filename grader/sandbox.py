@@ -71,14 +71,11 @@ def portable_worker():
 
     ``KIT_PORTABLE_WORKER=1`` forces it (the tests run it on Linux), ``=0`` refuses it where the POSIX
     transport can run. Otherwise it is used where the POSIX transport cannot run: Windows, or a Python
-    without ``os.fork``/``os.killpg``/``os.set_blocking`` (no ``preexec_fn``, process groups or
-    non-blocking pipes).
+    without ``os.fork``/``os.killpg``/``os.set_blocking``/``os.pread`` (no ``preexec_fn``, process groups,
+    non-blocking pipes or positioned reads).
     """
-    choice = os.environ.get(PORTABLE_SWITCH, "")
     posix = os.name == "posix" and all(hasattr(os, name) for name in ("fork", "killpg", "set_blocking", "pread"))
-    if choice == "1" or not posix:
-        return True
-    return False
+    return os.environ.get(PORTABLE_SWITCH, "") == "1" or not posix
 
 
 PROTECTIONS = ("separate process", "time limits", "memory limit", "output limit", "audit-hook guard",

@@ -826,17 +826,23 @@ CAPPED = []  # the two CappedStreams; the grader empties the output file before 
 OUTPUT_BUDGET = [0, 0]
 
 
-def stdio_channel():
-    """Take the process's stdin and stdout as the grader's channel and point fds 0 and 1 elsewhere.
+def stdio_channel(output_path):
+    """Take the process's stdin and stdout as the grader's channel and point fds 0, 1 and 2 elsewhere.
 
-    On the portable transport the grader talks over stdin/stdout and passes its output file as stderr:
-    the channel gets copies of fds 0 and 1, then fd 1 writes to the output file (as fd 2 does) and fd 0
-    reads nothing, so a submission's ``print`` and ``input`` do not touch the channel.
+    On the portable transport the grader talks over stdin/stdout (and passes its output file as stderr, for
+    what Python prints before this runs): the channel gets copies of fds 0 and 1, then fds 1 and 2 append to
+    the output file ``output_path`` (opened here: on Windows an inherited handle does not append, and the
+    grader empties the file before each case) and fd 0 reads nothing, so a submission's ``print`` and
+    ``input`` do not touch the channel.
     Returns:
         ``(request_fd, reply_fd)`` (int, int).
     """
     request_fd, reply_fd = os.dup(0), os.dup(1)
-    os.dup2(2, 1)
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    output = os.open(output_path, flags)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.close(output)
     empty = os.open(os.devnull, os.O_RDONLY)
     os.dup2(empty, 0)
     os.close(empty)
@@ -847,7 +853,7 @@ def main(argv):
     CAPPED[:] = [CappedStream(sys.stdout), CappedStream(sys.stderr)]
     sys.stdout, sys.stderr = CAPPED
     if argv[1] == "stdio":
-        channel = Channel(*stdio_channel())
+        channel = Channel(*stdio_channel(os.path.join(argv[3], ".output")))
         OUTPUT_BUDGET[0] = int(argv[5])
     else:
         channel = Channel(int(argv[1]), int(argv[2]))

@@ -7,6 +7,8 @@ Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
      every submission, and the ratio of (3) to (2);
   4. with ``--baseline REV``: (1) again on a git worktree of REV, the two run alternately (so that both see
      the same load on a shared machine), and the ratio now/baseline;
+  4b. (1) on the portable worker transport (``KIT_PORTABLE_WORKER=1``, Windows' path), alternating with the
+     default transport, and the ratio;
   5. where the time goes: interpreter start, imports (the command line, pytest, nbformat), the rest;
      and, in one warm process, pytest's own work against the cases' (their bodies skipped or not).
 
@@ -48,16 +50,18 @@ def median_seconds(command, cwd, runs, env=None):
 
 
 def interleaved_medians(commands, runs, env=None):
-    """Like ``median_seconds`` for several ``(command, cwd)`` at once, run alternately: one run of each in turn,
-    so that a change of load on a shared machine touches all of them alike. Returns a list of (median, times)."""
-    env = {**ENV, **(env or {})}
-    for command, cwd in commands:
-        subprocess.run(command, cwd=cwd, capture_output=True, env=env)
+    """Like ``median_seconds`` for several ``(command, cwd)`` or ``(command, cwd, extra_env)`` at once, run
+    alternately: one run of each in turn, so that a change of load on a shared machine touches all of them alike.
+    Returns a list of (median, times)."""
+    commands = [(command, cwd, {**ENV, **(env or {}), **(rest[0] if rest else {})})
+                for command, cwd, *rest in commands]
+    for command, cwd, variables in commands:
+        subprocess.run(command, cwd=cwd, capture_output=True, env=variables)
     times = [[] for _ in commands]
     for _ in range(runs):
-        for index, (command, cwd) in enumerate(commands):
+        for index, (command, cwd, variables) in enumerate(commands):
             started = time.perf_counter()
-            process = subprocess.run(command, cwd=cwd, capture_output=True, env=env)
+            process = subprocess.run(command, cwd=cwd, capture_output=True, env=variables)
             times[index].append(time.perf_counter() - started)
             if process.returncode != 0:
                 raise SystemExit(f"benchmark command failed ({process.returncode}) in {cwd}: {' '.join(command)}\n"
@@ -147,6 +151,13 @@ def main():
     line("in one warm process: grading base.py", warm)
     line("  of which pytest and bookkeeping (every case body skipped)", skipped)
     line("  of which the case bodies (round trips to the worker, learner code)", warm - skipped)
+
+    (default, default_times), (portable, portable_times) = interleaved_medians(
+        [(grade, ROOT, {"KIT_PORTABLE_WORKER": "0"}), (grade, ROOT, {"KIT_PORTABLE_WORKER": "1"})], args.runs)
+    print("Worker transports (each run alternating with one of the other):")
+    line("python -m grader tests/faulty/base.py, default (POSIX) transport", default, default_times)
+    line("python -m grader tests/faulty/base.py, KIT_PORTABLE_WORKER=1", portable, portable_times)
+    print(f"  ratio portable / default: {portable / default:.2f}")
 
     if args.baseline:
         folder = tempfile.mkdtemp(prefix="kit-baseline-")

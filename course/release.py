@@ -35,21 +35,31 @@ anything runs: parse it, check it against the tool's schema, tell the model what
 
 ## Start
 
-You need Python 3.10 or newer. In this folder:
+You need Python 3.10 or newer. In this folder, on macOS and Linux (Terminal):
 
 ```bash
-python3 -m venv .venv && .venv/bin/pip install -r requirements.txt && .venv/bin/jupyter lab notebooks/
+python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt && .venv/bin/jupyter lab notebooks
 ```
 
-(on Windows use `.venv\\Scripts\\` instead of `.venv/bin/`). Open the first notebook and follow them
-in order. In each one: run the set-up cell first, write your code in the cell marked as yours, run the
-self-check cell (a pass/fail table with hints), and the hint cell when you are stuck.
+On Windows (PowerShell; no `py` command? write `python` instead):
+
+```powershell
+py -m venv .venv
+.venv\\Scripts\\python -m pip install -r requirements.txt
+.venv\\Scripts\\jupyter lab notebooks
+```
+
+Open the first notebook and follow them in order. In each one: run the set-up cell first, write your code
+in the cell marked as yours, run the self-check cell (a pass/fail table with hints), and the hint cell when
+you are stuck.
 
 ## Check your work
 
 ```bash
 .venv/bin/python -m grader notebooks/{first}
 ```
+
+(on Windows: `.venv\\Scripts\\python -m grader notebooks\\{first}`)
 
 runs the visible cases of the exercises in that notebook and prints a report. Your instructor's grader also
 runs hidden cases; passing every visible case is not the same as passing those. The progress view shows which

@@ -476,7 +476,7 @@ class _Pool:
         for pid, process in processes.items():
             if process.is_alive():
                 try:
-                    os.kill(pid, signal.SIGKILL)
+                    os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM terminates
                 except OSError:
                     pass
 

@@ -66,7 +66,8 @@ def main(argv=None):
     missing = [name for name in ("pytest", "nbformat") if importlib.util.find_spec(name) is None]
     if missing:
         print(f"error: this Python lacks the kit's packages ({', '.join(missing)}); run the grader with the kit's "
-              "environment: .venv/bin/python -m grader ... (see the README's set-up command).", file=sys.stderr)
+              f"environment: {os.path.join('.venv', 'Scripts' if os.name == 'nt' else 'bin', 'python')} -m grader ... "
+              "(see the README's set-up command).", file=sys.stderr)
         return 2
     # One run reads one notebook: nbformat's jsonschema validator is ready at once, while its default
     # (fastjsonschema) first compiles the schema, about 0.03 s, which pays off only over many notebooks.

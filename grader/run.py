@@ -13,7 +13,7 @@ from grader import exercises as course
 from grader.extract import ReadInBackground, SubmissionError
 from grader.harness import Harness
 from grader.report import capped
-from grader.sandbox import Limits, Sandbox
+from grader.sandbox import Limits, Sandbox, protection_note
 from grader.scoring import GradeResult
 from grader.text import strip_controls
 
@@ -42,7 +42,9 @@ def grader_fingerprint(folder=GRADER_DIR):
             digest.update(f"{os.path.relpath(path, folder)}:{info.st_mode}:{info.st_uid}:{info.st_size}".encode())
             if stat.S_ISREG(info.st_mode):
                 try:
-                    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+                    # (Windows has neither flag, nor FIFOs or symbolic links a submission could plant there.)
+                    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                                         | getattr(os, "O_BINARY", 0))
                 except OSError:
                     continue
                 with os.fdopen(descriptor, "rb") as handle:
@@ -260,6 +262,10 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
     if internal_errors:
         result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
+    # Off Linux's default transport: once, whatever the number of exercises; not when nothing of the submission ran.
+    missing = protection_note() if submission is not None else None
+    if missing:
+        result.notes.append(missing)
     return result
 
 

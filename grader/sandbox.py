@@ -9,16 +9,28 @@ process below it, is killed and restarted for the next one. The grader uses one 
 exercise. This follows Gradescope's published best practice (run student code in a subprocess);
 what it does not guarantee is documented in docs/threat-model.md. The POSIX-only calls (``fork``
 hooks, ``select`` on pipes, process groups) live here and in ``grader.confine``.
+
+Two transports carry the same protocol (``portable_worker`` picks one):
+
+- the POSIX one (Linux, macOS): two inherited pipes read with ``select``, the limits and kernel rules
+  applied between fork and exec, the process group killed with ``os.killpg``;
+- the portable one (Windows, or forced with ``KIT_PORTABLE_WORKER=1``): the worker's stdin/stdout
+  read and written by two threads of the grader (a queue with a timeout instead of ``select``), no
+  hooks at start, the process tree killed with psutil, memory and output watched from the grader.
+
+``protections()`` says which protections hold with the transport in use; docs/threat-model.md has the table.
 """
 
 import json
 import os
+import queue
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -38,6 +50,260 @@ _LIVE = weakref.WeakSet()
 _STOPPED = []
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest case sends about 1 MB; more only slows the grader
 HALT_GRACE = 5  # requests answered with "halt" before a submission that catches the halt is killed
+PORTABLE_SWITCH = "KIT_PORTABLE_WORKER"  # "1": always the portable transport; "0": never where POSIX allows
+# The portable worker's first command: it reads the worker's text from stdin (10 digits of length, then the
+# text), as a Windows command line holds at most 32,767 characters. Filename "<string>", as with ``-c``.
+BOOTSTRAP = ("import os\n"
+             "def _take(n, got=b''):\n"
+             "    while len(got) < n:\n"
+             "        more = os.read(0, n - len(got))\n"
+             "        if not more:\n"
+             "            raise SystemExit(0)\n"
+             "        got += more\n"
+             "    return got\n"
+             "exec(compile(_take(int(_take(10))), '<string>', 'exec'))\n")
+WATCH_SECONDS = 0.05  # the portable transport checks the worker's memory and output this often while waiting
+OUTPUT_SLACK = 1024 * 1024  # bytes past the output limit (written around the worker's own cap) before a kill
+
+
+def portable_worker():
+    """True when the worker runs on the portable transport (bool).
+
+    ``KIT_PORTABLE_WORKER=1`` forces it (the tests run it on Linux), ``=0`` refuses it where the POSIX
+    transport can run. Otherwise it is used where the POSIX transport cannot run: Windows, or a Python
+    without ``os.fork``/``os.killpg``/``os.set_blocking``/``os.pread`` (no ``preexec_fn``, process groups,
+    non-blocking pipes or positioned reads).
+    """
+    posix = os.name == "posix" and all(hasattr(os, name) for name in ("fork", "killpg", "set_blocking", "pread"))
+    return os.environ.get(PORTABLE_SWITCH, "") == "1" or not posix
+
+
+PROTECTIONS = ("separate process", "time limits", "memory limit", "output limit", "audit-hook guard",
+               "kernel rules", "process-tree cleanup")
+
+
+def protections(portable=None):
+    """How far each protection holds for a worker started here now (dict: name from ``PROTECTIONS`` ->
+    ``"yes"``, ``"partly"`` or ``"no"``), as docs/threat-model.md's table per system says.
+
+    ``portable``: the transport (bool), or None for ``portable_worker()``. The kernel rules are Landlock or the
+    seccomp filter (``grader.confine``: Linux only, and only on the POSIX transport, which applies them between
+    fork and exec). Off Linux's POSIX transport, the memory limit is the grader's watch of the worker
+    (``memory_used``: psutil off Linux), the output limit on the portable transport the worker's own count plus
+    the grader's check of the file, and the process tree is found with psutil (else only the worker, or its
+    process group, is killed).
+    """
+    portable = portable_worker() if portable is None else portable
+    linux = sys.platform.startswith("linux")
+    psutil = _psutil() is not None
+    if linux and not portable:
+        kernel = confine.abi_version() > 0 or confine.seccomp_available()
+        return {**dict.fromkeys(PROTECTIONS, "yes"), "memory limit": "yes" if _has_resource() else "no",
+                "kernel rules": "yes" if kernel else "no"}
+    return {"separate process": "yes", "time limits": "yes",
+            "memory limit": "partly" if linux or psutil else "no",
+            "output limit": "partly" if portable else "yes",
+            "audit-hook guard": "yes", "kernel rules": "no",
+            "process-tree cleanup": "partly" if psutil or not portable or os.name == "posix" else "no"}
+
+
+def protection_note():
+    """One sentence for the report when the worker runs off Linux's POSIX transport, naming the protections
+    missing or holding only in part there (str), else None (nothing is missing on Linux's default path)."""
+    if sys.platform.startswith("linux") and not portable_worker():
+        return None
+    levels = protections()
+    missing = [name for name, level in levels.items() if level == "no"]
+    partial = [name for name, level in levels.items() if level == "partly"]
+    if not missing and not partial:
+        return None
+    parts = ([f"lacks {', '.join(missing)}"] if missing else []) + \
+        ([f"has only in part: {', '.join(partial)}"] if partial else [])
+    return (f"On this system the grader's sandbox {' and '.join(parts)} (see the table in docs/threat-model.md). That "
+            "is fine for grading your own work; an instructor grading untrusted work should use Linux, a container, "
+            "or Gradescope.")
+
+
+def _has_resource():
+    try:
+        import resource  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _psutil():
+    """The psutil module, or None where it is not installed (the POSIX transport on Linux does not need it)."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    return psutil
+
+
+def worker_environment(scratch):
+    """The worker's environment variables (dict): nothing of the grader's, a UTF-8 locale, and the scratch
+    folder as home and temporary folder. On Windows, ``SYSTEMROOT`` too (Python needs it to start)."""
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "HOME": scratch,
+           "TMPDIR": scratch}  # tempfile then writes where the worker may write
+    if os.name == "nt":
+        root = os.environ.get("SYSTEMROOT", r"C:\Windows")
+        env.update({"SYSTEMROOT": root, "PATH": os.path.join(root, "System32"), "TEMP": scratch, "TMP": scratch,
+                    "USERPROFILE": scratch})
+    return env
+
+
+def kill_descendants(pid):
+    """Suspend ``pid`` and every process below it, then kill those below it (psutil; any system).
+
+    Suspended first, so that none starts another while the tree is read. A process that left the tree
+    before this call (its parent died) is not found. Does nothing without psutil.
+    Returns:
+        the PIDs killed (list of int).
+    """
+    psutil = _psutil()
+    found = []
+    if psutil is None:
+        return []
+    try:
+        root = psutil.Process(pid)
+        root.suspend()
+        pending = root.children()
+    except psutil.Error:
+        pending = []
+    while pending:
+        child = pending.pop()
+        try:
+            child.suspend()
+            found.append(child)
+            pending += child.children()
+        except psutil.Error:
+            continue
+    for child in found:
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    return [child.pid for child in found]
+
+
+def kill_tree_portable(process):
+    """End a worker and every process below it, on any system: ``kill_descendants``, then the worker and (on
+    POSIX) its session's process group. Without psutil only the worker (and its group) is killed. The caller
+    reaps the worker.
+
+    Args:
+        process: the worker's ``subprocess.Popen``.
+    Returns:
+        the PIDs ended besides the worker's (list of int).
+    """
+    found = kill_descendants(process.pid)
+    try:
+        process.kill()
+    except OSError:
+        pass
+    if os.name == "posix" and hasattr(os, "killpg"):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # it was started in a session of its own
+        except OSError:
+            pass
+    return found
+
+
+def memory_used(pid):
+    """The most memory the process ``pid`` has held (int, bytes), or 0 when it cannot be read.
+
+    The peak, so that a short-lived allocation freed before the next look still counts: Linux's ``VmPeak``
+    (virtual, as ``RLIMIT_AS`` counts), Windows' peak committed memory (psutil's ``peak_pagefile``);
+    elsewhere the resident size now (psutil's ``rss``: macOS reserves far more address space than it uses).
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("VmPeak:"):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            return 0
+        return 0
+    psutil = _psutil()
+    if psutil is None:
+        return 0
+    try:
+        info = psutil.Process(pid).memory_info()
+    except psutil.Error:
+        return 0
+    return getattr(info, "peak_pagefile", None) or info.rss
+
+
+class _Pipes:
+    """The portable transport's ends of one worker's stdin and stdout, served by two daemon threads.
+
+    ``replies`` receives what the worker writes, chunk by chunk (``b""`` at its end); ``write(data, timeout)``
+    hands bytes to the writer thread and waits at most ``timeout`` seconds for them to be written.
+    """
+
+    def __init__(self, process):
+        self.replies = queue.Queue()
+        self.requests = queue.Queue()
+        self.failed = False
+        stdout, stdin = process.stdout, process.stdin
+        threading.Thread(target=self._read, args=(stdout,), daemon=True).start()
+        threading.Thread(target=self._write, args=(stdin,), daemon=True).start()
+
+    def _read(self, stream):
+        fd = stream.fileno()
+        try:
+            while True:
+                try:
+                    data = os.read(fd, 1 << 16)
+                except OSError:
+                    data = b""
+                self.replies.put(data)
+                if not data:
+                    return
+        finally:
+            stream.close()
+
+    def _write(self, stream):
+        fd = stream.fileno()
+        try:
+            while True:
+                item = self.requests.get()
+                if item is None:
+                    return
+                data, done = item
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                except OSError:
+                    self.failed = True
+                done.set()
+                if self.failed:
+                    return
+        finally:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def write(self, data, timeout):
+        """Write ``data`` (bytes); True when written within ``timeout`` seconds. Raises BrokenPipeError when the
+        worker is gone."""
+        if self.failed:
+            raise BrokenPipeError("the worker is gone")
+        done = threading.Event()
+        self.requests.put((data, done))
+        if not done.wait(max(timeout, 0)):
+            return False
+        if self.failed:
+            raise BrokenPipeError("the worker is gone")
+        return True
+
+    def close(self):
+        """Let the writer thread end (the reader ends at the worker's end of output)."""
+        self.requests.put(None)
 
 
 @dataclass
@@ -116,6 +382,9 @@ def stop_all_workers():
     for sandbox in list(_LIVE):
         process = sandbox.process
         if process is not None:
+            if sandbox.portable:
+                kill_tree_portable(process)
+                continue
             try:
                 confine.kill_tree(process.pid)  # what it started in other sessions too (reads /proc, sends signals)
                 os.killpg(process.pid, signal.SIGKILL)
@@ -193,6 +462,10 @@ def checked_load_report(message, entries):
                       skipped=list(dict.fromkeys(clean_text(s, 40) for s in skipped[:20] if isinstance(s, str))))
 
 
+# NTSTATUS codes a crashed process exits with on Windows (ntstatus.h): its counterparts of SIGSEGV.
+WINDOWS_CRASHES = {0xC0000005: "crashed with a segmentation fault", 0xC00000FD: "crashed with a stack overflow"}
+
+
 def describe_exit(returncode, limits, hidden=False):
     """One sentence for how a worker process ended.
 
@@ -206,14 +479,16 @@ def describe_exit(returncode, limits, hidden=False):
     """
     if returncode is None:
         return "stopped responding"
+    if returncode in WINDOWS_CRASHES:  # Windows reports a crash as an NTSTATUS exit code, not a signal
+        return WINDOWS_CRASHES[returncode]
     if returncode >= 0:
         return "exited (its status is not shown in a hidden case)" if hidden else f"exited with status {returncode}"
     number = -returncode
     if number == signal.SIGSEGV:
         return "crashed with a segmentation fault"
-    if number == signal.SIGXCPU:
+    if number == getattr(signal, "SIGXCPU", None):
         return f"used more than {limits.cpu_seconds} s of CPU time and was stopped"
-    if number == signal.SIGKILL:
+    if number == getattr(signal, "SIGKILL", None):
         return "was killed (it may have run out of memory)"
     if hidden:
         return "was ended by a signal (which one is not shown in a hidden case)"
@@ -229,6 +504,7 @@ class Sandbox:
 
     Args:
         limits: a ``Limits`` (defaults when None).
+        portable: use the portable transport (bool), or None for ``portable_worker()``.
 
     Use ``start()`` as early as possible (the worker boots while the grader reads the submission
     and imports pytest), ``begin_load(chunks, entries)`` once the code is known, ``load()`` when the
@@ -236,7 +512,11 @@ class Sandbox:
     submission does; problems come back as sentences.
     """
 
-    def __init__(self, limits=None):
+    def __init__(self, limits=None, portable=None):
+        self.portable = portable_worker() if portable is None else portable
+        # Where RLIMIT_AS does not hold (the portable transport; macOS does not enforce it), the grader watches.
+        self.watched = self.portable or not sys.platform.startswith("linux")
+        self.pipes = None  # the portable transport's threads (``_Pipes``)
         self.chunks = []
         self.entries = []
         self.limits = limits or Limits()
@@ -250,7 +530,8 @@ class Sandbox:
         self.load_report = None
         self.load_deadline = None  # set while a load message is sent and its answer not yet read
         self.hidden = False  # while a hidden case runs: sentences about the worker name no number it chose
-        self.confinement = confine.prepare(self.scratch)  # None where the kernel offers no confinement
+        # None where the kernel offers no confinement, or where nothing can apply it (the portable transport)
+        self.confinement = None if self.portable else confine.prepare(self.scratch)
         _LIVE.add(self)
 
     # -- process management -------------------------------------------------------------------
@@ -258,13 +539,15 @@ class Sandbox:
     def _spawn(self):
         if _STOPPED:
             raise OSError("grading was stopped")
+        if self.output_fd is None:
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+            self.output_fd = os.open(self.output_path, flags, 0o600)
+        if self.portable:
+            return self._spawn_portable()
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
-        if self.output_fd is None:
-            self.output_fd = os.open(self.output_path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         output = os.dup(self.output_fd)
-        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8", "HOME": self.scratch,
-               "TMPDIR": self.scratch}  # tempfile then writes where the worker may write
+        env = worker_environment(self.scratch)
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-B", "-u", "-c", WORKER_SOURCE, str(request_r), str(reply_w), self.scratch, KIT_ROOT],
@@ -292,15 +575,36 @@ class Sandbox:
         os.set_blocking(request_w, False)  # a worker that stops reading must not block the grader
         self.buffer = b""
 
+    def _spawn_portable(self):
+        """Start the worker with nothing POSIX-only: its stdin/stdout are the channel, its stderr the output file."""
+        options = {"start_new_session": True} if os.name == "posix" else {
+            "creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | getattr(subprocess, "CREATE_NO_WINDOW", 0)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-I", "-S", "-B", "-u", "-c", BOOTSTRAP, "stdio", "stdio", self.scratch, KIT_ROOT,
+             str(self.limits.output_bytes)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.output_fd, cwd=self.scratch,
+            env=worker_environment(self.scratch), bufsize=0, **options)
+        self.pipes = _Pipes(self.process)
+        self.buffer = b""
+        source = WORKER_SOURCE.encode("utf-8")
+        self.pipes.write(b"%010d" % len(source) + source, 0)  # queued now: the worker reads it as it starts
+
     def _kill(self):
         if self.process is None:
             return None
-        # Every process below the worker, in any session (it is a child subreaper: grader.confine), then its group.
-        confine.kill_tree(self.process.pid)
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        if self.portable:
+            kill_tree_portable(self.process)
+        else:
+            # Every process below the worker, in any session (it is a child subreaper: grader.confine), then its group.
+            # Elsewhere (macOS: no /proc) psutil finds those still below it.
+            if sys.platform.startswith("linux"):
+                confine.kill_tree(self.process.pid)
+            else:
+                kill_descendants(self.process.pid)
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL should not be ignored
@@ -311,6 +615,10 @@ class Sandbox:
                 os.close(fd)
             except (OSError, TypeError):
                 pass
+        self.reply_fd = self.request_fd = None
+        if self.pipes is not None:
+            self.pipes.close()
+            self.pipes = None
         self.process = None
         return code
 
@@ -327,6 +635,15 @@ class Sandbox:
     def _send(self, message, deadline, what):
         """Write one message, waiting at most until ``deadline`` for the worker to read it."""
         data = memoryview((json.dumps(message) + "\n").encode("utf-8", "surrogatepass"))
+        if self.portable:
+            try:
+                written = self.pipes.write(data, deadline - time.monotonic())
+            except BrokenPipeError:
+                raise _Stop(self._ended(), "crash")
+            if not written:
+                self._kill()
+                raise _Stop(f"timed out after {what}", "timeout")
+            return
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -353,16 +670,45 @@ class Sandbox:
         self._kill()
         return describe_exit(code, self.limits, self.hidden)
 
+    def _next_chunk(self, remaining):
+        """The next bytes the worker wrote (b"" at its end), or None when none came within ``remaining`` s."""
+        if not self.portable:
+            ready, _, _ = select.select([self.reply_fd], [], [], min(remaining, WATCH_SECONDS) if self.watched else remaining)
+            data = os.read(self.reply_fd, 1 << 16) if ready else None
+            if self.watched:
+                self._watch()
+            return data
+        try:
+            data = self.pipes.replies.get(timeout=min(remaining, WATCH_SECONDS))
+        except queue.Empty:
+            data = None
+        self._watch()
+        return data
+
+    def _watch(self):
+        """The portable transport's limits, checked from the grader: the worker's memory and its output file."""
+        if memory_used(self.process.pid) > self.limits.memory_mb * 1024 * 1024:
+            self._kill()
+            raise _Stop(f"ran out of memory (it used more than {self.limits.memory_mb} MB, the grader's limit) and "
+                        "was stopped", "limit")
+        try:
+            size = os.fstat(self.output_fd).st_size
+        except OSError:
+            return
+        if size > self.limits.output_bytes + OUTPUT_SLACK:
+            self._kill()
+            raise _Stop(f"printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case and was "
+                        "stopped", "limit")
+
     def _receive(self, deadline, what):
         while b"\n" not in self.buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._kill()
                 raise _Stop(f"timed out after {what}", "timeout")
-            ready, _, _ = select.select([self.reply_fd], [], [], remaining)
-            if not ready:
+            data = self._next_chunk(remaining)
+            if data is None:
                 continue
-            data = os.read(self.reply_fd, 1 << 16)
             if not data:
                 raise _Stop(self._ended(), "crash")
             self.buffer += data
@@ -385,7 +731,11 @@ class Sandbox:
         # (with a FIFO, say), but it cannot change what this descriptor points at.
         try:
             size = os.fstat(self.output_fd).st_size
-            data = os.pread(self.output_fd, limit + 1, 0)
+            if hasattr(os, "pread"):
+                data = os.pread(self.output_fd, limit + 1, 0)
+            else:  # Windows: the worker's handle appends, so moving this one's position is harmless
+                os.lseek(self.output_fd, 0, os.SEEK_SET)
+                data = os.read(self.output_fd, limit + 1)
             # Start each case with an empty file: the size limit then bounds one case's output, and
             # the worker's O_APPEND handle keeps writing at the new end.
             os.ftruncate(self.output_fd, 0)
@@ -557,7 +907,10 @@ class Sandbox:
                     for entry in entries:
                         seen += 1
                         info = entry.stat(follow_symlinks=False)
-                        used += getattr(info, "st_blocks", info.st_size // 512) * 512
+                        size = getattr(info, "st_blocks", info.st_size // 512) * 512
+                        if entry.path == self.output_path:  # past its limit only without RLIMIT_FSIZE: _watch says so
+                            size = min(size, self.limits.output_bytes)
+                        used += size
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(entry.path)
             except OSError:

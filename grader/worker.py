@@ -2,7 +2,12 @@
 
 Started by ``grader.sandbox`` as ``python -I -S -B -c <this file's text> REQUEST_FD REPLY_FD SCRATCH KIT``:
 ``-I`` and ``-c`` keep the repository (and so ``solutions``) off ``sys.path`` and out of ``sys.argv``,
-``-S`` skips site-packages (the exercise is standard library only). This file imports nothing
+``-S`` skips site-packages (the exercise is standard library only). On the portable transport
+(``grader.sandbox.portable_worker``: Windows, or forced) a short bootstrap reads this file's text from
+stdin instead (Windows limits a command line to 32,767 characters), and the arguments are
+``stdio stdio SCRATCH KIT OUTPUT_BYTES``: the channel is the process's stdin and stdout, and what the
+submission prints goes to stderr (the grader's output file), capped at ``OUTPUT_BYTES`` by ``CappedStream``
+where no file size limit exists. This file imports nothing
 from the grader, on purpose: nothing trusted lives in this process.
 
 Before any learner code runs, ``disarm`` makes the one process-starting function without an audit
@@ -113,7 +118,7 @@ def describe(value):
 
 
 class Channel:
-    """Newline-delimited JSON over two inherited pipe file descriptors."""
+    """Newline-delimited JSON over two inherited pipe file descriptors (``request_fd``, ``reply_fd``: int)."""
 
     def __init__(self, request_fd, reply_fd):
         self.reader = os.fdopen(request_fd, "rb")
@@ -542,6 +547,7 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
     """
     for stream in CAPPED:
         stream.full = False
+    OUTPUT_BUDGET[1] = 0
     for name, value in message.get("globals", {}).items():
         namespace[name] = decode(value, proxies)
     function = namespace.get(message["entry"])
@@ -567,6 +573,8 @@ BLOCKED_EVENTS = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace", "sys.setprofile",
     "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
     "sqlite3.enable_load_extension", "sqlite3.load_extension",
+    # Windows: starting, opening or ending processes, and junctions (a link the guard's path checks would not see).
+    "_winapi.CreateProcess", "_winapi.OpenProcess", "_winapi.TerminateProcess", "_winapi.CreateJunction",
 })
 PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.mkdir",
                          "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move",
@@ -644,14 +652,28 @@ def _realpath(path, _lstat=os.lstat, _readlink=os.readlink, _is_link=stat.S_ISLN
     return "/" + "/".join(parts)
 
 
+def _full_path():
+    """Windows' own C function that makes a path absolute as the system does (``nt._getfullpathname``), or None."""
+    if os.name != "nt":
+        return None
+    import nt
+
+    return nt._getfullpathname
+
+
 def _resolve(path, _fsdecode=os.fsdecode, _getcwd=os.getcwd, _realpath=_realpath, _refuse=_refuse,
-             _type_error=TypeError, _str=str, _type=type):
+             _type_error=TypeError, _str=str, _type=type, _full=_full_path()):
     """The real absolute path a file event names (str); refuses paths of other types.
 
     A relative path is resolved against the working folder (the scratch folder: changing folder
     elsewhere is refused), as the system call resolves it. Audit events do not carry ``dir_fd``, so
     a relative path may not climb with ``..`` (with a ``dir_fd`` it would start elsewhere), and no
     folder outside scratch may be opened to serve as a ``dir_fd`` (see ``install_guard``).
+
+    On Windows (``_full``: ``nt._getfullpathname``, which resolves ``..``, drive-relative and relative
+    paths as the system does; there is no ``dir_fd``) the path is made absolute, then written with ``/`` and
+    in lower case, as Windows compares names: ``C:\\Kit\\grader`` becomes ``c:/kit/grader``. Links are not
+    followed there: the guard refuses creating symbolic links and junctions.
     """
     try:
         text = _fsdecode(path)
@@ -659,6 +681,8 @@ def _resolve(path, _fsdecode=os.fsdecode, _getcwd=os.getcwd, _realpath=_realpath
         _refuse("a path of that type")
     if _type(text) is not _str:
         _refuse("a path of that type")
+    if _full is not None:
+        return _full(text).replace("\\", "/").lower()
     if not text.startswith("/"):
         if ".." in text.split("/"):
             _refuse("relative paths that climb out of the working folder with '..'")
@@ -695,15 +719,15 @@ def install_guard(scratch, kit):
     cannot make this airtight (``os.path.realpath`` reads module globals); the kernel's rules
     (``grader.confine``: Landlock, and no new processes) are the boundary that holds.
     """
-    scratch = os.path.realpath(scratch) + os.sep
-    kit = os.path.realpath(kit) + os.sep
+    scratch = _resolve(os.path.realpath(scratch)).rstrip("/") + "/"  # written as _resolve writes paths (Windows too)
+    kit = _resolve(os.path.realpath(kit)).rstrip("/") + "/"
     output = scratch + ".output"  # the grader's own file, not the submission's
 
     # Positional defaults: a tuple nobody can change in place (keyword-only ones live in a mutable dict).
     def hook(event, args, _scratch=scratch, _kit=kit, _output=output, _blocked=BLOCKED_EVENTS,
              _path_events=PATH_EVENTS, _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
              _guarded=(_refuse, _resolve, _realpath, _scratch_entries, os.fsdecode, os.getcwd),
-             _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep=os.sep,
+             _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep="/",
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
              _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,
@@ -810,6 +834,19 @@ class CappedStream:
     def write(self, text):
         if self.full:
             return len(text)
+        if OUTPUT_BUDGET[0]:  # no file size limit here (the portable transport): count the bytes instead
+            size = len(text.encode("utf-8", "surrogatepass")) if type(text) is str else 0
+            room = OUTPUT_BUDGET[0] - OUTPUT_BUDGET[1]
+            if size > room:
+                for stream in CAPPED:
+                    stream.full = True
+                OUTPUT_BUDGET[1] = OUTPUT_BUDGET[0]
+                return self._write(text.encode("utf-8", "surrogatepass")[:max(room, 0)].decode("utf-8", "ignore")) \
+                    if room > 0 else len(text)
+            OUTPUT_BUDGET[1] += size
+        return self._write(text)
+
+    def _write(self, text):
         try:
             return self._stream.write(text)
         except OSError as exc:
@@ -830,12 +867,41 @@ class CappedStream:
 
 
 CAPPED = []  # the two CappedStreams; the grader empties the output file before each case, so each starts afresh
+# [bytes the submission may print per case (0: the file size limit bounds it), bytes printed in this case]
+OUTPUT_BUDGET = [0, 0]
+
+
+def stdio_channel(output_path):
+    """Take the process's stdin and stdout as the grader's channel and point fds 0, 1 and 2 elsewhere.
+
+    On the portable transport the grader talks over stdin/stdout (and passes its output file as stderr, for
+    what Python prints before this runs): the channel gets copies of fds 0 and 1, then fds 1 and 2 append to
+    the output file ``output_path`` (opened here: on Windows an inherited handle does not append, and the
+    grader empties the file before each case) and fd 0 reads nothing, so a submission's ``print`` and
+    ``input`` do not touch the channel.
+    Returns:
+        ``(request_fd, reply_fd)`` (int, int).
+    """
+    request_fd, reply_fd = os.dup(0), os.dup(1)
+    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    output = os.open(output_path, flags)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.close(output)
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    return request_fd, reply_fd
 
 
 def main(argv):
     CAPPED[:] = [CappedStream(sys.stdout), CappedStream(sys.stderr)]
     sys.stdout, sys.stderr = CAPPED
-    channel = Channel(int(argv[1]), int(argv[2]))
+    if argv[1] == "stdio":
+        channel = Channel(*stdio_channel(os.path.join(argv[3], ".output")))
+        OUTPUT_BUDGET[0] = int(argv[5])
+    else:
+        channel = Channel(int(argv[1]), int(argv[2]))
     scratch, kit = argv[3], argv[4]
     del sys.argv[1:]  # learner code need not know the kit's folder
     remove_unaudited()

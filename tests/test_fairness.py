@@ -211,6 +211,7 @@ def handle_tool_call(raw, ask_model):
 """
 
 
+@pytest.mark.skipif(os.name != "posix", reason="os.fork and _posixsubprocess exist only on POSIX systems")
 def test_the_dangerous_calls_of_those_modules_stay_refused(tmp_path):
     printed = next(note for note in grade(write_py(tmp_path, REFUSED)).notes if note.startswith("While loading"))
     for what in ("subprocess", "system", "multiprocessing", "fork", "network", "sqlite file", "a new _posixsubprocess",

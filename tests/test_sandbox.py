@@ -10,7 +10,14 @@ import pytest
 
 from grader.harness import Responder, Transcript
 from grader.models import NeverCorrects
-from grader.sandbox import HALT_GRACE, Limits, Sandbox
+from grader.sandbox import HALT_GRACE, Limits, Sandbox, portable_worker
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the worker's kernel rules, rlimits and process tree are Linux's (/proc)")
+
+# What the POSIX transport applies between fork and exec (kernel rules, rlimits, the subreaper): not on the portable one.
+POSIX_PATH = pytest.mark.skipif(portable_worker(), reason="the portable transport (Windows, or KIT_PORTABLE_WORKER=1) "
+                                "applies no kernel rules, resource limits or subreaper; tests/test_portable.py covers it")
 
 ASK = {"__kit__": "ask_model"}
 
@@ -110,6 +117,7 @@ def handle(kit_file, outside):
 """
 
 
+@POSIX_PATH
 @pytest.mark.skipif(confine.abi_version() < 6, reason="this kernel has no Landlock ABI 6 (Linux 6.12+)")
 def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
     """The audit hook is Python and can be subverted; the kernel's rules must hold without it."""
@@ -137,6 +145,7 @@ def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
     assert not outside.exists()
 
 
+@POSIX_PATH
 def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why(monkeypatch, tmp_path):
     """If the kernel refuses the confinement, grading must not go on unconfined, nor crash."""
     from grader.run import grade
@@ -215,6 +224,7 @@ def alive(pid):
         return False
 
 
+@POSIX_PATH
 @pytest.mark.skipif(not confine.seccomp_available(), reason="no seccomp filter on this kernel or architecture")
 def test_the_kernel_refuses_new_processes_where_the_guard_is_gone(monkeypatch):
     sandbox, outcome = run_unguarded(monkeypatch, FORKS)
@@ -222,6 +232,7 @@ def test_the_kernel_refuses_new_processes_where_the_guard_is_gone(monkeypatch):
     assert outcome.results[0]["result"]["plain"] == ["thread", "PermissionError"]  # threads yes, processes no
 
 
+@POSIX_PATH
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process tree is read from /proc")
 def test_every_process_the_worker_started_dies_with_it_even_in_another_session(monkeypatch):
     """With neither the guard nor seccomp, a double-forked daemon in a new session is still below the worker
@@ -271,6 +282,7 @@ def test_the_process_limit_binds_only_where_the_kernel_applies_it(monkeypatch):
     assert tasks + 64 <= sandbox_module.process_limit() <= tasks + 64 + 500
 
 
+@POSIX_PATH
 def test_the_worker_gets_the_process_limit(monkeypatch, sandbox_for):
     monkeypatch.setattr(sandbox_module, "process_limit", lambda: 4242)
     sandbox = sandbox_for("import resource\ndef handle():\n    return list(resource.getrlimit(resource.RLIMIT_NPROC))\n")

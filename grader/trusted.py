@@ -1,0 +1,93 @@
+"""The earlier steps the grader supplies from its own, trusted side (issue 11).
+
+Each step exercise is judged alone: ``observe`` receives the problems that parsing and validation
+found (as data, computed here), and ``run_tool_call`` receives a ``check`` that the grader answers
+(a proxied callable, like ``ask_model`` and ``dispatch``). Nothing of this runs in the worker, so a
+learner's loop is judged by its own code and no working step is ever handed to the submission as code.
+
+The trusted steps are the kit's reference package (``solutions``), imported in the grader's process
+only. Where it is absent (a student release), only the visible cases' calls can be checked: their
+answers are data in ``grader/visible_checks.json``.
+"""
+
+import json
+import os
+
+VISIBLE_CHECKS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "visible_checks.json")
+UNCHECKED = ("The grader cannot check this call here: the kit's reference steps are not installed (a student "
+             "release); run the self-check's visible cases instead.")
+
+
+def _reference():
+    """The reference package's ``check_call`` and ``observe``, or None when it is not installed."""
+    try:
+        from solutions.observation import observe
+        from solutions.schema import check_call
+    except ImportError:
+        return None
+    return check_call, observe
+
+
+def _visible_table():
+    try:
+        with open(VISIBLE_CHECKS_PATH, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return {}
+
+
+def problems_for(raw, tools):
+    """What steps 1 and 2 give for ``raw``: ``(call, problem_texts)``.
+
+    Args:
+        raw: the model's raw call (any value). tools: the registry with Python classes.
+    Returns:
+        ``(call, problems)``: the parsed call (dict) or None, and each problem as one sentence (list of str).
+    Raises:
+        LookupError: the reference is not installed and ``raw`` is not one of the visible cases' calls.
+    """
+    reference = _reference()
+    if reference is None:
+        entry = _visible_table().get(raw) if isinstance(raw, str) else None
+        if entry is None:
+            raise LookupError(UNCHECKED)
+        return entry["call"], entry["problems"]
+    call, problems = reference[0](raw, tools)
+    return call, [str(p) for p in problems]
+
+
+def check(raw, tools):
+    """Steps 1 to 3 as the trusted ``check`` handed to a learner's ``run_tool_call``.
+
+    Args:
+        raw: the attempt the learner's loop asks about (any value). tools: the registry (Python classes).
+    Returns:
+        ``[call, observation]``: the parsed call or None, and None (dispatch it) or the observation (str).
+    """
+    reference = _reference()
+    if reference is None:
+        entry = _visible_table().get(raw) if isinstance(raw, str) else None
+        if entry is None:
+            return [None, UNCHECKED]
+        return [entry["call"], entry["observation"]]
+    check_call, observe = reference
+    call, problems = check_call(raw, tools)
+    return [call, observe(call, problems, tools)]
+
+
+def write_visible_table(raws, tools, path=VISIBLE_CHECKS_PATH):
+    """Record what the trusted steps give for the visible cases' calls (``python -m grader.trusted``)."""
+    table = {}
+    for raw in raws:
+        call, problems = problems_for(raw, tools)
+        table[raw] = {"call": call, "problems": problems, "observation": check(raw, tools)[1]}
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(table, handle, indent=1, sort_keys=True, ensure_ascii=False)
+        handle.write("\n")
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    from grader.registries import SEED_TOOLS
+    from grader.visible_cases import visible_raws
+
+    write_visible_table(visible_raws(), SEED_TOOLS)

@@ -49,6 +49,17 @@ def _reference_observe():
     return observe
 
 
+def kit_check(raw, tools):
+    """The kit's own steps 1 to 3 for notebook 4's simulator: ``(call, observation)`` (``grader.trusted.check``).
+
+    The learner's loop receives it as its ``check`` argument, as in grading; it is the grader's trusted side,
+    not code a submission can use (the grader's worker cannot import the kit)."""
+    from grader import trusted
+
+    call, observation = trusted.check(raw, tools)
+    return call, observation
+
+
 def playground_examples():
     """Example raw calls for the playground: a few classics plus the malformed calls adapted from bug reports.
 
@@ -73,8 +84,11 @@ def playground_examples():
 class Playground(TextFallbackBox):
     """Type or pick a raw call; see your ``observe`` verdict beside the reference's.
 
+    The kit parses and validates the call (its trusted steps 1 and 2, ``grader.trusted.problems_for``) and
+    hands your ``observe`` the call and the problems, as the grader does.
+
     Args:
-        observe: the learner's ``observe(raw, tools) -> str | None``.
+        observe: the learner's ``observe(call, problems, tools) -> str | None``.
         tools: the registry both use (default: the seed's get_weather plus the tools the adapted
             malformed calls name: read_file, view_file, web_search, call_tool).
     """
@@ -99,8 +113,14 @@ class Playground(TextFallbackBox):
 
     def verdicts(self, raw=None):
         """``(yours, reference)`` texts for ``raw`` (default: the current raw call)."""
+        from grader import trusted
+
         raw = self.raw.value if raw is None else raw
-        kind, value = _safely(self.observe, raw, fresh(self.tools))
+        try:
+            call, problems = trusted.problems_for(raw, fresh(self.tools))
+        except LookupError as exc:
+            return str(exc), "(the reference solution is not part of this release)"
+        kind, value = _safely(self.observe, call, list(problems), fresh(self.tools))
         if kind == "raised":
             yours = f"your function raised {value}"
         else:
@@ -108,7 +128,7 @@ class Playground(TextFallbackBox):
         if self.reference is None:
             reference = "(the reference solution is not part of this release)"
         else:
-            value = self.reference(raw, fresh(self.tools))
+            value = self.reference(call, problems, fresh(self.tools))
             reference = "None: the call would be dispatched" if value is None else value
         return yours, reference
 
@@ -182,7 +202,7 @@ class RetrySimulator(TextFallbackBox):
 
     Args:
         run: ``callable(raw, ask_model, dispatch) -> result``, e.g.
-            ``lambda raw, ask, dispatch: run_tool_call(raw, ask, TOOLS, dispatch)``.
+            ``lambda raw, ask, dispatch: run_tool_call(raw, ask, TOOLS, dispatch, kit_check)``.
     """
 
     def __init__(self, run):

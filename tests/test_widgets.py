@@ -2,10 +2,10 @@
 
 import solutions
 from grader.progress import course_progress, format_progress
-from grader.widgets import Playground, ProgressView, RetrySimulator
+from grader.widgets import Playground, ProgressView, RetrySimulator, kit_check
 
 
-def broken_observe(raw, tools):
+def broken_observe(call, problems, tools):
     raise KeyError("oops")
 
 
@@ -27,7 +27,7 @@ def test_playground_survives_a_function_that_raises():
 
 
 def test_retry_simulator_steps_through_the_transcript():
-    simulator = RetrySimulator(lambda raw, ask, dispatch: solutions.run_tool_call(raw, ask, solutions.TOOLS, dispatch))
+    simulator = RetrySimulator(lambda raw, ask, dispatch: solutions.run_tool_call(raw, ask, solutions.TOOLS, dispatch, kit_check))
     assert simulator.shown == 1 and not simulator.step_button.disabled
     simulator.picker.value = "a model that never corrects itself"
     for _ in range(10):

@@ -64,7 +64,8 @@ def test_seed_sample_solution_loses_points_for_each_of_its_faults(grade):
     assert docked_groups(results) == {PARSING, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL, PUBLIC}
 
 
-# -- the step exercises (notebooks 0-4 and 6) --------------------------------------------------------
+# -- the step exercises (notebooks 0-4 and 6; since issue 11 observe and the loop are judged alone, so the listing
+# and traceback faults of kinds 2 and 3 live in the capstone library, where one runtime does every step) --------------------------------------------------------
 
 from faulty.step_faults import BASES, STEP_FAULTS  # noqa: E402
 
@@ -90,7 +91,7 @@ def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
 
 def test_every_step_exercise_has_faults():
     assert {f.exercise for f in STEP_FAULTS} == set(BASES) == {
-        "tool-result", "parse-call", "validate-call", "observe", "json-schema", "adapters"}
+        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters"}
 
 
 def test_every_kind_of_the_public_reports_has_a_caught_fault():
@@ -98,8 +99,8 @@ def test_every_kind_of_the_public_reports_has_a_caught_fault():
     capstone library or a step exercise's, and the tests above prove each is caught."""
     kinds = {
         1: {"accepts_overflowing_numbers", "plain_json_loads"},
-        2: {"model_error_verbatim", "quotes_traceback_text"},
-        3: {"first_ten_problems", "first_twenty_tools", "first_20_tools", "first_10_problems", "registry_order_when_cut"},
+        2: {"model_error_verbatim"},
+        3: {"first_ten_problems", "first_twenty_tools"},
         4: {"hint_from_cpython_message"},
         5: {"plain_json_loads", "first_object_only"},
         6: {"dicts_only"},

@@ -300,8 +300,8 @@ def test_one_students_extra_file_changes_nobody_elses_maximum(tmp_path):
     for target in ("alice.py", "bob.py", "mallory/capstone.py"):
         shutil.copy(base, folder / target)
     extra = ("def tool_error_result(tool_use_id, message): pass\ndef parse_call(raw): pass\n"
-             "def validate_call(call, tools): pass\ndef observe(raw, tools): pass\n"
-             "def run_tool_call(raw, ask_model, tools, dispatch): pass\ndef validate_arguments(arguments, schema): pass\n"
+             "def validate_call(call, tools): pass\ndef observe(call, problems, tools): pass\n"
+             "def run_tool_call(raw, ask_model, tools, dispatch, check): pass\ndef validate_arguments(arguments, schema): pass\n"
              "def raw_call_from_openai(tool_call): pass\ndef raw_call_from_anthropic(block): pass\n")
     (folder / "mallory" / "extra.py").write_text(extra)
     (folder / "eve").mkdir()

@@ -338,9 +338,12 @@ class ExerciseHarness:
         Returns:
             ``Transcript``.
         """
+        from grader import expectations
+
         raws = raw if isinstance(raw, list) else [raw]
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
+        expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
                                 tools_replaced=tools is not None and tools != SEED_TOOLS)
         responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,

@@ -122,6 +122,7 @@ def run_tool_call_case(function, case, style):
         call, observation = trusted.check(raw, case.tools)
         return call, observation
 
+    expectations.judging_loop_alone = style != "seed"  # as in grading: the loop is judged alone
     if style != "seed":
         _call_with_limits(transcript, function, (case.raw, ask_model, fresh(case.tools), dispatch, check))
         return transcript

@@ -89,6 +89,22 @@ def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
     assert hidden_failed, f"{fault.exercise}: {fault.why} was not caught by any hidden case"
 
 
+@pytest.mark.parametrize("name, says", [
+    ("asks_twice", "Your loop asked the model twice for one call"),
+    ("dispatches_unchecked_retry", "Your loop dispatched an attempt that check did not pass"),
+    ("echoes_first_attempt", "Your loop's rejection must carry the observation check gave for the last attempt"),
+])
+def test_notebook_4_feedback_speaks_about_the_loop(grade, tmp_path, name, says):
+    """Issue 11: the loop is judged alone, so its feedback names what the loop did, not a validation rule."""
+    fault = next(f for f in STEP_FAULTS if f.exercise == "retry-loop" and f.name == name)
+    path = tmp_path / f"{name}.py"
+    path.write_text(apply_edits(fault, BASES["retry-loop"]), encoding="utf-8")
+    process, results = grade(path, "--exercise", "retry-loop")
+    outputs = [t["output"] for t in results["tests"] if t["status"] == "failed"]
+    assert any(says in output for output in outputs)
+    assert not any("one of your checks" in output for output in outputs)
+
+
 def test_every_step_exercise_has_faults():
     assert {f.exercise for f in STEP_FAULTS} == set(BASES) == {
         "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters"}

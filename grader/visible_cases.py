@@ -251,7 +251,7 @@ OBSERVE_CASES = [
              lambda t: expect.expect_observation(t, ["country", "city", "units"], "name 'country' and list the allowed fields."),
              "Put every problem's text in the observation, and the tool's arguments when the call names a registered tool."),
     CallCase("huge", "A 1 MB call gets a short observation", "At most 2,000 characters, even for a huge call.",
-             (Checked(make_call("get_weather", {"city": "Paris", **{f"field_{i}": i for i in range(3000)}})), Registry(SEED_TOOLS)),
+             (Checked(make_call("get_weather", {"city": "Paris", **{f"field_{i}": i for i in range(300)}})), Registry(SEED_TOOLS)),
              lambda t: expect.expect_observation(t),
              "Keep the text within 2,000 characters: cut a long problem's text and say how many problems you left out."),
 ]

@@ -31,7 +31,7 @@ def handle_tool_call(raw, ask_model):
     Returns:
         what ``dispatch(name, arguments)`` returned, or ``{"status": "rejected", "error": text}``.
     """
-    return run_tool_call(raw, ask_model, TOOLS, dispatch)
+    return run_tool_call(raw, ask_model, TOOLS, dispatch, check)
 '''
 
 

@@ -171,7 +171,7 @@ def _validate_rejects(harness):
 
 
 def _observe(harness, raw, tools):
-    return expect.returned(harness.call(raw, encode_registry(tools)))
+    return expect.returned(harness.observe(raw, tools))
 
 
 def _observe_accepts(harness):

@@ -20,9 +20,36 @@ class CaseFailed(AssertionError):
     """A case's verdict: ``str(exc)`` is the learner-facing feedback (no hidden input, no traceback)."""
 
 
+# Notebook 4 judges the loop alone: its check is the grader's (issue 11), so a failure there is the loop's, and
+# its feedback speaks about the loop, not about validation rules notebook 4 does not ask for. Keyed by how the
+# shared tool-call cases' messages begin.
+LOOP_FEEDBACK = {
+    "A call that breaks the rule above was dispatched": (
+        "Your loop dispatched an attempt that check did not pass: dispatch only when check(attempt, tools) returned "
+        "no observation for that very attempt, the retry included."),
+    "ask_model was called although the call was valid": (
+        "Your loop asked the model although check passed the call: when the observation is None, dispatch at once."),
+    "ask_model was called more than once": (
+        "Your loop asked the model twice for one call: when the retry fails check too, return the rejection (the "
+        "retry budget is one)."),
+    "The model was never asked to retry": (
+        "Your loop never asked the model: when check returns an observation for the first attempt, pass it to "
+        "ask_model once."),
+    "The rejection's error does not say everything": (
+        "Your loop's rejection must carry the observation check gave for the last attempt (the retry), not the "
+        "first attempt's."),
+    "dispatch was called more than once": "Your loop dispatched twice for one call: dispatch at most once.",
+}
+# Set by the harness (and the self-check) while a case judges a loop that was handed the grader's check.
+judging_loop_alone = False
+
+
 def fail(message, transcript=None):
     """Raise ``CaseFailed`` with ``message`` (the transcript is accepted for call-site symmetry;
-    notes about the submission are added by the grader's plugin, which sees every failure)."""
+    notes about the submission are added by the grader's plugin, which sees every failure). While a loop is
+    judged alone (``judging_loop_alone``), a message about the checks becomes one about the loop (``LOOP_FEEDBACK``)."""
+    if judging_loop_alone:
+        message = next((loop for start, loop in LOOP_FEEDBACK.items() if message.startswith(start)), message)
     raise CaseFailed(message)
 
 

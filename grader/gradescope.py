@@ -4,7 +4,9 @@ Follows Gradescope's published spec (gradescope/autograder_samples, docs/specs.m
 ``setup.sh`` and ``run_autograder`` at its root. At run time the zip is in ``/autograder/source``,
 the student's files in ``/autograder/submission``, and ``run_autograder`` must write
 ``/autograder/results/results.json``. The bundle holds the grader with its hidden cases and the
-grader's requirements, never ``solutions/`` or the notebooks. ``AUTOGRADER_ROOT`` overrides
+grader's requirements, never the notebooks, and never ``solutions/`` except, for an assignment with
+the step exercises judged alone (observe, retry-loop), the reference steps 1 to 3 that the grader's trusted
+side uses (``trusted_steps``). ``AUTOGRADER_ROOT`` overrides
 ``/autograder`` (used by the kit's tests to run the bundle against a fake tree).
 """
 
@@ -158,7 +160,30 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
                 path = os.path.join(base, name)
                 with open(path, "rb") as handle:
                     files[os.path.join("grader", os.path.relpath(path, GRADER_DIR))] = (handle.read(), False)
+    if TRUSTED_EXERCISES & set(assignment):
+        files.update(trusted_steps())
     return files
+
+
+# The exercises judged alone (issue 11): the grader hands them earlier steps from its trusted side
+# (``grader.trusted``), which runs in the grader's process only, never in the worker that runs the upload.
+TRUSTED_EXERCISES = {"observe", "retry-loop"}
+TRUSTED_MODULES = ("violations", "registry", "parse", "schema", "observation")
+
+
+def trusted_steps():
+    """The reference steps 1 to 3 that ``grader.trusted`` imports, as bundle members (``solutions/...``).
+
+    Only these modules, under a package ``__init__`` that imports nothing: no notebooks, no model answers,
+    no capstone. They stay on the autograder image (students never see the bundle) and out of the
+    submission's reach (the worker runs with ``python -I`` from a scratch folder).
+    """
+    root = os.path.join(os.path.dirname(GRADER_DIR), "solutions")
+    members = {"solutions/__init__.py": (b'"""The grader\'s trusted steps 1 to 3 (see grader/trusted.py)."""\n', False)}
+    for module in TRUSTED_MODULES:
+        with open(os.path.join(root, module + ".py"), "rb") as handle:
+            members[f"solutions/{module}.py"] = (handle.read(), False)
+    return members
 
 
 def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible"):

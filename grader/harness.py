@@ -46,6 +46,7 @@ STREAK_LIMITS = {
               "cases were skipped; fix that crash first."),
 }
 DISPATCH = {"__kit__": "dispatch"}
+CHECK = {"__kit__": "check"}
 
 
 class Unplain:
@@ -167,12 +168,19 @@ class Transcript:
 
 
 class Responder:
-    """Answers the worker's ``ask_model`` and ``dispatch`` requests and records them in a Transcript."""
+    """Answers the worker's ``ask_model``, ``dispatch`` and ``check`` requests and records them in a Transcript.
 
-    def __init__(self, transcript, model, dispatch_reply):
+    Args:
+        transcript: the ``Transcript`` to fill. model: the scripted model. dispatch_reply: what dispatch returns.
+        tools: the case's registry (Python classes), against which ``check`` requests are answered with the
+            grader's trusted steps (``grader.trusted.check``).
+    """
+
+    def __init__(self, transcript, model, dispatch_reply, tools=None):
         self.transcript = transcript
         self.model = model
         self.dispatch_reply = dispatch_reply
+        self.tools = tools
 
     def answer(self, op, message):
         """Return the reply message for one request from the worker (see ``Sandbox.run``)."""
@@ -191,6 +199,11 @@ class Responder:
             reply = self.dispatch_reply(name, arguments)
             self.transcript.dispatch_replies.append(reply)
             return {"op": "reply", "value": reply}
+        if op == "check":
+            from grader import trusted
+
+            raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
+            return {"op": "reply", "value": trusted.check(raw, self.tools if self.tools is not None else SEED_TOOLS)}
         return {"op": "raise", "type": "RuntimeError", "message": f"unknown request {op!r}"}
 
 
@@ -340,7 +353,8 @@ class ExerciseHarness:
         harness: the shared ``Harness``.
         entry: the exercise's main function (str).
         style: ``"seed"`` (TOOLS and dispatch are module globals: the capstone), ``"explicit"``
-            (``entry(raw, ask_model, tools, dispatch)``) or ``"call"`` (a plain function).
+            (``entry(raw, ask_model, tools, dispatch, check)``, ``check`` the grader's trusted steps 1-3)
+            or ``"call"`` (a plain function).
     """
 
     def __init__(self, harness, entry, style):
@@ -365,17 +379,22 @@ class ExerciseHarness:
         Returns:
             ``Transcript``.
         """
+        from grader import expectations
+
         raws = raw if isinstance(raw, list) else [raw]
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
+        expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
                                 tools_replaced=tools is not None and tools != SEED_TOOLS)
-        responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply)
+        responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
+                              tools if tools is not None else SEED_TOOLS)
         if seed:
             invocations = [[r, ASK_MODEL] for r in raws]
             globals_ = {"TOOLS": registry, "dispatch": DISPATCH}
         else:
-            invocations = [[r, ASK_MODEL, registry, DISPATCH] for r in raws]
+            # Step 4 is judged alone: the grader's trusted check stands in for steps 1-3 (issue 11).
+            invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
 
@@ -401,6 +420,22 @@ class ExerciseHarness:
         transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
         finished(transcript)
         return transcript.observations[0] if transcript.observations else None
+
+    def observe(self, raw, tools=None, times=1):
+        """Call the observe step the way notebook 3 defines it: with the call and the problems the grader's
+        trusted steps 1 and 2 found for ``raw`` (data, never code), and the registry.
+
+        Args:
+            raw: the raw call (str). tools: the registry (Python classes; default: the seed's).
+            times: as ``call``.
+        Returns:
+            ``Transcript``.
+        """
+        from grader import trusted
+
+        tools = tools if tools is not None else SEED_TOOLS
+        call, problems = trusted.problems_for(raw, tools)
+        return self.call(call, problems, encode_registry(tools), times=times)
 
     def call(self, *args, function=None, view=None, times=1):
         """Call a plain function of the exercise and record what it returned.

@@ -15,7 +15,8 @@ from grader import expectations
 from grader.exercises import BY_ID
 from grader.harness import Responder, Transcript, from_description, receipt_dispatch
 from grader.registries import fresh
-from grader.visible_cases import VISIBLE_CASES, Registry, ToolCallCase, failure_text, registry_source
+from grader import trusted
+from grader.visible_cases import VISIBLE_CASES, ToolCallCase, expand, failure_text, registry_source
 from grader.worker import apply_view, describe
 
 CASE_SECONDS = 5
@@ -119,8 +120,14 @@ def run_tool_call_case(function, case, style):
     def dispatch(name, arguments):
         return responder.answer("dispatch", {"name": describe(name), "args": describe(arguments)})["value"]
 
+    def check(raw, tools=None):
+        # The grader's trusted steps 1-3, as in grading: a learner's loop is judged alone (issue 11).
+        call, observation = trusted.check(raw, case.tools)
+        return call, observation
+
+    expectations.judging_loop_alone = style != "seed"  # as in grading: the loop is judged alone
     if style != "seed":
-        _call_with_limits(transcript, function, (case.raw, ask_model, fresh(case.tools), dispatch))
+        _call_with_limits(transcript, function, (case.raw, ask_model, fresh(case.tools), dispatch, check))
         return transcript
     namespace = getattr(function, "__globals__", {})
     saved = {key: namespace[key] for key in ("TOOLS", "dispatch") if key in namespace}
@@ -143,7 +150,7 @@ def run_call_case(function, case):
     if not callable(function):
         transcript.problem = f"No function named {case.function} was found."
         return transcript
-    args = [fresh(a.tools) if isinstance(a, Registry) else copy.deepcopy(a) for a in case.args]
+    args = [copy.deepcopy(a) for a in expand(case.args, fresh)]
     _call_with_limits(transcript, function, args, case.view)
     return transcript
 

@@ -26,6 +26,47 @@ class Registry:
         self.tools = tools
 
 
+class Checked:
+    """Marks the observe step's first two arguments: the call and the problems (one sentence each) that the
+    grader's trusted steps 1 and 2 give for ``raw`` (``grader.trusted.problems_for``), handed over as data.
+
+    Args:
+        raw: the raw call (str). tools: the registry it is checked against (Python classes).
+    """
+
+    def __init__(self, raw, tools=SEED_TOOLS):
+        self.raw = raw
+        self.tools = tools
+
+
+def expand(args, encode):
+    """A case's arguments as the function receives them: a ``Checked`` becomes ``call, problems`` and a
+    ``Registry`` becomes ``encode(tools)`` (``encode_registry`` for the sandbox, ``fresh`` in-process)."""
+    from grader import trusted
+
+    out = []
+    for arg in args:
+        if isinstance(arg, Checked):
+            out.extend(trusted.problems_for(arg.raw, arg.tools))
+        elif isinstance(arg, Registry):
+            out.append(encode(arg.tools))
+        else:
+            out.append(arg)
+    return out
+
+
+def visible_raws():
+    """Every raw call a visible case hands to the trusted steps (for ``grader/visible_checks.json``)."""
+    raws = []
+    for cases in VISIBLE_CASES.values():
+        for case in cases:
+            if isinstance(case, ToolCallCase):
+                raws += [case.raw] + ([case.retry] if case.retry is not None else [])
+            else:
+                raws += [a.raw for a in case.args if isinstance(a, Checked)]
+    return sorted(set(raws))
+
+
 @dataclass(frozen=True)
 class ToolCallCase:
     """A visible case for the tool-call exercises (``run_tool_call``, ``handle_tool_call``).
@@ -88,10 +129,12 @@ class CallCase:
     def shown_input(self):
         """The input as the feedback shows it (str), with registries by tool names and the call that prints them
         whole (``grader.selfcheck.show``): every input of a visible case can be reproduced in the notebook."""
-        shown = [f"TOOLS with {', '.join(a.tools)}" if isinstance(a, Registry) else json.dumps(a) for a in self.args]
+        shown = [f"TOOLS with {', '.join(a.tools)}" if isinstance(a, Registry)
+                 else f"the call and problems found in {a.raw[:200]}" if isinstance(a, Checked) else json.dumps(a)
+                 for a in self.args]
         text = ", ".join(shown)
         exercise = exercise_of(self)
-        if exercise and any(isinstance(a, Registry) for a in self.args):
+        if exercise and any(isinstance(a, (Registry, Checked)) for a in self.args):
             text += f' (print the whole input with kit_selfcheck.show("{exercise}", "{self.case_id}"))'
         return text
 
@@ -102,6 +145,14 @@ class CallCase:
             if isinstance(arg, Registry):
                 lines.append(f"tools = {registry_source(arg.tools)}")
                 names.append("tools")
+            elif isinstance(arg, Checked):  # observe's call and problems: what steps 1 and 2 give for the raw call
+                call, problems = expand([arg], None)
+                lines.append(f"raw = {arg.raw!r}" if len(arg.raw) <= 2000 else
+                             f"raw = ...  # a str of {len(arg.raw):,} characters, too long to show")
+                lines.append(f"call = {call!r}" if len(repr(call)) <= 2000 else "call = ...  # too long to show")
+                lines.append(f"problems = {problems!r}" if len(repr(problems)) <= 2000 else
+                             "problems = ...  # too long to show")
+                names += ["call", "problems"]
             elif len(repr(arg)) <= 2000:
                 names.append(repr(arg))
             else:  # the 1 MB call: described, not printed
@@ -231,14 +282,15 @@ VALIDATE_CASES = [
 
 OBSERVE_CASES = [
     CallCase("valid", "A valid call needs no observation", "observe returns None when the call may be dispatched.",
-             (VALID, Registry(SEED_TOOLS)), expect.expect_no_observation, "Return None when there are no violations."),
+             (Checked(VALID), Registry(SEED_TOOLS)), expect.expect_no_observation, "Return None when there are no violations."),
     CallCase("extra-field", "The observation names the extra field and the allowed ones", "Name what is wrong and what is allowed.",
-             (make_call("get_weather", {"city": "Paris", "country": "FR"}), Registry(SEED_TOOLS)),
+             (Checked(make_call("get_weather", {"city": "Paris", "country": "FR"})), Registry(SEED_TOOLS)),
              lambda t: expect.expect_observation(t, ["country", "city", "units"], "name 'country' and list the allowed fields."),
-             "Include the allowed field names from the tool's schema."),
+             "Put every problem's text in the observation, and the tool's arguments when the call names a registered tool."),
     CallCase("huge", "A 1 MB call gets a short observation", "At most 2,000 characters, even for a huge call.",
-             (make_call("x" * 1_000_000, {}), Registry(SEED_TOOLS)), lambda t: expect.expect_observation(t),
-             "Quote names and values briefly (say the first 60 characters), never the whole call."),
+             (Checked(make_call("get_weather", {"city": "Paris", **{f"field_{i}": i for i in range(300)}})), Registry(SEED_TOOLS)),
+             lambda t: expect.expect_observation(t),
+             "Keep the text within 2,000 characters: cut a long problem's text and say how many problems you left out."),
 ]
 
 
@@ -348,5 +400,4 @@ def run_visible(harness, case):
 
     if isinstance(case, ToolCallCase):
         return harness.run(case.raw, model=case.model(), tools=case.tools)
-    args = [encode_registry(a.tools) if isinstance(a, Registry) else a for a in case.args]
-    return harness.call(*args, function=case.function, view=case.view)
+    return harness.call(*expand(case.args, encode_registry), function=case.function, view=case.view)

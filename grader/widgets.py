@@ -49,6 +49,25 @@ def _reference_observe():
     return observe
 
 
+def kit_check(raw, tools):
+    """The kit's own steps 1 to 3 for notebook 4's simulator: ``(call, observation)`` (``grader.trusted.check``;
+    in a student release, which has none, the learner's own from their saved notebooks 1 to 3, and when those
+    cannot check the call, an observation saying why).
+
+    The learner's loop receives it as its ``check`` argument, as in grading; it is the grader's trusted side,
+    not code a submission can use (the grader's worker cannot import the kit)."""
+    from grader import trusted
+    from grader.progress import NOTEBOOKS_DIR
+
+    if trusted.available():
+        call, observation = trusted.check(raw, tools)
+        return call, observation
+    try:  # a student release: the learner's own steps 1 to 3, from their saved notebooks
+        return trusted.own_check(raw, tools, trusted.own_steps(NOTEBOOKS_DIR))
+    except LookupError as exc:
+        return None, str(exc)
+
+
 def playground_examples():
     """Example raw calls for the playground: a few classics plus the malformed calls adapted from bug reports.
 
@@ -73,14 +92,24 @@ def playground_examples():
 class Playground(TextFallbackBox):
     """Type or pick a raw call; see your ``observe`` verdict beside the reference's.
 
+    The kit parses and validates the call (its trusted steps 1 and 2, ``grader.trusted.problems_for``; in a
+    student release, which has none, your own ``parse_call`` and ``validate_call`` from your saved notebooks
+    1 and 2) and hands your ``observe`` the call and the problems, as the grader does.
+
     Args:
-        observe: the learner's ``observe(raw, tools) -> str | None``.
+        observe: the learner's ``observe(call, problems, tools) -> str | None``.
+        notebooks_dir: where the learner's notebooks are saved (default: the kit's ``notebooks/``).
         tools: the registry both use (default: the seed's get_weather plus the tools the adapted
             malformed calls name: read_file, view_file, web_search, call_tool).
     """
 
-    def __init__(self, observe, tools=None):
+    def __init__(self, observe, tools=None, notebooks_dir=None):
+        from grader import trusted
+        from grader.progress import NOTEBOOKS_DIR
+
         self.observe = observe
+        # Without the kit's own steps (a student release), the learner's own from their saved notebooks 1 and 2.
+        self.steps = None if trusted.available() else trusted.own_steps(notebooks_dir or NOTEBOOKS_DIR)
         self.tools = fresh(tools or REAL_CALL_TOOLS)
         self.reference = _reference_observe()
         self.examples = playground_examples()
@@ -99,8 +128,17 @@ class Playground(TextFallbackBox):
 
     def verdicts(self, raw=None):
         """``(yours, reference)`` texts for ``raw`` (default: the current raw call)."""
+        from grader import trusted
+
         raw = self.raw.value if raw is None else raw
-        kind, value = _safely(self.observe, raw, fresh(self.tools))
+        try:
+            if self.steps is None:
+                call, problems = trusted.problems_for(raw, fresh(self.tools))
+            else:
+                call, problems = trusted.problems_by_own_steps(raw, fresh(self.tools), self.steps)
+        except LookupError as exc:
+            return str(exc), "(the reference solution is not part of this release)"
+        kind, value = _safely(self.observe, call, list(problems), fresh(self.tools))
         if kind == "raised":
             yours = f"your function raised {value}"
         else:
@@ -108,7 +146,7 @@ class Playground(TextFallbackBox):
         if self.reference is None:
             reference = "(the reference solution is not part of this release)"
         else:
-            value = self.reference(raw, fresh(self.tools))
+            value = self.reference(call, problems, fresh(self.tools))
             reference = "None: the call would be dispatched" if value is None else value
         return yours, reference
 
@@ -182,7 +220,7 @@ class RetrySimulator(TextFallbackBox):
 
     Args:
         run: ``callable(raw, ask_model, dispatch) -> result``, e.g.
-            ``lambda raw, ask, dispatch: run_tool_call(raw, ask, TOOLS, dispatch)``.
+            ``lambda raw, ask, dispatch: run_tool_call(raw, ask, TOOLS, dispatch, kit_check)``.
     """
 
     def __init__(self, run):

@@ -500,7 +500,7 @@ def decode(value, proxies):
 
 
 def make_proxies(channel):
-    """The ``ask_model`` and ``dispatch`` the learner's code calls; the grader answers both."""
+    """The ``ask_model``, ``dispatch`` and ``check`` the learner's code calls; the grader answers all three."""
 
     def ask(op, payload):
         channel.send(dict(op=op, **payload))
@@ -517,7 +517,12 @@ def make_proxies(channel):
     def dispatch(name, arguments):
         return ask("dispatch", {"name": describe(name), "args": describe(arguments)})
 
-    return {"ask_model": ask_model, "dispatch": dispatch}
+    def check(raw, tools=None):
+        # The grader's trusted steps 1-3 (issue 11): it checks the attempt against the case's own registry.
+        call, observation = ask("check", {"raw": describe(raw)})
+        return call, observation
+
+    return {"ask_model": ask_model, "dispatch": dispatch, "check": check}
 
 
 def safe_str(value):

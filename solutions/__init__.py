@@ -3,7 +3,8 @@
 The steps are separate modules so the notebooks can teach (and the grader can test) each one:
 
     raw string --parse_call--> call dict --validate_call--> violations
-        --build_observation--> text for the model --handle_tool_call--> dispatch result or rejection
+        --observe--> text for the model (check: the three together)
+        --run_tool_call / handle_tool_call--> dispatch result or rejection
 
 Standard library only, as the seed (``../shared/seeds/000_bcc9a878f177eb86.txt``) requires.
 """
@@ -15,7 +16,7 @@ from solutions.schema import validate_call, check_call
 from solutions.observation import build_observation, observe, MAX_OBSERVATION_CHARS
 from solutions.json_schema import validate_arguments
 from solutions.adapters import raw_call_from_openai, raw_call_from_anthropic, tool_error_result
-from solutions.retry import handle_tool_call, run_tool_call, echo_dispatch, rejection, RETRY_BUDGET
+from solutions.retry import check, handle_tool_call, run_tool_call, echo_dispatch, rejection, RETRY_BUDGET
 
 __all__ = [
     "TOOLS",
@@ -28,6 +29,7 @@ __all__ = [
     "build_observation",
     "observe",
     "MAX_OBSERVATION_CHARS",
+    "check",
     "handle_tool_call",
     "run_tool_call",
     "RETRY_BUDGET",

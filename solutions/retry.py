@@ -1,6 +1,6 @@
 """Step 4: the bounded retry loop that ties parsing, validation and observations together."""
 
-from solutions.observation import MAX_OBSERVATION_CHARS, build_observation
+from solutions.observation import MAX_OBSERVATION_CHARS, observe
 from solutions import registry
 from solutions.schema import check_call
 from solutions.violations import outside_text
@@ -49,20 +49,43 @@ def failure_reason(exc):
     return f"{name}: {message}" if message else name
 
 
-def run_tool_call(raw, ask_model, tools, dispatch, retry_budget=RETRY_BUDGET):
-    """Validate a raw tool call, give the model at most ``retry_budget`` retries, then dispatch or reject.
+def check(raw, tools):
+    """Steps 1 to 3 in one: parse, validate and observe a raw call.
 
-    Contract (the kit's capstone issue, from the seed): nothing is dispatched before every check
-    passes; what is dispatched is exactly what the model sent (no coercion, no dropped fields);
-    ``ask_model`` is called only after an invalid call and at most ``retry_budget`` times;
-    ``dispatch`` at most once. Never raises for any ``raw`` or any behaviour of ``ask_model``
-    (an ``Exception`` from it ends in a rejection that says the retry failed).
+    This is the glue notebook 5 asks a learner to write from their own steps; ``run_tool_call``
+    receives it as its ``check`` argument.
+
+    Args:
+        raw: the model's raw call (any value; non-strings are problems, not exceptions).
+        tools: the registry, ``{name: {"required": {...}, "optional": {...}}}``.
+    Returns:
+        ``(call, observation)``: ``call`` is the parsed dict (``arguments`` is ``{}`` when it was
+        missing or null) or None; ``observation`` is None when the call may be dispatched, else the
+        text for the model (str, at most 2,000 characters).
+    """
+    call, problems = check_call(raw, tools)
+    return call, observe(call, problems, tools)
+
+
+def run_tool_call(raw, ask_model, tools, dispatch, check, retry_budget=RETRY_BUDGET):
+    """Check a raw tool call, give the model at most ``retry_budget`` retries, then dispatch or reject.
+
+    Step 4 of the staircase (notebook 4): the loop alone. Which calls are valid, and what the model is
+    told, is ``check``'s job (steps 1 to 3), handed in as an argument, so the loop stands alone.
+
+    Contract (the kit's capstone issue, from the seed): nothing is dispatched before ``check`` passes;
+    what is dispatched is exactly the call ``check`` parsed (no coercion, no dropped fields);
+    ``ask_model`` is called only after an invalid call and at most ``retry_budget`` times, with that
+    attempt's observation; every answer is checked from the start; ``dispatch`` at most once. Never
+    raises for any ``raw`` or any behaviour of ``ask_model`` (an ``Exception`` from it ends in a
+    rejection that says the retry failed).
 
     Args:
         raw: the model's first raw call (normally str; anything else is rejected, not raised on).
         ask_model: ``callable(observation: str) -> str``, the model's next raw call.
-        tools: the registry, ``{name: {"required": {...}, "optional": {...}}}``.
+        tools: the registry, ``{name: {"required": {...}, "optional": {...}}}``, passed on to ``check``.
         dispatch: ``callable(name: str, arguments: dict) -> any``, run only for a valid call.
+        check: ``callable(raw, tools) -> (call, observation)`` as ``solutions.retry.check``.
         retry_budget: how many times the model may be asked again (int, default 1).
     Returns:
         whatever ``dispatch`` returned, unchanged, or ``{"status": "rejected", "error": text}``
@@ -70,10 +93,9 @@ def run_tool_call(raw, ask_model, tools, dispatch, retry_budget=RETRY_BUDGET):
     """
     attempt = raw
     for attempt_number in range(retry_budget + 1):
-        call, violations = check_call(attempt, tools)
-        if not violations:
+        call, observation = check(attempt, tools)
+        if observation is None:
             return dispatch(call["name"], call["arguments"])
-        observation = build_observation(violations, tools, call)
         if attempt_number == retry_budget:
             return rejection(observation)
         try:
@@ -95,4 +117,4 @@ def handle_tool_call(raw, ask_model, *, tools=None, dispatch=echo_dispatch, retr
     Returns:
         as ``run_tool_call``.
     """
-    return run_tool_call(raw, ask_model, registry.TOOLS if tools is None else tools, dispatch, retry_budget)
+    return run_tool_call(raw, ask_model, registry.TOOLS if tools is None else tools, dispatch, check, retry_budget)

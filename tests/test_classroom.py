@@ -300,8 +300,8 @@ def test_one_students_extra_file_changes_nobody_elses_maximum(tmp_path):
     for target in ("alice.py", "bob.py", "mallory/capstone.py"):
         shutil.copy(base, folder / target)
     extra = ("def tool_error_result(tool_use_id, message): pass\ndef parse_call(raw): pass\n"
-             "def validate_call(call, tools): pass\ndef observe(raw, tools): pass\n"
-             "def run_tool_call(raw, ask_model, tools, dispatch): pass\ndef validate_arguments(arguments, schema): pass\n"
+             "def validate_call(call, tools): pass\ndef observe(call, problems, tools): pass\n"
+             "def run_tool_call(raw, ask_model, tools, dispatch, check): pass\ndef validate_arguments(arguments, schema): pass\n"
              "def raw_call_from_openai(tool_call): pass\ndef raw_call_from_anthropic(block): pass\n")
     (folder / "mallory" / "extra.py").write_text(extra)
     (folder / "eve").mkdir()
@@ -451,6 +451,9 @@ def test_a_stopped_run_writes_blank_rows_for_students_left(class_folder, tmp_pat
 
 # -- Gradescope bundle -----------------------------------------------------------------------------
 
+TRUSTED_BUNDLED = {f"solutions/{m}.py" for m in ("violations", "registry", "parse", "schema", "observation")}
+
+
 def extract_bundle(tmp_path, *options):
     """Build a bundle with ``options`` and unpack it into a fake ``/autograder`` tree; returns the tree's root."""
     bundle = tmp_path / "autograder.zip"
@@ -463,7 +466,10 @@ def extract_bundle(tmp_path, *options):
     with zipfile.ZipFile(bundle) as archive:
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "requirements-grader.txt", "LICENSE", "LICENSE-COURSE.txt"} <= set(names)
-        assert not any(n.startswith(("solutions", "notebooks", "tests")) for n in names)
+        assert not any(n.startswith(("notebooks", "tests")) for n in names)
+        # Only the trusted steps 1-3 that grader.trusted runs in the grader's process, and only for an assignment
+        # with an exercise judged alone (issue 11); never the answers, the notebooks or the capstone.
+        assert {n for n in names if n.startswith("solutions")} <= {"solutions/__init__.py", *TRUSTED_BUNDLED}
         assert any(n.startswith("grader/cases/tool_call/") for n in names)  # the hidden cases travel
         archive.extractall(root / "source")
     for name in ("setup.sh", "run_autograder"):
@@ -500,6 +506,15 @@ def test_gradescope_bundle_runs_against_a_fake_autograder_tree(tmp_path):
     # The hidden cases are shown after the due date, and with them the total: the output names the visible part.
     assert "Score:" not in results["output"] and "after the due date" in results["output"]
     assert results["extra_data"]["grader_version"] == grader_version()
+
+
+def test_a_bundle_for_notebooks_3_and_4_grades_the_steps_judged_alone(tmp_path):
+    """observe and run_tool_call get their earlier steps from the grader's trusted side on Gradescope too."""
+    root = extract_bundle(tmp_path, "--notebooks", "03-04")
+    upload(root, (os.path.join(SOLVED, "03_observations.ipynb"), "03.ipynb"), (os.path.join(SOLVED, "04_retries.ipynb"), "04.ipynb"))
+    results = run_autograder(root)
+    assert {t["extra_data"]["exercise"] for t in results["tests"]} == {"observe", "retry-loop"}
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) == available("observe") + available("retry-loop")
 
 
 def test_every_upload_has_the_same_maximum(tmp_path):

@@ -269,9 +269,9 @@ def test_a_validator_bound_with_functools_partial_is_graded_as_validate_call(tmp
 
 
 def test_an_observer_object_in_a_notebook_is_graded_as_observe(tmp_path):
-    helpers = BASES["observe"].replace("def observe(raw, tools):", "def _observe(raw, tools):")
-    path = write_notebook(tmp_path, helpers, "class Observer:\n    def __call__(self, raw, tools):\n"
-                                             "        return _observe(raw, tools)", "observe = Observer()")
+    helpers = BASES["observe"].replace("def observe(call, problems, tools):", "def _observe(call, problems, tools):")
+    path = write_notebook(tmp_path, helpers, "class Observer:\n    def __call__(self, call, problems, tools):\n"
+                                             "        return _observe(call, problems, tools)", "observe = Observer()")
     result = grade(path)
     assert {c.exercise_id for c in result.cases} == {"observe"}
     full_marks(result, available("observe"))

@@ -10,12 +10,18 @@ from types import SimpleNamespace
 import pytest
 
 from solutions import (
-    build_observation, check_call, observe, parse_call, raw_call_from_anthropic, raw_call_from_openai, run_tool_call,
+    build_observation, check, check_call, parse_call, raw_call_from_anthropic, raw_call_from_openai, run_tool_call,
     validate_arguments, validate_call,
 )
 from solutions.violations import looks_like_traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def observe(raw, tools):
+    """The observation the reference's steps 1 to 3 give for a raw call (since issue 11 the observe step itself
+    receives the problems: ``solutions.check`` is the three together)."""
+    return check(raw, tools)[1]
 
 
 def texts(violations):
@@ -60,7 +66,7 @@ def test_non_finite_number_gets_one_verdict_by_every_path(arguments_text, path):
 
 def test_finite_extremes_are_dispatched_exactly():
     raw = '{"name": "set_budget", "arguments": {"amount": 1.7976931348623157e308, "limits": [1e-400]}}'
-    result = run_tool_call(raw, never_asked, BUDGET, dispatched)
+    result = run_tool_call(raw, never_asked, BUDGET, dispatched, check)
     assert result["arguments"] == {"amount": 1.7976931348623157e308, "limits": [0.0]}
 
 
@@ -80,7 +86,7 @@ def test_model_client_error_is_reduced_to_its_first_line(error, first_line):
     def ask_model(observation):
         raise error
     result = run_tool_call('{"name": "get_weather", "arguments": {}}', ask_model,
-                           {"get_weather": {"required": {"city": str}}}, dispatched)
+                           {"get_weather": {"required": {"city": str}}}, dispatched, check)
     assert result["status"] == "rejected"
     assert not looks_like_traceback(result["error"])
     assert f"asking the model again raised {first_line}" in result["error"]

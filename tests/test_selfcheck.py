@@ -47,3 +47,20 @@ def test_learner_globals_are_restored_after_the_check():
 def test_not_a_function():
     report = check(None)
     assert isinstance(report, SelfCheckReport) and report.passed == 0
+
+
+def test_the_visible_cases_checks_table_is_current(tmp_path):
+    """A student release answers the visible cases' checks from grader/visible_checks.json (it has no reference);
+    the table must be what the reference gives today (regenerate: python -m grader.trusted)."""
+    import json
+
+    from grader.registries import SEED_TOOLS
+    from grader.trusted import VISIBLE_CHECKS_PATH, write_visible_table
+    from grader.visible_cases import visible_raws
+
+    fresh_table = tmp_path / "visible_checks.json"
+    write_visible_table(visible_raws(), SEED_TOOLS, fresh_table)
+    with open(VISIBLE_CHECKS_PATH, encoding="utf-8") as handle:
+        committed = json.load(handle)
+    assert committed == json.loads(fresh_table.read_text(encoding="utf-8"))
+    assert len(committed) >= 7 and committed['{"name": "get_weather", "arguments": {"city": "Paris"}}']["observation"] is None

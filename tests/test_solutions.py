@@ -6,7 +6,8 @@ import pytest
 
 import solutions
 from solutions import (
-    TOOLS, Violation, build_observation, check_call, handle_tool_call, parse_call, run_tool_call, validate_call,
+    TOOLS, Violation, build_observation, check, check_call, handle_tool_call, observe, parse_call, run_tool_call,
+    validate_call,
 )
 from solutions.schema import matches_type
 from solutions.violations import preview
@@ -146,6 +147,30 @@ def test_observation_is_bounded_for_huge_input():
     assert text.endswith("… and 47 more problems not listed here; fix these first.")
 
 
+def test_observe_takes_the_problems_as_data_and_writes_text_problems_too():
+    """Issue 11: observe(call, problems, tools) stands alone; a learner's problems are sentences (str)."""
+    assert observe({"name": "get_weather", "arguments": {"city": "Paris"}}, [], TOOLS) is None
+    parsed = {"name": "get_weather", "arguments": {"city": 1}}
+    text = observe(parsed, ["argument city must be a string, got 1"], TOOLS)
+    assert text.splitlines() == [
+        "Tool call rejected (1 problem); nothing was executed. Fix it and send the whole call again:",
+        "1. argument city must be a string, got 1",
+        "get_weather takes city (string, required), units (string, optional)",
+    ]
+    many = [f"argument f{i} must be a string: " + "x" * 300 for i in range(40)]
+    text = observe(None, many, TOOLS)
+    assert len(text) <= solutions.MAX_OBSERVATION_CHARS and "1. argument f0 must be a string" in text
+    assert "more problems not listed here" in text
+    assert "Traceback" not in observe(None, ['Traceback (most recent call last):\n  File "x.py", line 1'], TOOLS)
+
+
+def test_check_is_the_first_three_steps_together():
+    raw = call("get_weather", {"city": 1})
+    parsed, problems = check_call(raw, TOOLS)
+    assert check(raw, TOOLS) == (parsed, observe(parsed, problems, TOOLS))
+    assert check(call("get_weather", {"city": "Paris"}), TOOLS) == ({"name": "get_weather", "arguments": {"city": "Paris"}}, None)
+
+
 def test_preview_never_recurses():
     deep = []
     for _ in range(100_000):
@@ -204,10 +229,10 @@ def test_failing_model_ends_in_a_rejection_that_says_so():
 
 def test_retry_budget_is_configurable_and_zero_means_no_retry():
     r = Recorder([call("nope", {})] * 3)
-    run_tool_call("{", r.ask, TOOLS, r.dispatch, retry_budget=3)
+    run_tool_call("{", r.ask, TOOLS, r.dispatch, check, retry_budget=3)
     assert len(r.asked) == 3
     r = Recorder()
-    assert run_tool_call("{", r.ask, TOOLS, r.dispatch, retry_budget=0)["status"] == "rejected" and r.asked == []
+    assert run_tool_call("{", r.ask, TOOLS, r.dispatch, check, retry_budget=0)["status"] == "rejected" and r.asked == []
 
 
 def test_default_registry_is_read_at_call_time(monkeypatch):

@@ -2,10 +2,10 @@
 
 import solutions
 from grader.progress import course_progress, format_progress
-from grader.widgets import Playground, ProgressView, RetrySimulator
+from grader.widgets import Playground, ProgressView, RetrySimulator, kit_check
 
 
-def broken_observe(raw, tools):
+def broken_observe(call, problems, tools):
     raise KeyError("oops")
 
 
@@ -27,7 +27,7 @@ def test_playground_survives_a_function_that_raises():
 
 
 def test_retry_simulator_steps_through_the_transcript():
-    simulator = RetrySimulator(lambda raw, ask, dispatch: solutions.run_tool_call(raw, ask, solutions.TOOLS, dispatch))
+    simulator = RetrySimulator(lambda raw, ask, dispatch: solutions.run_tool_call(raw, ask, solutions.TOOLS, dispatch, kit_check))
     assert simulator.shown == 1 and not simulator.step_button.disabled
     simulator.picker.value = "a model that never corrects itself"
     for _ in range(10):
@@ -55,3 +55,24 @@ def test_progress_grades_started_and_solved_notebooks(tmp_path):
     shutil.copytree(f"{ROOT}/solutions/notebooks", tmp_path, dirs_exist_ok=True)
     rows = course_progress(str(tmp_path))
     assert all(r.state == "done" and r.score == r.max_score > 0 for r in rows)
+
+
+def test_without_the_kits_steps_the_views_use_the_learners_own_saved_steps(monkeypatch):
+    """A student release has no reference: the playground and the simulator's check use the learner's own
+    parse_call, validate_call and observe from their saved notebooks 1 to 3 (here the solved ones; issue 11)."""
+    import os
+
+    import grader.progress
+    from grader import trusted
+    from conftest import ROOT
+
+    monkeypatch.setattr(trusted, "available", lambda: False)
+    monkeypatch.setattr(grader.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "solutions", "notebooks"))
+    playground = Playground(solutions.observe)
+    yours, reference = playground.verdicts('{"name": "get_weather", "arguments": {"city": 1}}')
+    assert "argument 'city' is the integer 1" in yours  # the problem text came from the solved notebook 2
+    call, observation = kit_check('{"name": "get_weather", "arguments": {"city": 1}}', solutions.TOOLS)
+    assert call == {"name": "get_weather", "arguments": {"city": 1}} and "argument 'city' is the integer 1" in observation
+    monkeypatch.setattr(grader.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "notebooks"))  # the shipped stubs
+    assert kit_check("{}", solutions.TOOLS)[1].startswith("Your own steps from notebooks 1 and 2 check the call here, "
+                                                          "and one raised NotImplementedError")

@@ -1,4 +1,5 @@
-"""Faulty solutions for the step exercises (notebooks 0-4 and 6): a compact correct base per exercise,
+"""Faulty solutions for the step exercises (notebooks 0-4 and 6; observe and run_tool_call in the signatures of
+issue 11: observe receives the problems, the loop receives check): a compact correct base per exercise,
 and single edits that reproduce the faults each notebook teaches about.
 
 Each base must score full marks on its exercise; each fault must lose points there
@@ -97,58 +98,60 @@ def validate_call(call, tools):
     return problems
 ''',
     "observe": '''
-import difflib
-import json
+LIMIT = 2000
 
 
-def _type_ok(value, declared):
-    if declared is float:
-        return type(value) in (int, float)
-    return type(value) is declared
+def _schema_line(call, tools):
+    name = call.get("name") if isinstance(call, dict) else None
+    if not isinstance(name, str) or name not in tools:
+        return ""
+    spec = tools[name]
+    fields = [f"{f} ({t.__name__}, required)" for f, t in spec["required"].items()]
+    fields += [f"{f} ({t.__name__}, optional)" for f, t in spec["optional"].items()]
+    return f"\\n{name[:60]} takes " + (", ".join(fields)[:500] or "no arguments")
 
 
-def _short(value):
-    if isinstance(value, (dict, list)):
-        return f"a {type(value).__name__} of {len(value)} items"
-    if isinstance(value, str) and ("Traceback" in value or 'File "' in value):
-        return "a text that looks like a traceback"
-    return json.dumps(value)[:40]
+def _text(header, lines, shown, schema):
+    text = header + "".join(f"\\n{i}. {line}" for i, line in enumerate(lines[:shown], 1))
+    if shown < len(lines):
+        text += f"\\n... and {len(lines) - shown} more problems not listed here"
+    return text + schema
 
 
-def _tools(name, tools):
-    close = difflib.get_close_matches(name, list(tools), n=5) if isinstance(name, str) else []
-    return ", ".join(close + [tool for tool in tools if tool not in close])
-
-
-def observe(raw, tools):
-    try:
-        call = json.loads(raw)
-    except (ValueError, RecursionError, TypeError) as exc:
-        return f"The call is not valid JSON: {str(exc)[:100]}"
-    if not isinstance(call, dict):
-        return "The call must be a JSON object."
-    problems = []
-    name, args = call.get("name"), call.get("arguments")
-    args = {} if args is None else args
-    spec = tools.get(name) if isinstance(name, str) else None
-    if spec is None:
-        problems.append(f"unknown tool {_short(name)}; registered tools: {_tools(name, tools)}")
-    if not isinstance(args, dict):
-        problems.append("arguments must be a JSON object")
-    elif spec:
-        declared = {**spec["required"], **spec["optional"]}
-        problems += [f"missing required argument {f}" for f in spec["required"] if f not in args]
-        for field, value in args.items():
-            if field not in declared:
-                problems.append(f"unknown argument {_short(field)}; allowed: {', '.join(declared)}")
-            elif not _type_ok(value, declared[field]):
-                problems.append(f"argument {field} must be a {declared[field].__name__}, got {_short(value)}")
+def observe(call, problems, tools):
     if not problems:
         return None
-    text = "Tool call rejected:\\n- " + "\\n- ".join(problems)
-    return text if len(text) <= 2000 else text[:1980] + " (truncated)"
+    lines = [" ".join(str(p).split()) for p in problems]
+    header = f"Tool call rejected ({len(lines)} problems); nothing was executed. Fix them and send the whole call again:"
+    schema = _schema_line(call, tools)
+    width = max(len(line) for line in lines)
+    cut = lines
+    while len(_text(header, cut, len(cut), schema)) > LIMIT and width > 100:
+        width = width * 3 // 4
+        cut = [line if len(line) <= width else line[:width] + "..." for line in lines]
+    shown = len(cut)
+    while len(_text(header, cut, shown, schema)) > LIMIT and shown > 1:
+        shown = shown // 2 if shown > 40 else shown - 1
+    return _text(header, cut, shown, schema)[:LIMIT]
 ''',
-    "json-schema": '''
+    "retry-loop": '''
+def _rejected(observation, note=""):
+    return {"status": "rejected", "error": observation[:2000 - len(note)] + note}
+
+
+def run_tool_call(raw, ask_model, tools, dispatch, check):
+    call, observation = check(raw, tools)
+    if observation is None:
+        return dispatch(call["name"], call["arguments"])
+    try:
+        retry = ask_model(observation)
+    except Exception as exc:
+        return _rejected(observation, f"\\nThe retry failed: asking the model again raised {type(exc).__name__}.")
+    call, observation = check(retry, tools)
+    if observation is None:
+        return dispatch(call["name"], call["arguments"])
+    return _rejected(observation)
+''',    "json-schema": '''
 TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list,),
          "object": (dict,), "null": (type(None),)}
 KNOWN = {"type", "properties", "required", "additionalProperties", "enum", "items", "anyOf", "$ref", "$defs",
@@ -316,14 +319,25 @@ STEP_FAULTS = [
           ("            if field not in declared:\n                problems.append(", "            if field not in declared:\n                continue\n                problems.append(")),
     fault("validate-call", "required_types_only", "Type-checks required fields only.",
           ("            elif not _type_ok(value, declared[field]):", "            elif field in spec[\"required\"] and not _type_ok(value, declared[field]):")),
-    fault("observe", "unbounded", "Never truncates the observation.",
-          ('    return text if len(text) <= 2000 else text[:1980] + " (truncated)"', "    return text")),
-    fault("observe", "no_allowed_fields", "Names the extra field but not the allowed ones.",
-          ("; allowed: {', '.join(declared)}", "")),
+    fault("observe", "unbounded", "Never shortens the observation.",
+          ("    return _text(header, cut, shown, schema)[:LIMIT]", "    return _text(header, lines, len(lines), schema)")),
     fault("observe", "empty_string_for_valid", "Returns \"\" instead of None for a valid call.",
           ("    if not problems:\n        return None", "    if not problems:\n        return \"\"")),
-    fault("observe", "no_registered_tools", "Does not list the registered tools for an unknown name.",
-          ("; registered tools: {_tools(name, tools)}", "")),
+    fault("observe", "first_problem_only", "Writes up the first problem only (the one retry then fixes one of them).",
+          ("    lines = [\" \".join(str(p).split()) for p in problems]", "    lines = [\" \".join(str(p).split()) for p in problems[:1]]")),
+    fault("retry-loop", "asks_twice", "Asks the model again after a failed retry (two retries).",
+          ("    call, observation = check(retry, tools)\n    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)",
+           "    call, observation = check(retry, tools)\n    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n"
+           "    call, observation = check(ask_model(observation), tools)\n    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)")),
+    fault("retry-loop", "dispatches_unchecked_retry", "Dispatches the model's retry without checking it.",
+          ("    call, observation = check(retry, tools)\n    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)",
+           "    import json\n    try:\n        call = json.loads(retry)\n        return dispatch(call[\"name\"], call.get(\"arguments\") or {})\n"
+           "    except Exception:\n        return _rejected(observation)")),
+    fault("retry-loop", "echoes_first_attempt", "Rejects with the first attempt's observation, not the last one's.",
+          ("    call, observation = check(retry, tools)\n    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)",
+           "    call, second = check(retry, tools)\n    if second is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)")),
+    fault("retry-loop", "crashes_when_the_model_fails", "Lets an exception from ask_model escape.",
+          ("    try:\n        retry = ask_model(observation)\n    except Exception as exc:\n", "    retry = ask_model(observation)\n    if False:\n        exc = None\n")),
     fault("json-schema", "ignores_unknown_keywords", "Silently ignores keywords it cannot check.",
           ("    if unknown:\n", "    if False:\n")),
     fault("json-schema", "shallow", "Does not recurse into nested properties.",
@@ -346,17 +360,6 @@ STEP_FAULTS = [
           ("        return None, [f\"the call is not valid JSON: {_hint(raw, exc.pos)}\"]",
            "        hint = \"use double quotes, not single quotes\" if \"double quotes\" in exc.msg else exc.msg\n"
            "        return None, [f\"the call is not valid JSON: {hint}\"]")),
-    fault("observe", "quotes_traceback_text", "Kind 2: quotes the model's traceback-like text whole.",
-          ("    if isinstance(value, str) and (\"Traceback\" in value or 'File \"' in value):", "    if False:")),
-    fault("observe", "first_20_tools", "Kind 3: lists the first 20 registered tools and a count.",
-          ("    return \", \".join(close + [tool for tool in tools if tool not in close])",
-           "    names = list(tools)\n    return \", \".join(names[:20]) + (f\" and {len(names) - 20} more\" if len(names) > 20 else \"\")")),
-    fault("observe", "first_10_problems", "Kind 3: names the first 10 problems and a count.",
-          ("    text = \"Tool call rejected:\\n- \" + \"\\n- \".join(problems)",
-           "    more = f\"\\n- and {len(problems) - 10} more\" if len(problems) > 10 else \"\"\n"
-           "    text = \"Tool call rejected:\\n- \" + \"\\n- \".join(problems[:10]) + more")),
-    fault("observe", "registry_order_when_cut", "Kind 3: when the tools cannot all fit, keeps the first ones, not the closest.",
-          ("    close = difflib.get_close_matches(name, list(tools), n=5) if isinstance(name, str) else []", "    close = []")),
     fault("json-schema", "enum_exact_types", "Kind 8: compares enum options by Python type, so 1 is not 1.0.",
           ("    return a == b and (type(a) is type(b) or {type(a), type(b)} <= {int, float})", "    return a == b and type(a) is type(b)")),
     fault("json-schema", "enum_numbers_by_equality", "Compares number options with ==, so true matches \"enum\": [1] "

@@ -1,10 +1,14 @@
-"""Notebook 3: observe turns a raw call into the error text a model can act on, or None."""
+"""Notebook 3: observe turns the problems steps 1 and 2 found into the error text a model can act on, or None.
+
+Each case names a raw call; the grader's trusted steps parse and validate it and hand ``observe`` the call,
+the problems (one sentence each) and the registry, as notebook 3 defines it (issue 11): observe is judged alone.
+"""
 
 import pytest
 
 from grader.expectations import expect_no_observation, expect_observation, fail
 from grader.models import make_call
-from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
+from grader.registries import SEED_TOOLS, TYPED_TOOLS
 from grader.rule_ids import rule_id
 
 GROUP = "observe"
@@ -15,7 +19,7 @@ BOUND_RULE = "Observations are at most 2,000 characters and contain no traceback
 
 
 def observe(harness, raw, tools=TYPED_TOOLS, times=1):
-    return harness.call(raw, encode_registry(tools), times=times)
+    return harness.observe(raw, tools, times=times)
 
 
 @pytest.mark.points(1)

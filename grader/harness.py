@@ -174,13 +174,18 @@ class Responder:
         transcript: the ``Transcript`` to fill. model: the scripted model. dispatch_reply: what dispatch returns.
         tools: the case's registry (Python classes), against which ``check`` requests are answered with the
             grader's trusted steps (``grader.trusted.check``).
+        allow_check: answer ``check`` requests (bool). Only a loop judged alone (retry-loop) is handed
+            ``check``; any other exercise asking for it is refused like an unknown request, so a submission
+            that walks the worker's frames to the proxy cannot make the grader do its work (found by an
+            attacker: 129/129 on the capstone and 44/44 on parse-call with no checks of its own).
     """
 
-    def __init__(self, transcript, model, dispatch_reply, tools=None):
+    def __init__(self, transcript, model, dispatch_reply, tools=None, allow_check=False):
         self.transcript = transcript
         self.model = model
         self.dispatch_reply = dispatch_reply
         self.tools = tools
+        self.allow_check = allow_check
 
     def answer(self, op, message):
         """Return the reply message for one request from the worker (see ``Sandbox.run``)."""
@@ -199,7 +204,7 @@ class Responder:
             reply = self.dispatch_reply(name, arguments)
             self.transcript.dispatch_replies.append(reply)
             return {"op": "reply", "value": reply}
-        if op == "check":
+        if op == "check" and self.allow_check:
             from grader import trusted
 
             raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
@@ -388,7 +393,7 @@ class ExerciseHarness:
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
                                 tools_replaced=tools is not None and tools != SEED_TOOLS)
         responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
-                              tools if tools is not None else SEED_TOOLS)
+                              tools if tools is not None else SEED_TOOLS, allow_check=not seed)
         if seed:
             invocations = [[r, ASK_MODEL] for r in raws]
             globals_ = {"TOOLS": registry, "dispatch": DISPATCH}

@@ -115,6 +115,13 @@ class GradingPlugin:
             finally:
                 sys.pycache_prefix = previous
 
+    def pytest_collectreport(self, report):
+        # A case file that cannot be collected would silently take its cases out of every maximum: it is an
+        # internal error, counted and reported like one (found when a stale module stood in for a case file).
+        if report.failed:
+            self.internal_errors.append(f"could not collect {report.nodeid or 'the cases'}: "
+                                        f"{str(report.longrepr).strip().splitlines()[-1][:300] if report.longrepr else ''}")
+
     def pytest_collection_modifyitems(self, items):
         """Plan the canary runs: each kind ``RUNS_PER_KIND`` times, before items drawn at random."""
         self.item_index = {item.nodeid: number for number, item in enumerate(items)}

@@ -101,6 +101,23 @@ UNUSED_PLUGINS = ("unraisableexception", "threadexception", "pastebin", "junitxm
                   "subtests", "debugging", "skipping")
 
 
+def forget_foreign_case_modules(cases_dir, folders):
+    """Drop from ``sys.modules`` every module named like one of ``folders``' case modules (``tool_call``,
+    ``tool_call.test_04_dispatch``) that was not loaded from ``cases_dir``.
+
+    pytest's importlib mode names a case module by its path below ``--rootdir`` and reuses a module already
+    in ``sys.modules`` under that name: after grading with another case folder (a copy, a release) in this
+    process, that copy's module stood in for the real file and its cases went missing. Modules loaded from
+    ``cases_dir`` itself stay cached (a batch process grades many students with them).
+    """
+    root = os.path.realpath(cases_dir) + os.sep
+    packages = {os.path.basename(folder) for folder in folders}
+    for name in [n for n in list(sys.modules) if n.partition(".")[0] in packages]:
+        where = getattr(sys.modules.get(name), "__file__", None) or ""
+        if not os.path.realpath(where).startswith(root):
+            sys.modules.pop(name, None)
+
+
 def run_cases(exercise, harness, cases_dir=CASES_DIR):
     """Run one exercise's case folder with pytest, in this process, against the loaded submission.
 
@@ -113,6 +130,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
 
     plugin = GradingPlugin(exercise, harness)
     folders = [os.path.join(cases_dir, "visible"), os.path.join(cases_dir, exercise.cases)]
+    forget_foreign_case_modules(cases_dir, folders)
     args = [
         *[folder for folder in folders if os.path.isdir(folder)],  # a student release has no hidden cases
         "-c", os.path.join(cases_dir, "pytest.ini"),  # never pick up the repository's own pytest.ini

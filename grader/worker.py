@@ -613,7 +613,7 @@ def module_key(name):
     hyphen there stands for an underscore (``-posixsubprocess`` loads _posixsubprocess: an adversarial
     test). A non-ASCII name is looked up as ``PyInitU_...`` and matches no module of the standard library.
     """
-    return name.rpartition(".")[2].replace("-", "_")
+    return name.partition("\x00")[0].rpartition(".")[2].replace("-", "_")
 
 
 def _refuse(what, _error=PermissionError):
@@ -745,7 +745,8 @@ def install_guard(scratch, kit):
             # The standard library sets both (types.coroutine replaces __code__: asyncio), but not on the guard's helpers.
             _refuse(f"changing a function's {args[1]}")
         if event == "import" and args and _type(args[0]) is _str and (
-                args[0].rpartition(".")[2].replace("-", "_") in _blocked_modules
+                "\x00" in args[0]  # CPython finds PyInit_ by the name up to a NUL: "_posixsubprocess\x00x" (attacker)
+                or args[0].rpartition(".")[2].replace("-", "_") in _blocked_modules
                 or (_len(args) > 1 and _type(args[1]) is _str
                     and args[1].rpartition("/")[2].partition(".")[0].replace("-", "_") in _blocked_modules)):
             # Matched as the import system matches (module_key): a copy of _posixsubprocess loaded as

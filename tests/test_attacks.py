@@ -41,7 +41,15 @@ FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb"
 TESTED_HERE = FULL_MARKS + [
     "fair_class_based_step.py", "stub_observe_none.py", "stuffed_observation.py", "validate_call_one_generic_problem.py",
     "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
-    "gradebook_adds_exercises.py"]
+    "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py"]
+
+
+@pytest.mark.parametrize("name, exercise", [("steal_check_capstone.py", "capstone"), ("steal_check_parse.py", "parse-call")])
+def test_the_trusted_check_answers_only_the_loop_it_is_handed_to(tmp_path, name, exercise):
+    """An attacker walked the worker's frames to the check proxy and scored 129/129 and 44/44 with no checks of
+    their own: the grader now answers check requests only in a loop judged alone (retry-loop)."""
+    process, results = grade_attack(tmp_path, name, "--exercise", exercise)
+    assert points(results) == (0, available(exercise))
 
 
 def test_every_attack_file_has_an_expectation():
@@ -130,8 +138,12 @@ def test_an_observation_that_never_says_what_is_wrong_loses_the_observation_poin
 def test_one_generic_problem_is_not_every_violation(tmp_path):
     process, results = grade_attack(tmp_path, "validate_call_one_generic_problem.py")
     assert points(results, name_part="four different violations")[0] == 0
-    assert points(results, name_part="naming the offending tool or field")[0] <= 7  # of 18: no field singled out
-    assert results["score"] <= 20
+    # Issue 15 added the capstone's inputs to these cases, and a dump of the registry and the sent keys mentions
+    # the sent name in most of them: mentions are judged, not singling out (twin judging would be stricter).
+    earned, available_here = points(results, name_part="naming the offending tool or field")
+    assert earned <= available_here * 2 // 3
+    assert points(results, name_part="four different violations")[0] == 0
+    assert results["score"] <= available("validate-call") - 14
 
 
 def hidden_outputs(results):

@@ -1,6 +1,7 @@
 """The course check: every stub fails, every solution passes, every exercise has hint, cases and points;
 every rule the capstone grades is graded in the step that teaches it."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ import warnings
 import pytest
 
 from conftest import ROOT
+from points import available
 from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
 from grader.exercises import EXERCISES
 from grader.run import CASES_DIR
@@ -162,3 +164,33 @@ def test_rule_coverage_fails_when_a_case_file_does_not_import(tmp_path):
     path.write_text("import no_such_module_in_the_kit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
     results = check_rule_coverage(cases_dir=str(cases))
     assert len(results) == 1 and not results[0][0] and "could not collect the cases in tool_call" in results[0][1]
+
+
+def test_grading_after_a_copy_of_the_cases_uses_the_real_case_files(tmp_path):
+    """Found in the full test run: after course.check collected a changed copy of tool_call/ in this process,
+    pytest's importlib mode reused the copy's module for the real file and the capstone lost its 14 dispatch
+    cases (129 points became 115) without a word. The grader now forgets case modules loaded from elsewhere."""
+    from grader.run import grade
+
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "tool_call" / "test_04_dispatch.py"
+    path.write_text(path.read_text(encoding="utf-8").replace('@rule_id("dispatch.result")\n', ""), encoding="utf-8")
+    check_rule_coverage(cases_dir=str(cases))
+    base = os.path.join(ROOT, "tests", "faulty", "base.py")
+    result = grade(base, exercise_ids=["capstone"], cases_dir=str(cases))
+    assert result.max_score == available("capstone")
+    path.unlink()  # the copy's module is now stale in sys.modules, its file gone
+    result = grade(base, exercise_ids=["capstone"])
+    assert (result.score, result.max_score) == (available("capstone"), available("capstone")), result.notes
+    assert sum(1 for c in result.cases if "test_04_dispatch" in c.case_id) == 14
+
+
+def test_a_case_file_that_cannot_be_collected_is_an_internal_error_not_fewer_cases(tmp_path):
+    """A grading run never silently drops a case file: the report says an internal error happened."""
+    from grader.run import grade
+
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "tool_call" / "test_04_dispatch.py"
+    path.write_text("import no_such_module_in_the_kit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    result = grade(os.path.join(ROOT, "tests", "faulty", "base.py"), exercise_ids=["capstone"], cases_dir=str(cases))
+    assert any("internal grader error" in note for note in result.notes), result.notes

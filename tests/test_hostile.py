@@ -63,6 +63,7 @@ EXPECTED = {
     "disarms_the_guard.py": (r"could not rewire _refuse the grader does not allow changing a function's __code__", 30, 0),
     "hangs_on_every_other_case.py": (r"timed out on 6 cases, so the remaining cases were skipped", 40, 0),
     "imports_under_another_name.py": (r"failed PermissionError the grader does not allow importing x\._posixsubprocess", 30, 0),
+    "imports_with_a_nul_in_its_name.py": (r"failed PermissionError the grader does not allow importing _posixsubprocess", 30, 0),
     "rewires_realpath.py": (r"chmod solutions 0777 refused: the grader does not allow os\.chmod outside the scratch folder"
                             r"(.|\n)*renice grader refused", 30, 0),
     "echoes_hidden_inputs.py": (r"what it prints during a hidden case is not shown(.|\n)*an exception of the "

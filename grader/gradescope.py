@@ -29,6 +29,7 @@ set -euo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 SOURCE="$ROOT/source"
 VENV="$ROOT/kit-venv"
+cd "$SOURCE"  # the kit is imported from here, wherever the script was started
 rm -f "$SOURCE/PYTHON_PROBLEM"
 
 find_python() {  # the first of these that is Python 3.10 or newer
@@ -97,8 +98,15 @@ exit 0
 """
 
 UPLOAD_SECONDS = 120.0  # one budget for all the files of an upload (see grader.batch.grade_files)
-NOTHING_UPLOADED = ("No .py or .ipynb file was found in your upload: upload your notebook (for example "
-                    "05_capstone.ipynb) or your .py file, then submit again.")
+def nothing_uploaded(assignment):
+    """The note for an upload holding no .py or .ipynb file (str), naming the assignment's own notebooks (an
+    instructor's trial: a bundle for notebooks 01-02 told students to upload 05_capstone.ipynb)."""
+    from grader.exercises import BY_ID
+
+    notebooks = list(dict.fromkeys(BY_ID[e].notebook for e in assignment if e in BY_ID))
+    shown = " and ".join(notebooks) if len(notebooks) <= 3 else ", ".join(notebooks[:3]) + " and the others"
+    return (f"No .py or .ipynb file was found in your upload: upload your notebook{'s' if len(notebooks) > 1 else ''} "
+            f"({shown}) or your .py file, then submit again.")
 
 
 def grade_upload(folder, results_path, assignment=None, hidden_visibility="after_due_date", score_visibility="visible"):
@@ -128,7 +136,7 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
     combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
     combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
     if not files:
-        combined.notes.insert(0, NOTHING_UPLOADED)
+        combined.notes.insert(0, nothing_uploaded(assignment))
     missing_exercises(combined, assignment, "none of your files" if files else "your upload has no file that")
     write_json_atomically(results_path, gradescope_results(combined, hidden_visibility, score_visibility))
     print(text_report(combined))
@@ -195,6 +203,7 @@ def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_
         list of member names, in the order written.
     """
     members = bundle_files(assignment, hidden_visibility, score_visibility)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)  # as course.release creates its folder
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, (data, executable) in members.items():
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))

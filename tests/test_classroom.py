@@ -545,6 +545,27 @@ def test_gradescope_upload_without_a_notebook_says_what_to_upload(tmp_path):
     assert all(t["status"] == "failed" for t in results["tests"])
 
 
+def test_an_empty_upload_is_told_the_assignments_own_notebooks(tmp_path):
+    """An instructor's trial: a bundle for notebooks 01-02 told an empty upload to send 05_capstone.ipynb."""
+    from grader.gradescope import grade_upload
+
+    (tmp_path / "upload").mkdir()
+    result = grade_upload(str(tmp_path / "upload"), str(tmp_path / "results.json"), ["parse-call", "validate-call"])
+    assert result.notes[0].startswith("No .py or .ipynb file was found in your upload: upload your notebooks "
+                                      "(01_parsing.ipynb and 02_schema.ipynb)")
+    assert "05_capstone" not in json.loads((tmp_path / "results.json").read_text())["output"]
+
+
+def test_a_bundle_can_be_written_into_a_folder_that_does_not_exist_yet(tmp_path):
+    """Another finding of that trial: a missing output folder gave a FileNotFoundError traceback."""
+    target = tmp_path / "new" / "folder" / "autograder.zip"
+    process = subprocess.run([sys.executable, "-m", "grader.gradescope", str(target), "--notebooks", "01"], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+    assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
+    assert zipfile.ZipFile(target).testzip() is None
+    assert 'cd "$SOURCE"' in zipfile.ZipFile(target).read("setup.sh").decode()  # setup.sh works from any folder
+
+
 def test_gradescope_upload_of_several_notebooks_grades_each_exercise_from_its_best_file(tmp_path):
     from grader.gradescope import grade_upload
 

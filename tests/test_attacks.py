@@ -41,7 +41,8 @@ FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb"
 TESTED_HERE = FULL_MARKS + [
     "fair_class_based_step.py", "stub_observe_none.py", "stuffed_observation.py", "validate_call_one_generic_problem.py",
     "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
-    "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py"]
+    "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py",
+    "observe_joins_its_problems.py"]
 
 
 @pytest.mark.parametrize("name, exercise", [("steal_check_capstone.py", "capstone"), ("steal_check_parse.py", "parse-call")])
@@ -50,6 +51,14 @@ def test_the_trusted_check_answers_only_the_loop_it_is_handed_to(tmp_path, name,
     their own: the grader now answers check requests only in a loop judged alone (retry-loop)."""
     process, results = grade_attack(tmp_path, name, "--exercise", exercise)
     assert points(results) == (0, available(exercise))
+
+
+def test_an_observe_that_only_joins_its_problems_loses_what_observe_adds(tmp_path):
+    process, results = grade_attack(tmp_path, "observe_joins_its_problems.py", "--exercise", "observe")
+    assert points(results, name_part="way out for terse problems")[0] == 0
+    assert points(results, name_part="problem holding a traceback")[0] == 0
+    assert points(results, name_part="do not fit are counted")[0] == 0
+    assert results["score"] <= available("observe") - 5
 
 
 def test_every_attack_file_has_an_expectation():

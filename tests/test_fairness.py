@@ -320,3 +320,18 @@ def test_without_ipython_a_cell_with_ipython_syntax_is_explained(tmp_path, monke
     assert submission.notes == ["IPython is not installed next to the grader, so cells with IPython syntax (% magics, "
                                 "! commands) could not be turned into Python and fail with a syntax error; install "
                                 "IPython there."]
+
+
+def test_a_module_written_with_writefile_imports_as_in_jupyter(tmp_path):
+    """An attacker's fairness trial: helpers written with %%writefile and imported in the next cell scored 0
+    (ModuleNotFoundError), while Jupyter runs it: a kernel has the notebook's folder on sys.path."""
+    notebook = write_notebook(tmp_path, "%%writefile tool_steps.py\n" + HELPERS,
+                              "from tool_steps import *", "%%time\n" + ENTRY)
+    full_marks(grade(notebook), available("capstone"))
+
+
+def test_a_written_module_cannot_shadow_the_standard_library(tmp_path):
+    """The scratch folder comes last on sys.path: a json.py written there is not what `import json` finds."""
+    notebook = write_notebook(tmp_path, "%%writefile json.py\nraise SystemExit('shadowed')\n",
+                              "import importlib, sys\nsys.modules.pop('json', None)\nimport json\n" + BASE)
+    full_marks(grade(notebook), available("capstone"))

@@ -8,7 +8,7 @@ import pytest
 
 from grader.expectations import expect_no_observation, expect_observation, fail
 from grader.models import make_call
-from grader.registries import SEED_TOOLS, TYPED_TOOLS
+from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.rule_ids import rule_id
 
 GROUP = "observe"
@@ -201,3 +201,80 @@ def test_every_wrong_field_is_named_when_they_fit(harness, name, wrong):
     fields = list(WIDE[name]["required"])
     expect_observation(observe(harness, make_call(name, {field: wrong for field in fields}), WIDE), fields,
                        "name every field with a wrong type: they fit in 2,000 characters.")
+
+
+# -- what observe adds to the problems it is handed (an attacker's "\n".join(problems)[:2000] scored 30/30) --------
+# These cases hand observe problem lists a learner's own steps 1 and 2 could write (terse, or carrying a traceback,
+# or very many), not the reference's finished sentences: the text observe writes is judged, not the grader's.
+
+TERSE_RULE = ("When the call names a registered tool, the observation gives the way out from the registry: the "
+              "arguments that tool takes, whatever the problem sentences already say.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(TERSE_RULE)
+@rule_id("observe.content")
+@pytest.mark.parametrize("call, problems, mentions", [
+    ({"name": "set_alarm", "arguments": {"hour": 7, "snooze": 5}}, ["snooze: not allowed"],
+     ["snooze", "hour", "minute", "label", "repeat"]),
+    ({"name": "convert_currency", "arguments": {"amount": 3}}, ["2 required fields missing"],
+     ["source", "target", "amount"]),
+], ids=["terse-extra-field", "terse-missing-fields"])
+def test_the_registry_gives_the_way_out_for_terse_problems(harness, call, problems, mentions):
+    """A terse problem list still yields an observation that names the arguments the tool takes.
+
+    Why: notebook 3 asks observe to end with the arguments the named tool takes (from tools); a learner's own
+    validate_call may write "snooze: not allowed" and nothing more, and the model then needs the allowed fields
+    to fix the call in its single retry. Joining the problems adds nothing (an adversarial test).
+    """
+    expect_observation(harness.call(call, problems, encode_registry(TYPED_TOOLS)), mentions,
+                       "add the arguments the named tool takes, from tools, to the problems you were handed.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(OUTSIDE_RULE)
+@rule_id("observe.no-traceback")
+@pytest.mark.parametrize("problems", [
+    [f"unknown tool {TRACEBACK!r}"],
+    ["argument 'city' is missing", f"the model's text was:\n{TRACEBACK}"],
+], ids=["quoted-in-one-problem", "a-problem-on-several-lines"])
+def test_a_problem_holding_a_traceback_is_described(harness, problems):
+    """A problem sentence that carries a traceback is described or cut, not copied into the observation.
+
+    Why: the problems come from the learner's own steps, which may quote what the model sent; observe is the
+    last place the runtime can keep a traceback out of the model's context (issue 10, kind 2).
+    """
+    call = {"name": TRACEBACK if "unknown tool" in problems[0] else "get_weather", "arguments": {}}
+    expect_observation(harness.call(call, problems, encode_registry(TYPED_TOOLS)))
+
+
+LEFT_OUT_RULE = ("When the problems cannot all fit in 2,000 characters, the observation keeps as many as fit and "
+                 "says how many were left out.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(LEFT_OUT_RULE)
+@rule_id("observe.listing")
+def test_problems_that_do_not_fit_are_counted(harness):
+    """Eighty long problems: the observation fits the budget and says how many problems it did not name.
+
+    Why: a text cut at 2,000 characters mid-sentence hides how much is left; a model told "and 54 more problems"
+    knows its retry must fix more than it can see (notebook 3: cut by the budget, then say how many).
+    """
+    # Undeclared names that no registry listing holds, so a problem counts as named only by its own line.
+    problems = [f"argument 'extra_{i:03}' is not declared by get_weather (" + "x" * 60 + ")" for i in range(80)]
+    call = {"name": "get_weather", "arguments": {"city": "Oslo", **{f"extra_{i:03}": i for i in range(80)}}}
+    text = expect_observation(harness.call(call, problems, encode_registry(TYPED_TOOLS)))
+    named = sum(1 for i in range(80) if f"extra_{i:03}" in text)
+    left_out = 80 - named
+    if left_out <= 0:
+        fail("the observation cannot name all 80 problems within 2,000 characters, yet no problem is left out.")
+    import re
+
+    numbers = re.findall(r"\d+", text)
+    if str(left_out) not in numbers and not ("80" in numbers and str(named) in numbers):
+        fail("the observation leaves problems out without saying how many: say how many were left out "
+             "(for example \"and 54 more problems\").")

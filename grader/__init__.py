@@ -12,4 +12,4 @@ prints it, and every results.json and gradebook carries it (``grader.about``). C
 changed in each version, scores included.
 """
 
-__version__ = "1.0.0"
+__version__ = "2.0.0"

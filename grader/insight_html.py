@@ -153,7 +153,8 @@ def glance(report):
             handed += f", {len(unchanged)} left the stub unchanged"
         lines.append(f"<b>{esc(stats.title)}</b>: mean {number(stats.mean, 1)}, median {number(stats.median, 1)} "
                      f"of {number(stats.maximum)} points over {stats.graded} graded{handed}.")
-    missed = sorted((g for g in report.groups if g.students), key=lambda g: g.pass_rate)[:3]
+    # Only rules someone missed: a class that passed everything has none to list (an instructor's trial).
+    missed = sorted((g for g in report.groups if g.students and g.pass_rate < 1), key=lambda g: g.pass_rate)[:3]
     if missed:
         lines.append("Rules most missed: " + "; ".join(
             f"{esc(g.group)} ({esc(g.exercise)}, {percent(g.pass_rate)} pass)" for g in missed) + ".")

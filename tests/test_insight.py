@@ -298,6 +298,19 @@ def test_every_number_on_the_page_is_in_a_csv_file(tmp_path):
     assert len(shown) > 30
 
 
+def test_rules_everyone_passed_are_not_listed_as_missed(tmp_path):
+    """An instructor's trial: "Rules most missed" listed rules at 100% pass for a class that passed everything."""
+    write_batch_output(tmp_path / "out", {f"s{k}": [("c.py", result_from(TEMPLATES, set(), "c.py"))] for k in range(5)})
+    assert main([str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "insight" / "report.html").read_text(encoding="utf-8")
+    assert "Rules most missed" not in page
+    write_batch_output(tmp_path / "out2", ability_class(8))
+    assert main([str(tmp_path / "out2")]) == 0
+    page = (tmp_path / "out2" / "insight" / "report.html").read_text(encoding="utf-8")
+    listed = re.search(r"Rules most missed: (.*?)\.<", page).group(1)
+    assert "100% pass" not in listed and "Odd" in listed
+
+
 def test_page_is_self_contained_and_escapes_names(tmp_path):
     hostile = "<script>alert(1)</script>"
     graded = ability_class(8)

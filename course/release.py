@@ -107,6 +107,18 @@ def copy_student_grader(destination, exercise_ids):
                 with open(target, "w", encoding="utf-8") as handle:
                     json.dump(course, handle, indent=2, ensure_ascii=False)
                     handle.write("\n")
+            elif prefix + name == "visible_checks.json":
+                # Only the assigned exercises' visible calls: a release of notebooks 0-2 need not carry what the
+                # reference says for notebook 3's (an instructor's trial).
+                from grader.visible_cases import visible_raws
+
+                keep = set(visible_raws(exercise_ids))
+                with open(os.path.join(base, name), encoding="utf-8") as handle:
+                    table = json.load(handle)
+                with open(target, "w", encoding="utf-8") as handle:
+                    json.dump({raw: entry for raw, entry in table.items() if raw in keep}, handle, indent=1,
+                              ensure_ascii=False, sort_keys=True)
+                    handle.write("\n")
             else:
                 shutil.copyfile(os.path.join(base, name), target)
             written.append(f"grader/{prefix}{name}")

@@ -55,10 +55,13 @@ def expand(args, encode):
     return out
 
 
-def visible_raws():
-    """Every raw call a visible case hands to the trusted steps (for ``grader/visible_checks.json``)."""
+def visible_raws(exercise_ids=None):
+    """Every raw call a visible case hands to the trusted steps (for ``grader/visible_checks.json``), sorted
+    (list of str); only those of ``exercise_ids`` (a set of ids) when given, as a student release keeps."""
     raws = []
-    for cases in VISIBLE_CASES.values():
+    for exercise_id, cases in VISIBLE_CASES.items():
+        if exercise_ids is not None and exercise_id not in exercise_ids:
+            continue
         for case in cases:
             if isinstance(case, ToolCallCase):
                 raws += [case.raw] + ([case.retry] if case.retry is not None else [])

@@ -98,6 +98,8 @@ def validate_call(call, tools):
     return problems
 ''',
     "observe": '''
+import re
+
 LIMIT = 2000
 
 
@@ -118,10 +120,17 @@ def _text(header, lines, shown, schema):
     return text + schema
 
 
+def _readable(line):
+    if "Traceback (most recent call last)" in line or re.search(r'File "[^"]*", line [0-9]+', line):
+        return "a problem whose text reads like a Python traceback (not repeated here)"
+    return line
+
+
 def observe(call, problems, tools):
     if not problems:
         return None
     lines = [" ".join(str(p).split()) for p in problems]
+    lines = [_readable(line) for line in lines]
     header = f"Tool call rejected ({len(lines)} problems); nothing was executed. Fix them and send the whole call again:"
     schema = _schema_line(call, tools)
     width = max(len(line) for line in lines)

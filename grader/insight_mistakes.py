@@ -118,7 +118,7 @@ LOOK_ALIKE = 1  # mistakes whose case sets differ by at most this many cases sha
 
 def rows_for(mistakes, every_case):
     """Group known mistakes into ``MistakeRow``s: those of one exercise whose case sets differ by at most
-    ``LOOK_ALIKE`` cases are one row (transitively).
+    ``LOOK_ALIKE`` cases, and share more than that, are one row (transitively); so are those with the same cases.
 
     Args:
         mistakes: list of ``Mistake``. every_case: ``{exercise: set of case keys}`` seen in the class;
@@ -130,8 +130,12 @@ def rows_for(mistakes, every_case):
     for mistake in mistakes:
         if mistake.exercise not in every_case:
             continue
+        # Alike only when they share more than they differ by: one-case mistakes on different cases ({spacing},
+        # {prefix}) are told apart by their results, and a two-fault mistake failing both must not chain them.
         near = [g for g in groups if g[0].exercise == mistake.exercise
-                and any(len(m.cases ^ mistake.cases) <= LOOK_ALIKE for m in g)]
+                and any(m.cases == mistake.cases
+                        or (len(m.cases ^ mistake.cases) <= LOOK_ALIKE and len(m.cases & mistake.cases) > LOOK_ALIKE)
+                        for m in g)]
         merged = [mistake] + [m for g in near for m in g]
         groups = [g for g in groups if g not in near] + [sorted(merged, key=mistakes.index)]
     rows = []

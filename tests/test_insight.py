@@ -206,6 +206,20 @@ def test_explain_exact_then_greedy_partial_matches():
     assert explain(frozenset({a, b, c, ("H", "d")}), rows[3:]) == ([], [])
 
 
+def test_one_case_mistakes_on_different_cases_keep_their_own_rows():
+    """Issue 15's name repairs each fail one case ({spacing}, {prefix}); one fault failing both must not chain them
+    into one row whose core neither has (the class report then matched 3 of 11 planted students)."""
+    a, b, c, d = [("Names", n) for n in "abcd"]
+    def mistake(name, cases):
+        return Mistake(f"capstone:{name}", "capstone", name, "", frozenset({"Names"}), frozenset(cases))
+    mistakes = [mistake("a", {a}), mistake("b", {b}), mistake("ab", {a, b}), mistake("abc", {a, b, c}),
+                mistake("abcd", {a, b, c, d})]
+    rows = rows_for(mistakes, {"capstone": {a, b, c, d}})
+    assert [[m.id for m in r.mistakes] for r in rows] == [["capstone:a"], ["capstone:b"], ["capstone:ab", "capstone:abc",
+                                                                                         "capstone:abcd"]]
+    assert rows[2].core == frozenset({a, b})
+
+
 def test_mistakes_with_the_same_cases_share_a_row_and_a_stub_like_one_is_not_identifiable(tmp_path):
     write_batch_output(tmp_path / "out", {
         "ann": [("x.py", result_from(TEMPLATES, {("Parsing", "p1")}, "x.py"))],

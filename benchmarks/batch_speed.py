@@ -1,7 +1,7 @@
 """Batch grading speed: N generated submissions (correct, faulty, hostile) graded with 1 and 2 workers.
 
 Prints wall time, seconds per submission and throughput for each worker count, and the speed-up.
-Asserts nothing. Usage: ``python benchmarks/batch_speed.py [--count 500] [--workers 1 2]``.
+Asserts nothing. Usage: ``python -m benchmarks.batch_speed [--count 500] [--workers 1 2]``.
 
 ``--compare REF`` measures before/after in one run: the same submissions are graded by the kit as it was at
 git revision REF (unpacked with ``git archive`` into a temporary folder) and by this copy, alternating
@@ -22,11 +22,11 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
+from course.assemble import seed_form
+from course.misconceptions import faulty_module
+from grader.paths import FAULTY_DIR, KIT_ROOT as ROOT, TESTS_DIR
 
-from course.assemble import seed_form  # noqa: E402
-from faulty.faults import FAULTS  # noqa: E402
+FAULTS = faulty_module("faults").FAULTS
 
 
 def faulty_source(fault, base):
@@ -37,10 +37,10 @@ def faulty_source(fault, base):
 
 def generate(folder, count):
     """Write ``count`` submissions into ``folder``; returns how many of each kind."""
-    with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as handle:
+    with open(os.path.join(FAULTY_DIR, "base.py"), encoding="utf-8") as handle:
         base = handle.read()
     correct = [base, seed_form()]
-    hostile_dir = os.path.join(ROOT, "tests", "hostile")
+    hostile_dir = os.path.join(TESTS_DIR, "hostile")
     hostile = sorted(os.listdir(hostile_dir))
     kinds = {"correct": 0, "faulty": 0, "hostile": 0}
     for number in range(count):

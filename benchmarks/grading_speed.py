@@ -12,7 +12,7 @@ Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
   5. where the time goes: interpreter start, imports (the command line, pytest, nbformat), the rest;
      and, in one warm process, pytest's own work against the cases' (their bodies skipped or not).
 
-Usage: ``python benchmarks/grading_speed.py [--runs 5] [--baseline REV]`` from the kit's folder.
+Usage: ``python -m benchmarks.grading_speed [--runs 5] [--baseline REV]`` from the kit's folder.
 """
 
 import argparse
@@ -24,7 +24,8 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from grader.paths import KIT_ROOT as ROOT
+
 BASE = os.path.join("tests", "faulty", "base.py")
 SOLVED = os.path.join("solutions", "notebooks", "05_capstone.ipynb")
 # Python's defaults, as an instructor's machine has them: bytecode caches are written on the warm-up

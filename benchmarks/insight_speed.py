@@ -17,7 +17,7 @@ reference where it is short: a student writes 200 to 300 lines for the whole cou
 inserted at random spaces (a fresh mutation per student, at 10 to 50% of spaces), so most pairs share
 idioms and some share a lot; 2% copy another student's notebook with a few changes.
 
-Usage: ``python benchmarks/insight_speed.py [--count 500] [--sizes 125 250 500] [--workers 2]``.
+Usage: ``python -m benchmarks.insight_speed [--count 500] [--sizes 125 250 500] [--workers 2]``.
 """
 
 import argparse
@@ -32,11 +32,11 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "tests")]
+import nbformat
 
-import nbformat  # noqa: E402
+from grader.paths import FAULTY_DIR, KIT_ROOT as ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR, TESTS_DIR
 
+sys.path.append(TESTS_DIR)  # the synthetic class of the kit's own tests (tests/insight_class.py; a clone only)
 from grader.exercises import EXERCISES  # noqa: E402
 from grader.insight_mistakes import load_mistakes  # noqa: E402
 from insight_class import HERE, result_from, write_batch_output  # noqa: E402
@@ -51,8 +51,8 @@ def course_templates():
 
     out = {}
     for notebook in sorted({e.notebook for e in EXERCISES}):
-        solved = grade(os.path.join(ROOT, "solutions", "notebooks", notebook))
-        learner = nbformat.read(os.path.join(ROOT, "notebooks", notebook), as_version=4)
+        solved = grade(os.path.join(SOLVED_NOTEBOOKS_DIR, notebook))
+        learner = nbformat.read(os.path.join(NOTEBOOKS_DIR, notebook), as_version=4)
         out[notebook] = (solved.cases, learner)
     return out
 
@@ -63,7 +63,7 @@ def seed_codes():
 
     solved = {}
     for notebook in sorted({e.notebook for e in EXERCISES}):
-        node = nbformat.read(os.path.join(ROOT, "solutions", "notebooks", notebook), as_version=4)
+        node = nbformat.read(os.path.join(SOLVED_NOTEBOOKS_DIR, notebook), as_version=4)
         for cell in node.cells:
             grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
             if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
@@ -72,7 +72,7 @@ def seed_codes():
     codes = {exercise: [code] if len(code) <= 4000 else [] for exercise, code in solved.items()}
     for exercise, code in BASES.items():
         codes[exercise].append(code)
-    with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as handle:
+    with open(os.path.join(FAULTY_DIR, "base.py"), encoding="utf-8") as handle:
         codes["capstone"].append(handle.read())
     for name in ("classy.py", "flat.py", "table.py"):
         with open(os.path.join(HERE, name), encoding="utf-8") as handle:

@@ -13,7 +13,8 @@ The seed's form (``seed_form()``) is what learners submit for the capstone: a mo
 import ast
 import os
 
-SOLUTIONS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "solutions")
+from grader.paths import SOLUTIONS_DIR
+
 # Dependency order: each module uses only names from the ones before it.
 MODULES = ["violations", "registry", "parse", "schema", "observation", "retry", "json_schema", "adapters"]
 CAPSTONE_MODULES = ["violations", "registry", "parse", "schema", "observation", "retry"]

@@ -21,9 +21,8 @@ from grader.exercises import BY_ID, EXERCISES, detect
 from grader.extract import extract
 from grader.rule_ids import MARKER
 from grader.run import CASES_DIR, grade
+from grader.paths import NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
 from grader.visible_cases import VISIBLE_CASES
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Which step exercise teaches each area of rule ids (the part before the dot): its notebook states the rule, so
 # its hidden cases must check it at least as strictly as the capstone does. Read by area, not by id, so a new
@@ -51,8 +50,8 @@ def check_exercise(exercise):
         list of ``(ok: bool, sentence: str)``.
     """
     results = []
-    learner = os.path.join(ROOT, "notebooks", exercise.notebook)
-    solved = os.path.join(ROOT, "solutions", "notebooks", exercise.notebook)
+    learner = os.path.join(NOTEBOOKS_DIR, exercise.notebook)
+    solved = os.path.join(SOLVED_NOTEBOOKS_DIR, exercise.notebook)
     results.append((bool(exercise.hint.strip()), "has a hint"))
     results.append((bool(VISIBLE_CASES.get(exercise.id)), "has visible cases"))
     found = exercise in detect(extract(learner))

@@ -23,11 +23,11 @@ import os
 import nbformat
 
 from course.assemble import ADAPTER, assemble
+from grader.paths import KIT_ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
 from grader.progress import stub_digest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOLVED_DIR = os.path.join(ROOT, "solutions", "notebooks")
-LEARNER_DIR = os.path.join(ROOT, "notebooks")
+SOLVED_DIR = SOLVED_NOTEBOOKS_DIR
+LEARNER_DIR = NOTEBOOKS_DIR
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 DEFAULT_STUB = ["# YOUR CODE HERE", "raise NotImplementedError()"]
@@ -174,7 +174,7 @@ def build(check=False, force=False):
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
             if current == text:
                 continue
-            relative = os.path.relpath(path, ROOT)
+            relative = os.path.relpath(path, KIT_ROOT)
             if path == learner_path and current is not None and not force and holds_learner_work(path, learner):
                 kept.append(relative)
                 continue

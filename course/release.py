@@ -17,8 +17,8 @@ import re
 import shutil
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GRADER = os.path.join(ROOT, "grader")
+from grader.paths import GRADER_DIR, REQUIREMENTS_PATH
+
 # What only the instructor's grader needs, as patterns of file names inside grader/: the canary value pools,
 # the tools that grade a class (batch, Gradescope bundle, assignment choice, nbgrader autograde cell) and the
 # class report (grader/insight*). And every case folder but these, which hold the hidden cases:
@@ -91,8 +91,8 @@ def copy_student_grader(destination, exercise_ids):
         list of the files written, relative to ``destination`` (``/``-separated).
     """
     written = []
-    for base, folders, names in os.walk(GRADER):
-        relative = os.path.relpath(base, GRADER).replace(os.sep, "/")
+    for base, folders, names in os.walk(GRADER_DIR):
+        relative = os.path.relpath(base, GRADER_DIR).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
         folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/"))
         for name in sorted(names):
@@ -128,7 +128,7 @@ def copy_student_grader(destination, exercise_ids):
 def _requirement_lines():
     """The kit's pinned requirement lines: requirements.txt in a clone, the distribution's metadata when installed."""
     try:
-        with open(os.path.join(ROOT, "requirements.txt"), encoding="utf-8") as handle:
+        with open(REQUIREMENTS_PATH, encoding="utf-8") as handle:
             return handle.read().splitlines()
     except OSError:
         from importlib import metadata

@@ -29,7 +29,8 @@ import re
 import sys
 from dataclasses import dataclass
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from grader.paths import KIT_ROOT
+
 SOURCES_PAGE = os.path.join("docs", "sources.md")
 # Glob patterns relative to the repository; add one here when course text starts living somewhere new.
 COURSE_FILES = [
@@ -144,7 +145,7 @@ def _texts(path, relative):
             yield relative, handle.read(), 1
 
 
-def course_references(root=ROOT):
+def course_references(root=KIT_ROOT):
     """Every reference cited in the course's files (``COURSE_FILES``), the sources page excluded.
 
     Args:
@@ -165,7 +166,7 @@ def course_references(root=ROOT):
     return references
 
 
-def listed_keys(root=ROOT):
+def listed_keys(root=KIT_ROOT):
     """The references ``docs/sources.md`` lists, as keys (set of str; empty if the page is missing)."""
     try:
         with open(os.path.join(root, SOURCES_PAGE), encoding="utf-8") as handle:
@@ -175,7 +176,7 @@ def listed_keys(root=ROOT):
     return {reference.key for _, reference in find_references(text) if not reference.needs_owner}
 
 
-def unlisted(root=ROOT):
+def unlisted(root=KIT_ROOT):
     """The course's references that ``docs/sources.md`` does not list, and bare ones that lack an owner.
 
     Returns:

@@ -12,12 +12,11 @@ import hashlib
 import os
 
 from grader import __version__
+from grader.paths import GRADER_DIR, LICENSE_PATHS
 
-GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
-KIT_ROOT = os.path.dirname(GRADER_DIR)
 DISTRIBUTION = "tool-call-kit"  # the name pyproject.toml gives the installable package
 # The code is MIT-licensed, the course text CC BY 4.0 (docs/instructors.md says why and what is which).
-LICENSE_FILES = ("LICENSE", "LICENSE-COURSE.txt")
+LICENSE_FILES = tuple(LICENSE_PATHS)
 
 
 def version_line():
@@ -71,7 +70,7 @@ def license_texts():
     texts = {}
     for name in LICENSE_FILES:
         try:
-            with open(os.path.join(KIT_ROOT, name), encoding="utf-8") as handle:
+            with open(LICENSE_PATHS[name], encoding="utf-8") as handle:
                 texts[name] = handle.read()
         except OSError:
             pass

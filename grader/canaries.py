@@ -14,21 +14,20 @@ a submission cannot tell them from any other input and behave well only for them
 """
 
 import json
-import os
 import secrets
 
 from grader import expectations as expect
 from grader.models import make_call
+from grader.paths import CANARY_POOLS_PATH
 from grader.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
-POOLS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "canary_pools.json")
 # Only the instructor's grader has canary_pools.json (course.release leaves it out): a student release draws
 # its self-check canaries from this small public pool instead, which shares no value with the grader's.
 PUBLIC_POOLS = {"cities": ["Springfield", "Riverton", "Lakeside", "Fairview"], "verbs": ["check", "show"],
                 "nouns": ["status", "report"]}
 
 
-def load_pools(path=POOLS_PATH):
+def load_pools(path=CANARY_POOLS_PATH):
     """The value pools canary inputs are drawn from: ``{"cities", "verbs", "nouns"}`` (dict of lists of str).
 
     Canary inputs look like any other input: real city names and plausible tool names, drawn afresh per

@@ -7,10 +7,10 @@ how the cases call the functions (``style``), and a hint.
 
 import ast
 import json
-import os
 from dataclasses import dataclass
 
-EXERCISES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exercises.json")
+from grader.paths import EXERCISES_PATH
+
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ import stat
 import sys
 import zipfile
 
-GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
+from grader.paths import GRADER_DIR, SOLUTIONS_DIR
+
 
 # IPython turns a notebook's magics into Python as a kernel does (grader.extract); without it such cells fail.
 REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\nipython>=8.0,<10\n"
@@ -186,10 +187,9 @@ def trusted_steps():
     no capstone. They stay on the autograder image (students never see the bundle) and out of the
     submission's reach (the worker runs with ``python -I`` from a scratch folder).
     """
-    root = os.path.join(os.path.dirname(GRADER_DIR), "solutions")
     members = {"solutions/__init__.py": (b'"""The grader\'s trusted steps 1 to 3 (see grader/trusted.py)."""\n', False)}
     for module in TRUSTED_MODULES:
-        with open(os.path.join(root, module + ".py"), "rb") as handle:
+        with open(os.path.join(SOLUTIONS_DIR, module + ".py"), "rb") as handle:
             members[f"solutions/{module}.py"] = (handle.read(), False)
     return members
 

@@ -22,10 +22,10 @@ one who failed none.
 """
 
 import json
-import os
 from dataclasses import dataclass, field
 
-MISCONCEPTIONS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "insight_misconceptions.json")
+from grader.paths import MISCONCEPTIONS_PATH
+
 
 
 @dataclass(frozen=True)

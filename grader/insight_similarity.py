@@ -29,9 +29,7 @@ from dataclasses import dataclass, field
 
 from grader.exercises import BY_ID, EXERCISES
 from grader.extract import SubmissionError, extract
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTEBOOKS_DIR = os.path.join(ROOT, "notebooks")
+from grader.paths import NOTEBOOKS_DIR
 
 # copydetect's noise threshold (its default): the shortest match counted, in characters of the
 # normalised code ("V=json.loads(V)" is 15). Any match at least GUARANTEE long is always found; copydetect's

@@ -15,9 +15,7 @@ import tempfile
 from dataclasses import dataclass
 
 from grader.exercises import EXERCISES
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NOTEBOOKS_DIR = os.path.join(ROOT, "notebooks")
+from grader.paths import KIT_ROOT, NOTEBOOKS_DIR
 
 
 def stub_digest(source):
@@ -88,8 +86,8 @@ def run_grader(path, exercise_ids=(), timeout=None):
         command = [sys.executable, "-m", "grader", os.path.abspath(path), "--results", results]
         for exercise_id in exercise_ids:
             command += ["--exercise", exercise_id]
-        run = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=timeout,
-                             env={**os.environ, "PYTHONPATH": ROOT})
+        run = subprocess.run(command, capture_output=True, text=True, cwd=KIT_ROOT, timeout=timeout,
+                             env={**os.environ, "PYTHONPATH": KIT_ROOT})
         try:
             with open(results, encoding="utf-8") as handle:
                 data = json.load(handle)

@@ -15,10 +15,8 @@ from grader.harness import Harness
 from grader.report import capped
 from grader.sandbox import Limits, Sandbox, protection_note
 from grader.scoring import GradeResult
+from grader.paths import CASES_DIR, GRADER_DIR
 from grader.text import strip_controls
-
-GRADER_DIR = os.path.dirname(os.path.abspath(__file__))
-CASES_DIR = os.path.join(GRADER_DIR, "cases")
 
 
 def grader_fingerprint(folder=GRADER_DIR):

@@ -36,11 +36,10 @@ import weakref
 from dataclasses import dataclass, field
 
 from grader import confine
+from grader.paths import KIT_ROOT, WORKER_PATH
 from grader.text import clean_text
 from grader.worker import MAX_SCRATCH_ENTRIES
 
-WORKER_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
-KIT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(WORKER_PATH, encoding="utf-8") as _handle:
     # Run as ``python -c``: sys.argv[0] then names no file inside the kit.
     WORKER_SOURCE = _handle.read()

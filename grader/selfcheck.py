@@ -402,7 +402,9 @@ def find_notebook(default):
     import os
     import pathlib
 
-    root = pathlib.Path(__file__).resolve().parent.parent
+    from grader.paths import KIT_ROOT
+
+    root = pathlib.Path(KIT_ROOT).resolve()
 
     def existing(path):
         if not isinstance(path, str) or not path.endswith(".ipynb"):

@@ -13,7 +13,8 @@ answers are data in ``grader/visible_checks.json``.
 import json
 import os
 
-VISIBLE_CHECKS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "visible_checks.json")
+from grader.paths import VISIBLE_CHECKS_PATH
+
 UNCHECKED = ("The grader cannot check this call here: the kit's reference steps are not installed (a student "
              "release); run the self-check's visible cases instead.")
 

@@ -8,15 +8,14 @@ the notebook: the learner's function failing is shown as text.
 
 import html
 import json
-import os
 
 import ipywidgets as widgets
 
 from grader.models import Answers, Fails, FixesWhatIsNamed, NeverCorrects, make_call
+from grader.paths import REAL_CALLS_PATH
 from grader.progress import course_progress, format_progress
 from grader.registries import REAL_CALL_TOOLS, fresh
 
-REAL_CALLS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases", "tool_call", "data", "real_calls.json")
 PRE = "white-space: pre-wrap; font-family: monospace; margin: 0"
 
 

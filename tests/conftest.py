@@ -7,10 +7,12 @@ import sys
 
 import pytest
 
+from grader.paths import KIT_ROOT
+
 # Golden submissions are graded by tests, never executed as notebooks by nbval.
 collect_ignore_glob = ["golden/*", "faulty/*", "hostile/*", "attacks/*"]
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 
 
 def run_grader(submission, *options, results=None, timeout=300, env=None):

@@ -34,7 +34,7 @@ def test_build_never_wipes_learner_work(tmp_path, monkeypatch):
     exercise.source += "\n# my work"
     nbformat.write(notebook, path)
     changed, kept = notebooks.build()
-    assert kept == [os.path.relpath(path, notebooks.ROOT)] and "# my work" in path.read_text()
+    assert kept == [os.path.relpath(path, ROOT)] and "# my work" in path.read_text()
     changed, kept = notebooks.build(force=True)
     assert "# my work" not in path.read_text()
 

@@ -29,8 +29,9 @@ from jsonschema import Draft202012Validator
 from grader import visible_cases
 from solutions import validate_arguments
 from solutions.json_schema import ANNOTATIONS, SUPPORTED
+from grader.paths import KIT_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 
 # The deliberate differences 1 and 2, as the judge's type rules: integer is exactly int, number is int or float.
 KIT_TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({

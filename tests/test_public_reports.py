@@ -14,8 +14,9 @@ from solutions import (
     validate_arguments, validate_call,
 )
 from solutions.violations import looks_like_traceback
+from grader.paths import KIT_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 
 
 def observe(raw, tools):

@@ -13,8 +13,9 @@ import sys
 import pytest
 
 from course import sources
+from grader.paths import KIT_ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 PAGE = os.path.join(ROOT, sources.SOURCES_PAGE)
 
 

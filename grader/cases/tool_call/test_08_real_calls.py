@@ -1,20 +1,20 @@
 """Malformed calls adapted from public bug reports (shared/real_calls; names rewritten to neutral ones)."""
 
 import json
-import os
 
 import pytest
 
 from grader.canaries import city
 from grader.expectations import expect_dispatched, expect_mentions, expect_one_retry, expect_says_what_is_wrong, finished
 from grader.models import Answers, make_call
+from grader.paths import REAL_CALLS_PATH
 from grader.registries import REAL_CALL_TOOLS
 from grader.rule_ids import rule_id
 
 GROUP = "Real malformed calls"
 ORDER = 8
 
-with open(os.path.join(os.path.dirname(__file__), "data", "real_calls.json"), encoding="utf-8") as _handle:
+with open(REAL_CALLS_PATH, encoding="utf-8") as _handle:
     REAL_CALLS = json.load(_handle)
 
 # What the observation must mention for each category, so the model can act on it.

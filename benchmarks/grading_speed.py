@@ -73,7 +73,7 @@ def interleaved_medians(commands, runs, env=None):
 WARM_PROCESS = """
 import statistics, sys, time
 import pytest
-import grader.run
+import grader.pipeline
 
 class SkipBodies:
     @pytest.hookimpl(tryfirst=True)
@@ -84,12 +84,12 @@ def median(runs):
     times = []
     for _ in range(runs):
         started = time.perf_counter()
-        grader.run.grade(BASE)
+        grader.pipeline.grade(BASE)
         times.append(time.perf_counter() - started)
     return statistics.median(times)
 
 BASE, runs = sys.argv[1], int(sys.argv[2])
-grader.run.grade(BASE)
+grader.pipeline.grade(BASE)
 whole = median(runs)
 main = pytest.main
 pytest.main = lambda args, plugins=(): main(args, plugins=[*plugins, SkipBodies()])
@@ -138,10 +138,10 @@ def main():
 
     print("Where the time goes:")
     start, _ = median_seconds([sys.executable, "-c", "pass"], ROOT, args.runs)
-    cli, _ = median_seconds([sys.executable, "-c", "import grader.cli"], ROOT, args.runs)
-    imports, _ = median_seconds([sys.executable, "-c", "import grader.cli, grader.run; grader.run.import_pytest()"],
+    cli, _ = median_seconds([sys.executable, "-c", "import grader.classroom.cli"], ROOT, args.runs)
+    imports, _ = median_seconds([sys.executable, "-c", "import grader.classroom.cli, grader.pipeline; grader.pipeline.import_pytest()"],
                                 ROOT, args.runs)
-    reading, _ = median_seconds([sys.executable, "-c", f"import grader.cli, grader.extract; grader.extract.extract({SOLVED!r})"],
+    reading, _ = median_seconds([sys.executable, "-c", f"import grader.classroom.cli, grader.intake.extract; grader.intake.extract.extract({SOLVED!r})"],
                                 ROOT, args.runs, env={"NBFORMAT_VALIDATOR": "jsonschema"})
     line("interpreter start", start)
     line("importing the grader's command line", cli - start)

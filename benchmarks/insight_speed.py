@@ -2,7 +2,7 @@
 
 Wall time depends on what else the machine runs, so the CPU time (the report's processes together)
 is printed too, with the load average. Builds synthetic batch outputs (nothing is graded: results are written from the real cases' list with
-``grader.report.gradescope_results``, as the batch writes them) and times ``python -m grader.insight``
+``grader.results.text_report.gradescope_results``, as the batch writes them) and times ``python -m grader.insight``
 as a whole process:
   1. 500 students (``--count``), every notebook of the course each, without similarity (target < 10 s);
   2. the same with ``--submissions`` and two workers (target < 2 minutes on 2 cores);
@@ -10,7 +10,7 @@ as a whole process:
      each time to the previous one and to the pairs compared (similarity is quadratic in the class).
 
 The class: each student has an ability; per exercise they hand in nothing (3%), the untouched stub
-(3%), or code whose failed cases are one known mistake's (35%, from grader/insight_misconceptions.json)
+(3%), or code whose failed cases are one known mistake's (35%, from grader/insight/misconceptions.json)
 plus cases missed at random, fewer for abler students. Their code is one of the course's solutions for
 the exercise (the faulty library's compact bases, the independent styles in tests/insight/, and the
 reference where it is short: a student writes 200 to 300 lines for the whole course) with a number
@@ -37,8 +37,8 @@ import nbformat
 from grader.paths import FAULTY_DIR, KIT_ROOT as ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR, TESTS_DIR
 
 sys.path.append(TESTS_DIR)  # the synthetic class of the kit's own tests (tests/insight_class.py; a clone only)
-from grader.exercises import EXERCISES  # noqa: E402
-from grader.insight_mistakes import load_mistakes  # noqa: E402
+from grader.intake.exercises import EXERCISES  # noqa: E402
+from grader.insight.mistakes import load_mistakes  # noqa: E402
 from insight_class import HERE, result_from, write_batch_output  # noqa: E402
 
 ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -47,7 +47,7 @@ ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 def course_templates():
     """Per notebook: its exercises' cases, all passing (grading each solved notebook once), and its learner
     notebook: ``{notebook: (cases, learner node)}``."""
-    from grader.run import grade
+    from grader.pipeline import grade
 
     out = {}
     for notebook in sorted({e.notebook for e in EXERCISES}):

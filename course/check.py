@@ -1,12 +1,12 @@
 """``python -m course.check``: the course check (rustlings' ``dev check``, otter's assign-time check).
 
-For every exercise in ``grader/exercises.json`` it proves, with the grader itself:
+For every exercise in ``grader/intake/exercises.json`` it proves, with the grader itself:
 - the exercise has a non-empty hint, visible cases, and hidden cases worth points;
 - the grader finds the exercise cell in the learner notebook (its nbgrader grade_id);
 - the shipped stub (learner notebook) fails every case, visible and hidden;
 - the solution (solved notebook) passes every case.
 And, for the course as a whole (issue 15), that every rule the capstone grades is graded in the step exercise
-whose notebook teaches it: each capstone case carries rule ids (``grader.rule_ids``), and for each id whose area
+whose notebook teaches it: each capstone case carries rule ids (``grader.judging.rule_ids``), and for each id whose area
 a step teaches (``TAUGHT_IN``) that step's cases carry the same id; an id no step can check is listed once in
 ``CAPSTONE_ONLY`` with the reason.
 Prints one line per check and exits 1 if any fails; the test suite runs it.
@@ -17,12 +17,12 @@ import io
 import os
 import sys
 
-from grader.exercises import BY_ID, EXERCISES, detect
-from grader.extract import extract
-from grader.rule_ids import MARKER
-from grader.run import CASES_DIR, grade
+from grader.intake.exercises import BY_ID, EXERCISES, detect
+from grader.intake.extract import extract
+from grader.judging.rule_ids import MARKER
+from grader.pipeline import CASES_DIR, grade
 from grader.paths import NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
-from grader.visible_cases import VISIBLE_CASES
+from grader.judging.visible_cases import VISIBLE_CASES
 
 # Which step exercise teaches each area of rule ids (the part before the dot): its notebook states the rule, so
 # its hidden cases must check it at least as strictly as the capstone does. Read by area, not by id, so a new

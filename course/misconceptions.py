@@ -1,9 +1,9 @@
 """``python -m course.misconceptions [--check]``: the class report's known mistakes, from the faulty library.
 
 Grades every faulty solution of ``tests/faulty/`` (the capstone's ``faults.py`` and the step
-exercises' ``step_faults.py``) with the batch grader, three times (about a minute on two cores), and writes ``grader/insight_misconceptions.json``:
+exercises' ``step_faults.py``) with the batch grader, three times (about a minute on two cores), and writes ``grader/insight/misconceptions.json``:
 per mistake, its exercise, its sentence, where it comes from, and the exact cases (and their groups)
-it fails by their own checks (not those voided by a failed canary check, which vary from run to run). ``grader.insight`` reads only that file, so the report never imports the tests.
+it fails by their own checks (not those voided by a failed canary check, which vary from run to run). ``grader.insight.class_report`` reads only that file, so the report never imports the tests.
 
 Run it after adding a faulty variant or changing cases; ``--check`` regenerates in memory and exits
 1, saying what changed, when the file is stale (``tests/test_insight.py`` checks the cheap part, the
@@ -85,15 +85,15 @@ def generate(workers=None, runs=RUNS):
     Raises:
         RuntimeError: a faulty solution was graded on another exercise than its own, or not at all.
     """
-    from grader.batch import run_batch
-    from grader.insight_read import read_batch_output
+    from grader.classroom.batch import run_batch
+    from grader.insight.read_batch import read_batch_output
 
     entries = library()
     exercises = list(dict.fromkeys(exercise for _, exercise, _, _, _ in entries))
     results = [{} for _ in range(runs)]  # per run: exercise -> its batch's ClassResults
     with tempfile.TemporaryDirectory(prefix="kit-misconceptions-") as folder:
         # One batch per exercise, whose assignment is that exercise alone (a batch grades every student on
-        # exactly its assignment's exercises: grader.assignment).
+        # exactly its assignment's exercises: grader.classroom.assignment).
         for exercise in exercises:
             submissions = os.path.join(folder, exercise, "submissions")
             os.makedirs(submissions)
@@ -114,7 +114,7 @@ def generate(workers=None, runs=RUNS):
             if graded != {exercise}:
                 raise RuntimeError(f"{mistake_id} was graded on {sorted(graded) or 'nothing'}, not on {exercise}.")
         # Without the cases voided by a failed canary check: the canaries draw random inputs, so those vary
-        # from run to run (grader.insight_read.ClassResults.pattern).
+        # from run to run (grader.insight.read_batch.ClassResults.pattern).
         cases = sorted(frozenset.intersection(*(data.pattern(exercise, student) for data in runs_of_it)))
         mistakes.append({"id": mistake_id, "exercise": exercise, "name": name, "origin": origin,
                          "groups": sorted({group for group, _ in cases}), "cases": [list(c) for c in cases]})
@@ -167,12 +167,12 @@ def main(argv=None):
         changes = differences(stored, content)
         for sentence in changes:
             print(sentence)
-        print("grader/insight_misconceptions.json is current." if not changes else
-              "grader/insight_misconceptions.json is stale: run python -m course.misconceptions")
+        print("grader/insight/misconceptions.json is current." if not changes else
+              "grader/insight/misconceptions.json is stale: run python -m course.misconceptions")
         return 1 if changes else 0
     with open(MISCONCEPTIONS_PATH, "w", encoding="utf-8") as handle:
         handle.write(dump(content))
-    print(f"Wrote {len(content['mistakes'])} known mistakes to grader/insight_misconceptions.json")
+    print(f"Wrote {len(content['mistakes'])} known mistakes to grader/insight/misconceptions.json")
     return 0
 
 

@@ -154,13 +154,13 @@ def source_notebook(filename, solved, learner, maxima):
     Args:
         filename: e.g. ``"01_parsing.ipynb"`` (str). solved, learner: the notebook pair from
             ``course.notebooks.generated_notebooks`` (nbformat notebooks; not changed).
-        maxima: ``{exercise id: points}`` (dict; ``grader.batch.assignment_maxima``).
+        maxima: ``{exercise id: points}`` (dict; ``grader.classroom.batch.assignment_maxima``).
     Returns:
         a new nbformat notebook.
     """
     import nbformat
 
-    from grader.exercises import BY_ID
+    from grader.intake.exercises import BY_ID
 
     stubs = {cell.metadata.get("nbgrader", {}).get("grade_id"): cell.source for cell in learner.cells
              if cell.metadata.get("nbgrader", {}).get("solution")}
@@ -194,7 +194,7 @@ def write_source(course, assignment="ps1", notebooks="all"):
     Args:
         course: the nbgrader course folder (str; created if missing).
         assignment: the assignment's name, as nbgrader commands take it (str).
-        notebooks: a ``--notebooks`` spec (``grader.assignment.select_notebooks``).
+        notebooks: a ``--notebooks`` spec (``grader.classroom.assignment.select_notebooks``).
     Returns:
         list of the files written, relative to the assignment folder.
     Raises:
@@ -203,9 +203,9 @@ def write_source(course, assignment="ps1", notebooks="all"):
     import nbformat
 
     from course.release import copy_student_grader, write_licenses
-    from grader.assignment import select_notebooks
-    from grader.batch import assignment_maxima
-    from grader.exercises import EXERCISES
+    from grader.classroom.assignment import select_notebooks
+    from grader.classroom.batch import assignment_maxima
+    from grader.intake.exercises import EXERCISES
 
     generated = {filename: (solved, learner) for filename, solved, learner in generated_notebooks()}
     chosen = select_notebooks(notebooks, sorted(generated))
@@ -226,7 +226,7 @@ def write_source(course, assignment="ps1", notebooks="all"):
 
 def main(argv=None):
     """Command line; returns 0 on success, 2 when the assignment exists or ``--notebooks`` names nothing."""
-    from grader.about import version_line
+    from grader.results.provenance import version_line
 
     parser = argparse.ArgumentParser(prog="python -m course.nbgrader", description=__doc__.splitlines()[0])
     parser.add_argument("course", help="the nbgrader course folder (the one holding nbgrader_config.py)")

@@ -24,7 +24,7 @@ import nbformat
 
 from course.assemble import ADAPTER, assemble
 from grader.paths import KIT_ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
-from grader.progress import stub_digest
+from grader.learner.progress import stub_digest
 
 SOLVED_DIR = SOLVED_NOTEBOOKS_DIR
 LEARNER_DIR = NOTEBOOKS_DIR

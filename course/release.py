@@ -19,10 +19,13 @@ import sys
 
 from grader.paths import GRADER_DIR, REQUIREMENTS_PATH
 
-# What only the instructor's grader needs, as patterns of file names inside grader/: the canary value pools,
-# the tools that grade a class (batch, Gradescope bundle, assignment choice, nbgrader autograde cell) and the
-# class report (grader/insight*). And every case folder but these, which hold the hidden cases:
-INSTRUCTOR_ONLY = ("canary_pools.json", "batch.py", "gradescope.py", "assignment.py", "autograde.py", "insight*")
+# What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
+# with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
+# choice, nbgrader's entry) with their command entries, and the class report. A student keeps ``python -m grader``.
+INSTRUCTOR_ONLY = ("judging/canary_pools.json", "batch.py", "gradescope.py", "autograde.py", "classroom/*", "insight/*")
+STUDENT_TOOLS = ("classroom/__init__.py", "classroom/cli.py")
+# And every case folder but these, which hold the hidden cases:
+CASES = "judging/cases/"
 STUDENT_CASES = ("visible",)
 # What a student needs: JupyterLab and widgets for the notebooks, nbformat and pytest for `python -m grader`.
 # The kit's test tools (nbval, nbclient, Playwright) and the batch's progress bar stay with the instructor.
@@ -74,12 +77,14 @@ International (`LICENSE-COURSE.txt`). You may use, adapt and share both, keeping
 
 
 def instructor_only(relative):
-    """True when a path inside ``grader/`` (``"cases/tool_call/"`` for a folder, ``"batch.py"`` for a file,
-    ``/``-separated) is only for the instructor's grader and stays out of a student release."""
-    parts = relative.split("/")
-    if parts[0] == "cases" and len(parts) > 2 and parts[1] not in STUDENT_CASES:
-        return True
-    return any(fnmatch.fnmatch(parts[-1] or parts[-2], pattern) for pattern in INSTRUCTOR_ONLY)
+    """True when a path inside ``grader/`` (``"judging/cases/tool_call/"`` for a folder, ``"classroom/batch.py"``
+    for a file, ``/``-separated) is only for the instructor's grader and stays out of a student release."""
+    if relative.startswith(CASES):
+        inside = relative[len(CASES):].split("/")
+        return len(inside) > 1 and inside[0] not in STUDENT_CASES
+    if relative in STUDENT_TOOLS or any(tool.startswith(relative) for tool in STUDENT_TOOLS if relative.endswith("/")):
+        return False  # a student's own tool, or a folder that holds one
+    return any(fnmatch.fnmatchcase(relative, pattern) for pattern in INSTRUCTOR_ONLY)
 
 
 def copy_student_grader(destination, exercise_ids):
@@ -100,17 +105,17 @@ def copy_student_grader(destination, exercise_ids):
                 continue
             target = os.path.join(destination, "grader", *prefix.split("/"), name)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            if prefix + name == "exercises.json":
+            if prefix + name == "intake/exercises.json":
                 with open(os.path.join(base, name), encoding="utf-8") as handle:
                     course = json.load(handle)
                 course["exercises"] = [e for e in course["exercises"] if e["id"] in exercise_ids]
                 with open(target, "w", encoding="utf-8") as handle:
                     json.dump(course, handle, indent=2, ensure_ascii=False)
                     handle.write("\n")
-            elif prefix + name == "visible_checks.json":
+            elif prefix + name == "judging/visible_checks.json":
                 # Only the assigned exercises' visible calls: a release of notebooks 0-2 need not carry what the
                 # reference says for notebook 3's (an instructor's trial).
-                from grader.visible_cases import visible_raws
+                from grader.judging.visible_cases import visible_raws
 
                 keep = set(visible_raws(exercise_ids))
                 with open(os.path.join(base, name), encoding="utf-8") as handle:
@@ -133,7 +138,7 @@ def _requirement_lines():
     except OSError:
         from importlib import metadata
 
-        from grader.about import DISTRIBUTION
+        from grader.results.provenance import DISTRIBUTION
 
         return [requirement.split(";")[0].replace(" ", "") for requirement in metadata.requires(DISTRIBUTION) or []]
 
@@ -150,12 +155,12 @@ def student_requirements():
 
 
 def write_licenses(destination):
-    """Copy the kit's licenses (``grader.about.license_texts``) into ``destination``; returns the names written.
+    """Copy the kit's licenses (``grader.results.provenance.license_texts``) into ``destination``; returns the names written.
 
     Raises:
         FileNotFoundError: a license file cannot be found (the release must not go out without it).
     """
-    from grader.about import LICENSE_FILES, license_texts
+    from grader.results.provenance import LICENSE_FILES, license_texts
 
     texts = license_texts()
     missing = [name for name in LICENSE_FILES if name not in texts]
@@ -173,7 +178,7 @@ def build_release(destination, make_zip=False, notebooks="all"):
     Args:
         destination: the folder to create (str).
         make_zip: also write ``destination + ".zip"`` (bool).
-        notebooks: which notebooks to hand out, a ``--notebooks`` spec (``grader.assignment.select_notebooks``).
+        notebooks: which notebooks to hand out, a ``--notebooks`` spec (``grader.classroom.assignment.select_notebooks``).
     Returns:
         list of the release's files, relative to ``destination``.
     Raises:
@@ -184,8 +189,8 @@ def build_release(destination, make_zip=False, notebooks="all"):
 
     from course.notebooks import generated_notebooks
     from grader import __version__
-    from grader.assignment import select_notebooks
-    from grader.exercises import EXERCISES
+    from grader.classroom.assignment import select_notebooks
+    from grader.intake.exercises import EXERCISES
 
     generated = {filename: learner for filename, _, learner in generated_notebooks()}  # never the working copy
     chosen = select_notebooks(notebooks, sorted(generated))
@@ -208,7 +213,7 @@ def build_release(destination, make_zip=False, notebooks="all"):
 
 def main(argv=None):
     """Command line; returns 0 on success, 2 when the destination exists or ``--notebooks`` names nothing."""
-    from grader.about import version_line
+    from grader.results.provenance import version_line
 
     parser = argparse.ArgumentParser(prog="python -m course.release", description=__doc__.splitlines()[0])
     parser.add_argument("destination", help="folder to create for the students")

@@ -39,10 +39,8 @@ COURSE_FILES = [
     "solutions/*.py",
     "solutions/answers/*.md",
     "solutions/notebooks/*.ipynb",
-    "grader/*.py",
-    "grader/*.json",
-    "grader/cases/**/*.py",
-    "grader/cases/**/*.json",
+    "grader/**/*.py",
+    "grader/**/*.json",
     "course/*.py",
 ]
 # Addresses that are not sources: the machine itself and documentation placeholders.
@@ -69,7 +67,7 @@ class Reference:
         key: the normalised form compared with the sources page, e.g. ``"vercel/ai #2786"``,
             ``"RFC 8259"``, ``"url:docs.python.org/3/library/json.html"`` (str).
         text: the text as written (str).
-        where: the file and position, e.g. ``"grader/cases/tool_call/test_02_names.py, line 23"`` (str).
+        where: the file and position, e.g. ``"grader/judging/cases/tool_call/test_02_names.py, line 23"`` (str).
         needs_owner: True for a bare ``name #N`` that must be rewritten as ``owner/repo #N`` (bool).
     """
 

@@ -8,7 +8,7 @@ Data flow, one module per step:
 ``python -m grader``.
 
 The kit's version is defined here, once: ``pyproject.toml`` reads it, ``python -m grader --version``
-prints it, and every results.json and gradebook carries it (``grader.about``). CHANGELOG.md says what
+prints it, and every results.json and gradebook carries it (``grader.results.provenance``). CHANGELOG.md says what
 changed in each version, scores included.
 """
 

@@ -1,7 +1,7 @@
-"""``python -m grader``: see ``grader.cli``."""
+"""``python -m grader``: see ``grader.classroom.cli``."""
 
 import sys
 
-from grader.cli import run
+from grader.classroom.cli import run
 
 sys.exit(run())

@@ -42,7 +42,7 @@ class Manifest:
         styles: ``{style: student}`` for the independent correct capstone solutions.
         copied: ``(original student, copier)``. stub: the student who handed in the untouched notebook.
         no_file: the student whose folder holds no submission file.
-        planted: ``{mistake id: [students]}`` (ids as in grader/insight_misconceptions.json).
+        planted: ``{mistake id: [students]}`` (ids as in grader/insight/misconceptions.json).
         doubles: ``{student: (mistake id, mistake id)}``. step_bases: ``{exercise: student}``.
     """
 
@@ -124,18 +124,18 @@ def build_class(folder):
 # -- batch output written from results, without grading (for unit tests and the benchmark) -----------
 
 def write_batch_output(out, graded):
-    """Write a batch output folder the way ``grader.batch.grade_student`` does, from ready results.
+    """Write a batch output folder the way ``grader.classroom.batch.grade_student`` does, from ready results.
 
     Args:
         out: the output folder (str). graded: ``{student: [(file name, GradeResult), ...]}``; an
             empty list is a student who handed in no file.
     Returns:
-        the summaries written (list of dict), as ``grader.batch.run_batch`` returns them.
+        the summaries written (list of dict), as ``grader.classroom.batch.run_batch`` returns them.
     """
-    from grader.batch import _safe, write_tables
-    from grader.exercises import EXERCISES
-    from grader.report import gradescope_results, write_json_atomically, write_text_atomically
-    from grader.scoring import best_per_exercise
+    from grader.classroom.batch import _safe, write_tables
+    from grader.intake.exercises import EXERCISES
+    from grader.results.text_report import gradescope_results, write_json_atomically, write_text_atomically
+    from grader.results.grade_result import best_per_exercise
 
     summaries = []
     for student, files in sorted(graded.items()):
@@ -164,12 +164,12 @@ def result_from(templates, failed, submission):
     """A ``GradeResult`` whose cases are ``templates`` (passing ``CaseResult``s), failing those in ``failed``.
 
     Args:
-        templates: list of ``grader.scoring.CaseResult``. failed: ``(group, title)`` keys to fail (set).
+        templates: list of ``grader.results.grade_result.CaseResult``. failed: ``(group, title)`` keys to fail (set).
         submission: the file's name (str).
     """
     from dataclasses import replace
 
-    from grader.scoring import GradeResult
+    from grader.results.grade_result import GradeResult
 
     cases = [replace(c, passed=False, points=0.0, feedback="synthetic failure") if (c.group, c.title) in failed
              else replace(c, passed=True, points=c.max_points, feedback="") for c in templates]

@@ -16,8 +16,8 @@ ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 @functools.lru_cache(maxsize=None)
 def available(exercise_id):
     """The points available in one exercise (float), from grading its solved notebook with the kit's grader."""
-    from grader.exercises import BY_ID
-    from grader.run import grade
+    from grader.intake.exercises import BY_ID
+    from grader.pipeline import grade
 
     notebook = os.path.join(ROOT, "solutions", "notebooks", BY_ID[exercise_id].notebook)
     result = grade(notebook, exercise_ids=[exercise_id])

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 
 ATTACKS = os.path.join(ROOT, "tests", "attacks")
 # The batch's own attacks (the gradebook and the submissions folder) belong to issue 13, which changes
-# grader/batch.py; their fixtures are here so that the list is complete, and run there.
+# grader/classroom/batch.py; their fixtures are here so that the list is complete, and run there.
 OWNED_ELSEWHERE = {
     "csv_formula_in_file_name.sh": "issue 13: no gradebook cell may start a spreadsheet formula",
     "gradebook_adds_exercises.sh": "issue 13: the assignment's exercises come from the instructor, not the students",
@@ -229,8 +229,8 @@ def small_tmpfs(path, megabytes):
 def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
     """The filler writes 8 MB files from a thread for as long as it may; classmates graded at the same time, with
     their scratch folders and results on the same (small) disk, keep their results."""
-    from grader.sandbox import Limits
-    from grader.worker import MAX_SCRATCH_ENTRIES
+    from grader.isolation.sandbox import Limits
+    from grader.isolation.worker import MAX_SCRATCH_ENTRIES
 
     disk = tmp_path / "disk"
     disk.mkdir()

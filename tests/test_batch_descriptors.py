@@ -11,10 +11,10 @@ import subprocess
 
 import pytest
 
-from grader.batch import grade_student, missing_exercises
-from grader.exercises import EXERCISES
-from grader.sandbox import Limits, Sandbox
-from grader.scoring import GradeResult
+from grader.classroom.batch import grade_student, missing_exercises
+from grader.intake.exercises import EXERCISES
+from grader.isolation.sandbox import Limits, Sandbox
+from grader.results.grade_result import GradeResult
 from conftest import ROOT
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors in /proc/self/fd (Linux)")

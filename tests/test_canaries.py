@@ -2,9 +2,9 @@
 
 import pytest
 
-from grader.canaries import CITIES, RUNS_PER_KIND, not_an_object, unknown_name, valid_call
-from grader.registries import SEED_TOOLS
-from grader.run import grade
+from grader.judging.canaries import CITIES, RUNS_PER_KIND, not_an_object, unknown_name, valid_call
+from grader.judging.registries import SEED_TOOLS
+from grader.pipeline import grade
 
 DISPATCH_ONLY_CALL_N = '''
 import json

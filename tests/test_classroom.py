@@ -15,7 +15,7 @@ import pytest
 from nbclient import NotebookClient
 
 from conftest import ROOT, run_grader
-from grader.exercises import EXERCISES
+from grader.intake.exercises import EXERCISES
 from points import available, golden, shown
 
 SOLVED = os.path.join(ROOT, "solutions", "notebooks")
@@ -37,10 +37,14 @@ def release(tmp_path_factory):
 def test_release_holds_nothing_hidden(release):
     files = [os.path.relpath(os.path.join(b, n), release) for b, _, names in os.walk(release) for n in names]
     assert not any(f.startswith(("solutions", "tests", "course")) for f in files)
-    assert sorted(os.listdir(release / "grader" / "cases")) == ["pytest.ini", "visible"]
-    # Only the grader needs these: the tools that grade a class and the canary value pools.
-    for name in ("batch.py", "gradescope.py", "assignment.py", "autograde.py", "canary_pools.json"):
+    assert sorted(os.listdir(release / "grader" / "judging" / "cases")) == ["pytest.ini", "visible"]
+    # Only the grader needs these: the tools that grade a class, their commands, the class report and the canary
+    # value pools. A student keeps python -m grader (classroom/cli.py).
+    for name in ("batch.py", "gradescope.py", "autograde.py", "classroom/batch.py", "classroom/gradebook.py",
+                 "classroom/gradescope_bundle.py", "classroom/assignment.py", "classroom/nbgrader_entry.py", "insight",
+                 "judging/canary_pools.json"):
         assert not (release / "grader" / name).exists(), name
+    assert sorted(os.listdir(release / "grader" / "classroom")) == ["__init__.py", "cli.py"]
     for name in files:
         text = (release / name).read_text(encoding="utf-8", errors="replace")
         assert "### BEGIN SOLUTION" not in text and "### BEGIN HIDDEN TESTS" not in text, name
@@ -55,9 +59,9 @@ def test_release_holds_nothing_hidden(release):
 
 def test_release_canaries_draw_from_the_public_pool_only(release):
     """The grader's canary values stay with the grader: the release's self-checks use a pool of their own."""
-    from grader.canaries import CITIES, NOUNS, PUBLIC_POOLS, VERBS
+    from grader.judging.canaries import CITIES, NOUNS, PUBLIC_POOLS, VERBS
 
-    process = subprocess.run([sys.executable, "-c", "from grader import canaries as c; print(c.CITIES, c.VERBS, c.NOUNS)"],
+    process = subprocess.run([sys.executable, "-c", "from grader.judging import canaries as c; print(c.CITIES, c.VERBS, c.NOUNS)"],
                              cwd=release, capture_output=True, text=True, check=True)
     assert process.stdout.strip() == f"{PUBLIC_POOLS['cities']} {PUBLIC_POOLS['verbs']} {PUBLIC_POOLS['nouns']}"
     assert not set(PUBLIC_POOLS["cities"]) & set(CITIES) and len(CITIES) > 20
@@ -82,7 +86,7 @@ def test_a_release_of_some_notebooks_ships_only_their_exercises(tmp_path):
                              cwd=ROOT, capture_output=True, text=True)
     assert process.returncode == 0, process.stderr
     assert sorted(os.listdir(destination / "notebooks")) == ["00_start_here.ipynb", "01_parsing.ipynb", "02_schema.ipynb"]
-    course = json.loads((destination / "grader" / "exercises.json").read_text(encoding="utf-8"))
+    course = json.loads((destination / "grader" / "intake" / "exercises.json").read_text(encoding="utf-8"))
     assert [e["id"] for e in course["exercises"]] == ["tool-result", "parse-call", "validate-call"]
     progress = subprocess.run([sys.executable, "-m", "grader.learner", "progress"], cwd=destination,
                               capture_output=True, text=True)
@@ -92,18 +96,24 @@ def test_a_release_of_some_notebooks_ships_only_their_exercises(tmp_path):
     assert grade.returncode == 0 and "Score: 0 / " in grade.stdout, grade.stderr
     assert "05_capstone" not in (destination / "README.md").read_text(encoding="utf-8")
     # What the reference says for notebook 3's visible calls is not in a release of notebooks 0-2.
-    assert json.loads((destination / "grader" / "visible_checks.json").read_text(encoding="utf-8")) == {}
+    assert json.loads((destination / "grader" / "judging" / "visible_checks.json").read_text(encoding="utf-8")) == {}
     bad = subprocess.run([sys.executable, "-m", "course.release", str(tmp_path / "nope"), "--notebooks", "07-09"],
                          cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "07-09 names no notebook" in bad.stderr and not (tmp_path / "nope").exists()
 
 
-@pytest.mark.parametrize("path, only", [("batch.py", True), ("insight.py", True), ("insight_charts.py", True),
-                                        ("cases/tool_call/", True), ("cases/tool_call/test_01_parsing.py", True),
-                                        ("cases/visible/", False), ("cases/visible/test_visible.py", False),
-                                        ("report.py", False), ("canaries.py", False), ("canary_pools.json", True)])
+@pytest.mark.parametrize("path, only", [
+    ("batch.py", True), ("gradescope.py", True), ("autograde.py", True), ("insight/", True),
+    ("insight/class_report.py", True), ("insight/charts.py", True), ("classroom/batch.py", True),
+    ("classroom/gradebook.py", True), ("classroom/assignment.py", True), ("classroom/nbgrader_entry.py", True),
+    ("classroom/", False), ("classroom/__init__.py", False), ("classroom/cli.py", False),
+    ("judging/cases/tool_call/", True), ("judging/cases/tool_call/test_01_parsing.py", True),
+    ("judging/cases/visible/", False), ("judging/cases/visible/test_visible.py", False), ("judging/cases/pytest.ini", False),
+    ("results/text_report.py", False), ("judging/canaries.py", False), ("judging/canary_pools.json", True),
+    ("learner/selfcheck.py", False), ("__main__.py", False), ("paths.py", False)])
 def test_instructor_only_parts_of_the_grader(path, only):
-    """grader/insight* (the class report, issue 17) joins the instructor-only list by name."""
+    """The classroom tools (but ``python -m grader``), the class report (issue 17) and the hidden cases stay out of a
+    student release; a new module in an instructor-only package is left out by its folder."""
     from course.release import instructor_only
 
     assert instructor_only(path) is only
@@ -255,8 +265,8 @@ ADDED_CASE = '''"""A case an instructor added."""
 
 import pytest
 
-from grader.expectations import expect_dispatched
-from grader.models import make_call
+from grader.judging.expectations import expect_dispatched
+from grader.judging.scripted_models import make_call
 
 GROUP = "Added"
 ORDER = 99
@@ -286,7 +296,7 @@ def test_batch_rerun_regrades_everyone_when_a_hidden_case_is_added(tmp_path):
     command = [sys.executable, "-m", "grader.batch", str(folder), "--out", str(tmp_path / "out"), "--workers", "2",
                "--no-progress"]
     assert subprocess.run(command, cwd=kit, capture_output=True, text=True).returncode == 0
-    (kit / "grader" / "cases" / "tool_call" / "test_99_added.py").write_text(ADDED_CASE, encoding="utf-8")
+    (kit / "grader" / "judging" / "cases" / "tool_call" / "test_99_added.py").write_text(ADDED_CASE, encoding="utf-8")
     rerun = subprocess.run(command, cwd=kit, capture_output=True, text=True)
     assert rerun.stdout.startswith("Graded 2 students;"), rerun.stdout + rerun.stderr
     book = read_gradebook(tmp_path / "out")
@@ -377,7 +387,7 @@ def test_no_gradebook_cell_starts_a_formula(tmp_path):
 
 
 def test_a_name_that_is_not_utf8_is_shown_escaped_and_can_be_mapped_back(tmp_path):
-    from grader.batch import original_name, shown
+    from grader.classroom.batch import original_name, shown
 
     for raw in (b"Jos\xe9", b"back\\slash\xff", b"tab\there", "Zoë".encode(), b"\\x41 not an escape"):
         assert original_name(shown(os.fsdecode(raw))) == raw
@@ -439,7 +449,7 @@ def test_a_stopped_run_writes_blank_rows_for_students_left(class_folder, tmp_pat
     are written from complete results only; tests/test_interrupt.py sends real signals)."""
     import threading
 
-    from grader.batch import PENDING, run_batch
+    from grader.classroom.batch import PENDING, run_batch
 
     stop = threading.Event()
     stop.set()  # stopped before anyone was graded
@@ -469,10 +479,10 @@ def extract_bundle(tmp_path, *options):
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "requirements-grader.txt", "LICENSE", "LICENSE-COURSE.txt"} <= set(names)
         assert not any(n.startswith(("notebooks", "tests")) for n in names)
-        # Only the trusted steps 1-3 that grader.trusted runs in the grader's process, and only for an assignment
+        # Only the trusted steps 1-3 that grader.judging.reference_steps runs in the grader's process, and only for an assignment
         # with an exercise judged alone (issue 11); never the answers, the notebooks or the capstone.
         assert {n for n in names if n.startswith("solutions")} <= {"solutions/__init__.py", *TRUSTED_BUNDLED}
-        assert any(n.startswith("grader/cases/tool_call/") for n in names)  # the hidden cases travel
+        assert any(n.startswith("grader/judging/cases/tool_call/") for n in names)  # the hidden cases travel
         archive.extractall(root / "source")
     for name in ("setup.sh", "run_autograder"):
         os.chmod(root / "source" / name, 0o755)
@@ -549,7 +559,7 @@ def test_gradescope_upload_without_a_notebook_says_what_to_upload(tmp_path):
 
 def test_an_empty_upload_is_told_the_assignments_own_notebooks(tmp_path):
     """An instructor's trial: a bundle for notebooks 01-02 told an empty upload to send 05_capstone.ipynb."""
-    from grader.gradescope import grade_upload
+    from grader.classroom.gradescope_bundle import grade_upload
 
     (tmp_path / "upload").mkdir()
     result = grade_upload(str(tmp_path / "upload"), str(tmp_path / "results.json"), ["parse-call", "validate-call"])
@@ -569,7 +579,7 @@ def test_a_bundle_can_be_written_into_a_folder_that_does_not_exist_yet(tmp_path)
 
 
 def test_gradescope_upload_of_several_notebooks_grades_each_exercise_from_its_best_file(tmp_path):
-    from grader.gradescope import grade_upload
+    from grader.classroom.gradescope_bundle import grade_upload
 
     upload_dir = tmp_path / "submission"
     (upload_dir / "work").mkdir(parents=True)
@@ -705,8 +715,8 @@ def test_batch_survives_odd_names_and_keeps_every_student_apart(tmp_path):
 
 def test_a_students_files_share_one_time_budget(tmp_path):
     """Three slow files took 4 minutes on one upload; the budget is per student, not per file."""
-    from grader.batch import grade_files
-    from grader.sandbox import Limits
+    from grader.classroom.batch import grade_files
+    from grader.isolation.sandbox import Limits
 
     slow = "import time\n\ndef handle_tool_call(raw, ask_model):\n    time.sleep(0.3)\n    return None\n"
     files = []

@@ -170,7 +170,9 @@ def test_first_run_on_a_fresh_clone_is_not_voided_by_python_writing_bytecode(tmp
         assert f"Score: {shown(available('capstone'))} / {shown(available('capstone'))}" in process.stdout, run
         assert "void" not in process.stdout + process.stderr
     assert (kit / "grader" / "__pycache__").is_dir()  # the run did cache bytecode, outside the checked window
-    assert not (kit / "grader" / "cases" / "__pycache__").exists()  # cases are always compiled from source
+    for package in ("intake", "isolation", "judging", "results", "classroom", "learner", "insight"):
+        assert (kit / "grader" / package / "__pycache__").is_dir(), package  # every package's, also those imported late
+    assert not (kit / "grader" / "judging" / "cases" / "__pycache__").exists()  # cases are always compiled from source
 
 
 def test_a_conftest_planted_among_the_cases_is_never_loaded(tmp_path):
@@ -179,7 +181,7 @@ def test_a_conftest_planted_among_the_cases_is_never_loaded(tmp_path):
     import sys
 
     kit = copy_of_the_grader(tmp_path)
-    (kit / "grader" / "cases" / "conftest.py").write_text(
+    (kit / "grader" / "judging" / "cases" / "conftest.py").write_text(
         "import pytest\n\n@pytest.hookimpl(tryfirst=True)\ndef pytest_pyfunc_call(pyfuncitem):\n"
         "    return True  # no case function ever runs, so every case passes\n", encoding="utf-8")
     stub = write(tmp_path, "stub.py", "def handle_tool_call(raw, ask_model):\n    return None\n")

@@ -9,9 +9,10 @@ import pytest
 from conftest import ROOT
 from course.notebooks import build
 from course.notebooks import MarkerError, learner_version, strip_solutions
+from grader.paths import REAL_CALLS_PATH
 
 SHARED_REAL_CALLS = os.path.join(ROOT, "..", "shared", "real_calls", "malformed_calls.json")
-KIT_REAL_CALLS = os.path.join(ROOT, "grader", "cases", "tool_call", "data", "real_calls.json")
+KIT_REAL_CALLS = REAL_CALLS_PATH
 
 
 def test_generated_files_are_up_to_date():

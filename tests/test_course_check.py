@@ -13,8 +13,8 @@ import pytest
 from conftest import ROOT
 from points import available
 from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
-from grader.exercises import EXERCISES
-from grader.run import CASES_DIR
+from grader.intake.exercises import EXERCISES
+from grader.pipeline import CASES_DIR
 
 COVERAGE_LINES = 1 + len(set(TAUGHT_IN.values())) + len(CAPSTONE_ONLY)
 
@@ -28,7 +28,7 @@ def test_course_check_passes():
 
 
 def copy_of_the_cases(tmp_path):
-    """A copy of grader/cases to break (str)."""
+    """A copy of grader/judging/cases to break (str)."""
     target = tmp_path / "cases"
     shutil.copytree(CASES_DIR, target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
@@ -94,7 +94,7 @@ def test_a_capstone_only_rule_is_listed_once_with_its_reason():
 # -- at least as strict: the step cases hold every input the capstone has for the rules repairs target --------------
 
 def case_module(relative):
-    """Import one case file of grader/cases by its path (the folders are not packages)."""
+    """Import one case file of grader/judging/cases by its path (the folders are not packages)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("case_" + relative.replace("/", "_")[:-3], f"{CASES_DIR}/{relative}")
@@ -170,7 +170,7 @@ def test_grading_after_a_copy_of_the_cases_uses_the_real_case_files(tmp_path):
     """Found in the full test run: after course.check collected a changed copy of tool_call/ in this process,
     pytest's importlib mode reused the copy's module for the real file and the capstone lost its 14 dispatch
     cases (129 points became 115) without a word. The grader now forgets case modules loaded from elsewhere."""
-    from grader.run import grade
+    from grader.pipeline import grade
 
     cases = copy_of_the_cases(tmp_path)
     path = cases / "tool_call" / "test_04_dispatch.py"
@@ -187,7 +187,7 @@ def test_grading_after_a_copy_of_the_cases_uses_the_real_case_files(tmp_path):
 
 def test_a_case_file_that_cannot_be_collected_is_an_internal_error_not_fewer_cases(tmp_path):
     """A grading run never silently drops a case file: the report says an internal error happened."""
-    from grader.run import grade
+    from grader.pipeline import grade
 
     cases = copy_of_the_cases(tmp_path)
     path = cases / "tool_call" / "test_04_dispatch.py"

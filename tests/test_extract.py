@@ -4,7 +4,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.extract import SubmissionError, extract, ipython_to_python
+from grader.intake.extract import SubmissionError, extract, ipython_to_python
 
 
 def nbgrader(cell, solution, grade_id):
@@ -66,9 +66,9 @@ def test_missing_and_folder_paths(tmp_path):
 READ_IN_A_FRESH_PROCESS = """
 import json, sys
 sys.path.insert(0, {root!r})
-import grader.extract as extract_module
+import grader.intake.extract as extract_module
 extract_module.READ_MEMORY_BYTES = int(sys.argv[2])
-from grader.extract import ReadInBackground, SubmissionError
+from grader.intake.extract import ReadInBackground, SubmissionError
 reading = ReadInBackground(sys.argv[1])
 forked = reading.pid is not None
 try:
@@ -141,7 +141,7 @@ def test_a_large_notebook_is_validated_with_fastjsonschema(tmp_path, monkeypatch
 
     import nbformat.validator
 
-    from grader.extract import LARGE_NOTEBOOK_CHARACTERS
+    from grader.intake.extract import LARGE_NOTEBOOK_CHARACTERS
 
     seen = []
     original = nbformat.validator.get_current_validator

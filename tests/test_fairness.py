@@ -16,8 +16,8 @@ from nbformat.v4 import new_code_cell, new_notebook
 
 from conftest import ROOT
 from faulty.step_faults import BASES
-from grader.extract import SubmissionError, extract, ipython_to_python
-from grader.run import grade
+from grader.intake.extract import SubmissionError, extract, ipython_to_python
+from grader.pipeline import grade
 from points import available
 
 with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as _handle:
@@ -294,7 +294,7 @@ def test_a_third_party_import_is_explained(tmp_path):
 
 
 def test_too_many_files_in_scratch_are_refused_with_a_sentence(tmp_path):
-    from grader.worker import MAX_SCRATCH_ENTRIES
+    from grader.isolation.worker import MAX_SCRATCH_ENTRIES
 
     source = """written = 0
 try:
@@ -312,7 +312,7 @@ except PermissionError as exc:
 
 def test_without_ipython_a_cell_with_ipython_syntax_is_explained(tmp_path, monkeypatch):
     """A bare image without IPython (the grader's process needs it, the worker does not) says so, once."""
-    import grader.extract as extract_module
+    import grader.intake.extract as extract_module
 
     monkeypatch.setattr(extract_module, "_TRANSFORMER", [None])
     submission = extract(write_notebook(tmp_path, "%time x = 1", "!ls", "y = 2"))

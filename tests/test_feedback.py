@@ -59,7 +59,7 @@ def test_true_is_not_one_in_an_enum(grade, tmp_path):
 
 def test_standard_exceptions_are_named_in_hidden_cases():
     """Item 3: a built-in or standard-library exception is named as what it is, never as the submission's own class."""
-    from grader.harness import redacted_exception
+    from grader.judging.harness import redacted_exception
 
     assert redacted_exception("JSONDecodeError: Expecting value: line 1 column 1 (char 0)").startswith(
         "json.JSONDecodeError (its message")
@@ -93,9 +93,9 @@ def test_an_endless_loop_is_one_line_of_feedback(grade, tmp_path):
 
 def test_cut_text_ends_with_an_ellipsis():
     """Item 7: text cut for length says so with "…" where it was cut."""
-    from grader.report import capped
-    from grader.visible_cases import CallCase, failure_text
-    from grader.worker import exception_text
+    from grader.results.text_report import capped
+    from grader.judging.visible_cases import CallCase, failure_text
+    from grader.isolation.worker import exception_text
 
     huge = CallCase("huge", "A huge call", "Short text.", ("x" * 10_000,), None, "Quote briefly.")
     line = failure_text("It failed.", huge, 120).splitlines()[1]
@@ -115,7 +115,7 @@ ALARM = BASES["validate-call"].replace("def _type_ok", 'ALARM_HOURS = {7: "morni
 def test_a_crash_on_valid_input_is_told_once_and_counts_agree(grade, tmp_path):
     """Item 2: a function that crashes on valid input is told once, with its cause; the grader's visible count and
     the notebook's self-check agree for the same code."""
-    from grader.selfcheck import check
+    from grader.learner.selfcheck import check
 
     assert ALARM.count("ALARM_HOURS[") == 1
     process, results = grade(write(tmp_path, "alarm.py", ALARM), "--exercise", "validate-call")
@@ -151,7 +151,7 @@ def test_tools_aliased_at_module_level_is_explained(grade, tmp_path):
 
 def test_an_alias_read_by_a_helper_counts_and_other_globals_do_not():
     """Item 5: the alias is found in the functions the entry calls; a global that is not TOOLS is no alias."""
-    from grader.worker import aliased_globals
+    from grader.isolation.worker import aliased_globals
 
     namespace = {}
     exec("TOOLS = {}\nREGISTRY = TOOLS\nLIMIT = 3\n"
@@ -169,7 +169,7 @@ def copies(tmp_path, monkeypatch):
         (tmp_path / name).write_text("{}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
-    from grader import selfcheck
+    from grader.learner import selfcheck
 
     monkeypatch.setattr(selfcheck, "_kernel_id", lambda: None)
     return tmp_path
@@ -177,7 +177,7 @@ def copies(tmp_path, monkeypatch):
 
 def test_the_grader_cell_grades_the_copy_vs_code_runs(copies, monkeypatch):
     """Item 1: VS Code's __vsc_ipynb_file__ names the notebook the cell is in."""
-    from grader import selfcheck
+    from grader.learner import selfcheck
 
     copy = str(copies / "05_capstone-Copy1.ipynb")
     monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {"__vsc_ipynb_file__": copy})
@@ -189,7 +189,7 @@ def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
     import http.server
     import threading
 
-    from grader import selfcheck
+    from grader.learner import selfcheck
 
     class Sessions(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -220,7 +220,8 @@ def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
 
 def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copies, monkeypatch, capsys):
     """Item 1: when no front end says, the cell names the file it graded and how to grade the copy."""
-    from grader import progress, selfcheck
+    from grader.learner import progress
+    from grader.learner import selfcheck
 
     graded = []
     monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
@@ -235,10 +236,10 @@ def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copie
 def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
     """Item 4: kit_selfcheck.show prints each visible case's whole input, registries included, as Python that
     calls the function with exactly the case's arguments (notebook 2's five-tool registry was never shown)."""
-    from grader import selfcheck
-    from grader.exercises import BY_ID
-    from grader.registries import fresh
-    from grader.visible_cases import VISIBLE_CASES, CallCase, expand
+    from grader.learner import selfcheck
+    from grader.intake.exercises import BY_ID
+    from grader.judging.registries import fresh
+    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, expand
 
     for exercise, cases in VISIBLE_CASES.items():
         for case in cases:
@@ -263,8 +264,8 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
 
 def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
     """Item 8: kit_selfcheck.hint names the first failing visible check's rule and hint, then the general hint."""
-    from grader import selfcheck
-    from grader.exercises import BY_ID
+    from grader.learner import selfcheck
+    from grader.intake.exercises import BY_ID
 
     namespace = {}
     exec(BASES["validate-call"].replace("type(value) is declared", "isinstance(value, declared)"), namespace)
@@ -281,8 +282,8 @@ def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
 
 def test_folded_lines_never_mix_two_reasons():
     """Item 7: cases fold only into a line with the same sentence; a group is folded whole only then."""
-    from grader.report import text_report
-    from grader.scoring import CaseResult, GradeResult
+    from grader.results.text_report import text_report
+    from grader.results.grade_result import CaseResult, GradeResult
 
     def case(group, order, number, feedback):
         return CaseResult(case_id=f"x::{group}{number}", exercise="E", group=group, order=order, title=f"{group} {number}",

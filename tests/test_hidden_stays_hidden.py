@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from grader import sandbox as sandbox_module
-from grader.run import grade
+from grader.isolation import sandbox as sandbox_module
+from grader.pipeline import grade
 from points import available, shown
 
 ECHOES = {

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
 OPTIONS = ("--case-timeout", "1", "--load-timeout", "2", "--memory-mb", "512")
 
-# Where the kernel has Landlock (grader.confine), some attacks are refused by it before the guard sees them:
+# Where the kernel has Landlock (grader.isolation.kernel_rules), some attacks are refused by it before the guard sees them:
 # the worker cannot even read /proc or open "/".
 KERNEL = r"|Permission denied: '/(proc/\d+/cwd)?'"
 
@@ -45,7 +45,7 @@ EXPECTED = {
     "patches_the_channel.py": (r"the grader does not allow gc\.get_objects", 30, 0),
     "lying_objects.py": (r"an object of a class that is not one of Python's built-in types", 30, 0),
     "writes_results.py": (r"could not write /tmp/results\.json PermissionError", 30, 0),
-    "edits_the_grader.py": (r"could not edit grader/plugin\.py PermissionError" + KERNEL, 30, 0),
+    "edits_the_grader.py": (r"could not edit grader/judging/pytest_plugin\.py PermissionError" + KERNEL, 30, 0),
     "imports_reference.py": (r"the grader does not allow (reading|listing) the kit's own files|No module named 'solutions'"
                              + KERNEL, 30, 0),
     "kills_the_grader.py": (r"the grader does not allow os\.kill", 30, 0),

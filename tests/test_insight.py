@@ -18,12 +18,13 @@ import sys
 import pytest
 
 from conftest import ROOT
-from grader.exercises import BY_ID
-from grader.insight import build_report, main, tables, write_report
-from grader.insight_mistakes import Mistake, MistakeRow, explain, load_mistakes, match_class, rows_for
-from grader.insight_read import read_batch_output
-from grader.insight_stats import NEGATIVE, point_biserial
-from grader.scoring import CaseResult
+from grader.intake.exercises import BY_ID
+from grader.insight.class_report import build_report, main, tables, write_report
+from grader.insight.mistakes import Mistake, MistakeRow, explain, load_mistakes, match_class, rows_for
+from grader.insight.read_batch import read_batch_output
+from grader.insight.statistics import NEGATIVE, point_biserial
+from grader.paths import MISCONCEPTIONS_PATH
+from grader.results.grade_result import CaseResult
 from insight_class import build_class, result_from, write_batch_output
 
 CAPSTONE = BY_ID["capstone"]
@@ -153,7 +154,7 @@ def test_a_case_voided_by_a_failed_canary_is_no_part_of_the_pattern(tmp_path):
     """Canary checks draw random inputs, so which accept-cases get voided varies from run to run."""
     from types import SimpleNamespace
 
-    from grader.canaries import void_sentence
+    from grader.judging.canaries import void_sentence
 
     result = result_from(TEMPLATES, {("Parsing", "p1"), ("Retry", "r1")}, "v.py")
     for c in result.cases:
@@ -246,15 +247,15 @@ def test_the_known_mistakes_file_lists_exactly_the_faulty_library():
     stored = load_mistakes()
     expected = [(i, e, n, o) for i, e, n, o, _ in library()]
     assert [(m.id, m.exercise, m.name, m.origin) for m in stored] == expected, (
-        "grader/insight_misconceptions.json is stale: the faulty library changed; run python -m course.misconceptions")
+        "grader/insight/misconceptions.json is stale: the faulty library changed; run python -m course.misconceptions")
     docked = {f"capstone:{f.name}": f.docked for f in FAULTS}
     for mistake in stored:
         assert mistake.cases and mistake.groups == {g for g, _ in mistake.cases}
         if mistake.id in docked:  # (a group it loses only through voided cases is not among its groups)
             assert mistake.groups <= docked[mistake.id], (
-                f"grader/insight_misconceptions.json is stale for {mistake.id}: it fails cases in groups the library "
+                f"grader/insight/misconceptions.json is stale for {mistake.id}: it fails cases in groups the library "
                 "does not dock it in; run python -m course.misconceptions")
-    with open(os.path.join(ROOT, "grader", "insight_misconceptions.json"), encoding="utf-8") as handle:
+    with open(MISCONCEPTIONS_PATH, encoding="utf-8") as handle:
         text = handle.read()
     assert dump(json.loads(text)) == text  # written by the generator, not edited by hand
 
@@ -284,7 +285,7 @@ NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*")
 
 def csv_numbers(folder):
     """Every number the CSV files hold, in each form the page may show it (rounded, as a percentage)."""
-    from grader.insight_html import number
+    from grader.insight.html_page import number
 
     found = set()
     for name in os.listdir(folder):
@@ -342,7 +343,7 @@ def test_page_is_self_contained_and_escapes_names(tmp_path):
 
 
 def test_the_page_puts_the_cases_to_check_before_the_rules(ability_report):
-    from grader.insight_html import render
+    from grader.insight.html_page import render
 
     page = render(ability_report)
     to_check = page[page.index("<h2>Cases to check</h2>"):page.index("<h2>Rules the class missed</h2>")]
@@ -385,7 +386,7 @@ def test_overlap_is_computed_exactly_as_copydetect_computes_it(tmp_path):
 
     from copydetect import CodeFingerprint, compare_files
 
-    from grader.insight_similarity import GUARANTEE, NOISE, _plain, covered
+    from grader.insight.similarity import GUARANTEE, NOISE, _plain, covered
 
     prints = [_plain(CodeFingerprint(f"{s}.py", NOISE, GUARANTEE - NOISE + 1, fp=io.StringIO(open(p).read())))
               for s, [(_, p)] in ((s, list(f.values())) for s, f in style_files(tmp_path).items())]
@@ -401,7 +402,7 @@ def test_overlap_is_computed_exactly_as_copydetect_computes_it(tmp_path):
 
 
 def test_similarity_is_the_same_on_every_run_and_pairs_only_the_copy(tmp_path):
-    from grader.insight_similarity import class_similarity
+    from grader.insight.similarity import class_similarity
 
     files = style_files(tmp_path)
     first = class_similarity(files, workers=2)
@@ -415,7 +416,7 @@ def test_similarity_is_the_same_on_every_run_and_pairs_only_the_copy(tmp_path):
 
 def test_bad_submissions_are_counted_not_compared(tmp_path):
     """A notebook that is not one, a file of 200,000 characters, one of binary noise: each gets a state, none a crash."""
-    from grader.insight_similarity import class_similarity
+    from grader.insight.similarity import class_similarity
 
     files = style_files(tmp_path)
     (tmp_path / "broken.ipynb").write_text("{not a notebook", encoding="utf-8")
@@ -430,7 +431,7 @@ def test_bad_submissions_are_counted_not_compared(tmp_path):
 
 
 def test_each_exercise_of_a_two_exercise_notebook_is_compared_on_its_own_cells():
-    from grader.insight_similarity import exercise_code
+    from grader.insight.similarity import exercise_code
 
     notebook = os.path.join(ROOT, "solutions", "notebooks", "06_beyond.ipynb")
     schema, _ = exercise_code(notebook, "json-schema")
@@ -477,7 +478,7 @@ def test_the_known_mistakes_file_matches_what_the_grader_says_today(graded_class
         for student in students:
             pattern = data.pattern(row.exercise, student)
             assert row.core <= pattern <= row.cases, (
-                f"grader/insight_misconceptions.json is stale: {mistake_id} now fails {len(pattern)} case(s) "
+                f"grader/insight/misconceptions.json is stale: {mistake_id} now fails {len(pattern)} case(s) "
                 f"({len(pattern - row.cases)} the file does not name); run python -m course.misconceptions")
 
 

@@ -26,10 +26,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from grader import visible_cases
+from grader.judging import visible_cases
 from solutions import validate_arguments
 from solutions.json_schema import ANNOTATIONS, SUPPORTED
-from grader.paths import KIT_ROOT
+from grader.paths import CASES_DIR, KIT_ROOT
 
 ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 
@@ -79,7 +79,7 @@ def assert_same_verdict(value, schema):
 
 
 def _load_cases():
-    path = os.path.join(ROOT, "grader", "cases", "json_schema", "test_validate_arguments.py")
+    path = os.path.join(CASES_DIR, "json_schema", "test_validate_arguments.py")
     spec = importlib.util.spec_from_file_location("json_schema_cases", path)
     module = importlib.util.module_from_spec(spec)
     with warnings.catch_warnings():  # the grader's own marks (points, gate, rule) are registered by its plugin only

@@ -105,8 +105,9 @@ def test_the_release_keeps_signatures_and_hides_every_answer(course):
     assert "def parse_call(raw):" in cell.source and "json.loads" not in cell.source
     for notebook in (parsing, capstone):
         tests = [c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("grade")]
-        assert len(tests) == 1 and "grader.autograde" not in tests[0].source  # hidden from students
-    assert not (release / "grader" / "cases" / "tool_call").exists() and (release / "grader" / "cases" / "visible").exists()
+        assert len(tests) == 1 and "grader.classroom.nbgrader_entry" not in tests[0].source  # hidden from students
+    cases = release / "grader" / "judging" / "cases"
+    assert not (cases / "tool_call").exists() and (cases / "visible").exists()
     assert not list(release.rglob("solutions"))
 
 
@@ -158,7 +159,7 @@ def test_the_export_is_regenerated_from_the_solved_notebooks(tmp_path):
 def test_every_source_notebook_gets_full_marks_from_the_kit(tmp_path):
     """The nested reference in each exercise cell really solves it (what `nbgrader validate` of the source shows)."""
     from course.nbgrader import write_source
-    from grader.run import grade
+    from grader.pipeline import grade
 
     write_source(str(tmp_path), "all", "all")
     for path in sorted((tmp_path / "source" / "all").glob("*.ipynb")):

@@ -15,7 +15,7 @@ import nbformat
 import pytest
 
 from conftest import ROOT
-from grader.exercises import EXERCISES
+from grader.intake.exercises import EXERCISES
 
 ALL_EXERCISES = [option for e in EXERCISES for option in ("--exercise", e.id)]
 
@@ -74,7 +74,7 @@ def test_no_python_file_of_a_gradescope_bundle_earns_hidden_points(tmp_path):
     assert process.returncode == 0, process.stderr
     with zipfile.ZipFile(bundle) as archive:
         files = {name: archive.read(name).decode("utf-8") for name in archive.namelist() if name.endswith(".py")}
-    assert "grader/harness.py" in files and "solutions/schema.py" in files  # the grader, and the trusted steps 1-3
+    assert "grader/judging/harness.py" in files and "solutions/schema.py" in files  # the grader, and the trusted steps 1-3
     offenders = {}
     for number, (name, source) in enumerate(sorted(files.items())):
         points, cases = hidden_points(source, tmp_path, f"file{number}")

@@ -1,6 +1,6 @@
 """Observations are judged by what they say, not how: correct wordings of every style keep full marks.
 
-The grader judges observations by difference (grader/cases/tool_call/test_05_observations.py): an observation
+The grader judges observations by difference (grader/judging/cases/tool_call/test_05_observations.py): an observation
 must name the offending field, or the kind of problem, more often than the observation for a twin call whose
 problem lies elsewhere. A correct observation does that in any wording, so each style below, written for this
 test, must keep every point; the dumps that never say what is wrong (tests/attacks/stuffed_observation.py,
@@ -11,7 +11,7 @@ test_course.py.
 
 import pytest
 
-from grader.run import grade
+from grader.pipeline import grade
 from points import available
 
 CAPSTONE = '''

@@ -113,7 +113,7 @@ def test_the_distribution_holds_the_three_packages_and_the_licenses(installed_ki
     files = json.loads(listing.stdout)
     top = {f.split("/")[0] for f in files if not f.startswith(("..", "tool_call_kit-"))}
     assert top == {"grader", "course", "solutions"}
-    assert "grader/cases/tool_call/test_01_parsing.py" in files and "grader/canary_pools.json" in files
+    assert "grader/judging/cases/tool_call/test_01_parsing.py" in files and "grader/judging/canary_pools.json" in files
     assert "solutions/notebooks/05_capstone.ipynb" in files
     assert {f.split("/")[-1] for f in files if "/licenses/" in f} == {"LICENSE", "LICENSE-COURSE.txt"}
 

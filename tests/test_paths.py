@@ -14,9 +14,9 @@ import sys
 import pytest
 
 from grader import paths
-from grader.harness import Responder, Transcript
-from grader.models import NeverCorrects
-from grader.sandbox import Limits, Sandbox
+from grader.judging.harness import Responder, Transcript
+from grader.judging.scripted_models import NeverCorrects
+from grader.isolation.sandbox import Limits, Sandbox
 
 REPOSITORY = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=os.path.dirname(os.path.abspath(__file__)),
                             capture_output=True, text=True).stdout.strip()

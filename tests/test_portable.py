@@ -17,10 +17,10 @@ import pytest
 import test_hostile as hostile
 from conftest import ROOT, run_grader
 from faulty.faults import FAULTS
-from grader import sandbox as sandbox_module
-from grader.harness import Responder, Transcript
-from grader.models import NeverCorrects
-from grader.sandbox import Limits, Sandbox, kill_tree_portable, portable_worker, protection_note, protections
+from grader.isolation import sandbox as sandbox_module
+from grader.judging.harness import Responder, Transcript
+from grader.judging.scripted_models import NeverCorrects
+from grader.isolation.sandbox import Limits, Sandbox, kill_tree_portable, portable_worker, protection_note, protections
 from test_faulty_library import apply_edits
 from test_golden import GOLDEN, SUBMISSIONS, reference_submission
 
@@ -252,7 +252,7 @@ def test_the_guard_reads_windows_paths_as_windows_resolves_them():
     ``/``: here ``ntpath.abspath`` (the same rules, in Python) stands in for it."""
     import ntpath
 
-    from grader.worker import _resolve
+    from grader.isolation.worker import _resolve
 
     def resolve(path):
         return _resolve(path, _full=ntpath.abspath)
@@ -266,7 +266,7 @@ def test_the_guard_reads_windows_paths_as_windows_resolves_them():
 
 def test_a_windows_crash_is_described_as_a_crash():
     """Windows ends a crashed process with an NTSTATUS code (0xC0000005: access violation), not a signal."""
-    from grader.sandbox import describe_exit
+    from grader.isolation.sandbox import describe_exit
 
     assert describe_exit(0xC0000005, Limits()) == "crashed with a segmentation fault"
     assert describe_exit(0xC00000FD, Limits(), hidden=True) == "crashed with a stack overflow"

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from grader.harness import Responder, Transcript
-from grader.models import NeverCorrects
-from grader.sandbox import HALT_GRACE, Limits, Sandbox, portable_worker
+from grader.judging.harness import Responder, Transcript
+from grader.judging.scripted_models import NeverCorrects
+from grader.isolation.sandbox import HALT_GRACE, Limits, Sandbox, portable_worker
+from grader.paths import CASES_DIR
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the worker's kernel rules, rlimits and process tree are Linux's (/proc)")
@@ -92,8 +93,8 @@ def test_the_request_budget_is_per_call_not_per_case(sandbox_for):
 
 # -- the kernel's boundary (Landlock), tested with the audit-hook guard switched off -------------
 
-from grader import confine  # noqa: E402
-from grader import sandbox as sandbox_module  # noqa: E402
+from grader.isolation import kernel_rules  # noqa: E402
+from grader.isolation import sandbox as sandbox_module  # noqa: E402
 
 UNGUARDED = sandbox_module.WORKER_SOURCE.replace("    sys.addaudithook(hook)", "    pass  # guard off for this test")
 
@@ -118,7 +119,7 @@ def handle(kit_file, outside):
 
 
 @POSIX_PATH
-@pytest.mark.skipif(confine.abi_version() < 6, reason="this kernel has no Landlock ABI 6 (Linux 6.12+)")
+@pytest.mark.skipif(kernel_rules.abi_version() < 6, reason="this kernel has no Landlock ABI 6 (Linux 6.12+)")
 def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
     """The audit hook is Python and can be subverted; the kernel's rules must hold without it."""
     from conftest import ROOT
@@ -130,7 +131,7 @@ def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
         assert sandbox.load().fatal is None
         outside = tmp_path / "forged.json"
         transcript = Transcript()
-        outcome = sandbox.run("handle", [[f"{ROOT}/grader/cases/tool_call/test_01_parsing.py", str(outside)]], {},
+        outcome = sandbox.run("handle", [[os.path.join(CASES_DIR, "tool_call", "test_01_parsing.py"), str(outside)]], {},
                               Responder(transcript, NeverCorrects("{}"), lambda n, a: "ok"))
     finally:
         sandbox.close()
@@ -148,13 +149,13 @@ def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
 @POSIX_PATH
 def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why(monkeypatch, tmp_path):
     """If the kernel refuses the confinement, grading must not go on unconfined, nor crash."""
-    from grader.run import grade
+    from grader.pipeline import grade
 
     def refuse(plan):
         raise OSError(1, "landlock_restrict_self failed")
 
-    monkeypatch.setattr(confine, "apply", refuse)
-    monkeypatch.setattr(confine, "prepare", lambda scratch: ("a plan",))
+    monkeypatch.setattr(kernel_rules, "apply", refuse)
+    monkeypatch.setattr(kernel_rules, "prepare", lambda scratch: ("a plan",))
     submission = tmp_path / "s.py"
     submission.write_text("def handle_tool_call(raw, ask_model):\n    return None\n")
     result = grade(submission)
@@ -164,7 +165,7 @@ def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why
 
 # -- the second adversarial round (issue 12): processes, imports, scratch, the standard library ------------
 
-from grader.worker import MAX_SCRATCH_ENTRIES, module_key  # noqa: E402
+from grader.isolation.worker import MAX_SCRATCH_ENTRIES, module_key  # noqa: E402
 
 
 def test_import_names_are_read_as_the_import_system_reads_them():
@@ -178,8 +179,8 @@ def run_unguarded(monkeypatch, code, args=(), processes=True, limits=None):
     """Load ``code`` in a worker whose audit-hook guard is off (the kernel's rules alone), call handle(*args)."""
     monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
     if not processes:
-        prepare = confine.prepare
-        monkeypatch.setattr(confine, "prepare", lambda scratch: prepare(scratch, processes=False))
+        prepare = kernel_rules.prepare
+        monkeypatch.setattr(kernel_rules, "prepare", lambda scratch: prepare(scratch, processes=False))
     sandbox = Sandbox(limits or Limits(case_seconds=10.0))
     try:
         sandbox.begin_load([{"label": "probe.py", "kind": "file", "code": code}], ["handle"])
@@ -225,7 +226,7 @@ def alive(pid):
 
 
 @POSIX_PATH
-@pytest.mark.skipif(not confine.seccomp_available(), reason="no seccomp filter on this kernel or architecture")
+@pytest.mark.skipif(not kernel_rules.seccomp_available(), reason="no seccomp filter on this kernel or architecture")
 def test_the_kernel_refuses_new_processes_where_the_guard_is_gone(monkeypatch):
     sandbox, outcome = run_unguarded(monkeypatch, FORKS)
     sandbox.close()

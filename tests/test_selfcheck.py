@@ -1,9 +1,9 @@
 """The notebook self-check: fast, in-process, polite, and honest about what it checks."""
 
 from course.assemble import seed_form
-from grader import selfcheck
-from grader.selfcheck import SelfCheckReport, check
-from grader.visible_cases import TOOL_CALL_CASES as VISIBLE_CASES
+from grader.learner import selfcheck
+from grader.learner.selfcheck import SelfCheckReport, check
+from grader.judging.visible_cases import TOOL_CALL_CASES as VISIBLE_CASES
 
 
 def load(source):
@@ -50,13 +50,13 @@ def test_not_a_function():
 
 
 def test_the_visible_cases_checks_table_is_current(tmp_path):
-    """A student release answers the visible cases' checks from grader/visible_checks.json (it has no reference);
-    the table must be what the reference gives today (regenerate: python -m grader.trusted)."""
+    """A student release answers the visible cases' checks from grader/judging/visible_checks.json (it has no reference);
+    the table must be what the reference gives today (regenerate: python -m grader.judging.reference_steps)."""
     import json
 
-    from grader.registries import SEED_TOOLS
-    from grader.trusted import VISIBLE_CHECKS_PATH, write_visible_table
-    from grader.visible_cases import visible_raws
+    from grader.judging.registries import SEED_TOOLS
+    from grader.judging.reference_steps import VISIBLE_CHECKS_PATH, write_visible_table
+    from grader.judging.visible_cases import visible_raws
 
     fresh_table = tmp_path / "visible_checks.json"
     write_visible_table(visible_raws(), SEED_TOOLS, fresh_table)

@@ -45,8 +45,8 @@ def test_the_check_reads_notebooks_answers_case_docstrings_and_data():
     keys = {reference.key for reference in found}
     assert "solutions/notebooks/01_parsing.ipynb" in files  # RFC 8259, in a markdown cell
     assert "solutions/answers/01_parsing.md" in files  # NousResearch/hermes-agent #25333
-    assert "grader/cases/tool_call/test_02_names.py" in files  # vercel/ai #2786, in a Why: line
-    assert "grader/cases/tool_call/data/real_calls.json" in files  # every entry's source_url
+    assert "grader/judging/cases/tool_call/test_02_names.py" in files  # vercel/ai #2786, in a Why: line
+    assert "grader/judging/cases/tool_call/data/real_calls.json" in files  # every entry's source_url
     assert {"vercel/ai #2786", "nousresearch/hermes-agent #25333", "RFC 8259", "CVE-2020-10735"} <= keys
     assert not any(where.startswith(("notebooks/", "tests/")) for where in files)  # generated, and not course text
 
@@ -64,7 +64,7 @@ def test_the_check_reads_notebooks_answers_case_docstrings_and_data():
     ("RFC 8259, rfc 7159 is not one, PEP 8 and cve-2020-10735", ["RFC 8259", "PEP 8", "CVE-2020-10735"]),
     ("http://127.0.0.1:8888/lab and https://example.com/x", []),
     ("x = 1  # 1 and a#2 and `#3`", []),
-    ("a path: grader/cases/tool_call/test_01_parsing.py", []),
+    ("a path: grader/judging/cases/tool_call/test_01_parsing.py", []),
 ])
 def test_reference_extraction(text, keys):
     assert [reference.key for _, reference in sources.find_references(text)] == keys
@@ -73,9 +73,9 @@ def test_reference_extraction(text, keys):
 def test_a_bare_repository_citation_is_reported_with_its_fix():
     found = [reference for _, reference in sources.find_references("models send null (pydantic-ai #822).")]
     assert [(r.key, r.needs_owner) for r in found] == [("pydantic-ai #822", True)]
-    message = sources.explain([sources.Reference("pydantic-ai #822", "pydantic-ai #822", "grader/cases/x.py, line 3",
+    message = sources.explain([sources.Reference("pydantic-ai #822", "pydantic-ai #822", "grader/judging/cases/x.py, line 3",
                                                  needs_owner=True)])
-    assert message == ("- grader/cases/x.py, line 3: 'pydantic-ai #822' names a repository without its owner; write it "
+    assert message == ("- grader/judging/cases/x.py, line 3: 'pydantic-ai #822' names a repository without its owner; write it "
                        "as owner/repo #N, then list it in docs/sources.md.")
 
 

@@ -1,7 +1,7 @@
 """A function that returns the same value whatever it is given earns nothing, in every exercise.
 
 A constant ignores its input, so it can only pass a case by luck; each case that a constant could pass
-counts only with a canary that a constant fails (grader/canaries.py), or judges by difference. The table
+counts only with a canary that a constant fails (grader/judging/canaries.py), or judges by difference. The table
 runs the plausible constants (what a stub returns, what a lazy solution returns, a fixed sentence, the
 shapes each exercise asks for) against every exercise's visible and hidden cases (issue 12: an observe
 that always returned None earned a point).
@@ -9,8 +9,8 @@ that always returned None earned a point).
 
 import pytest
 
-from grader.exercises import EXERCISES
-from grader.run import grade
+from grader.intake.exercises import EXERCISES
+from grader.pipeline import grade
 
 CONSTANTS = {
     "none": None,

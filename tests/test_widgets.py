@@ -1,8 +1,8 @@
 """Widgets work without a frontend: their plain-text fallback shows the content, and they respond to input."""
 
 import solutions
-from grader.progress import course_progress, format_progress
-from grader.widgets import Playground, ProgressView, RetrySimulator, kit_check
+from grader.learner.progress import course_progress, format_progress
+from grader.learner.widgets import Playground, ProgressView, RetrySimulator, kit_check
 
 
 def broken_observe(call, problems, tools):
@@ -62,17 +62,17 @@ def test_without_the_kits_steps_the_views_use_the_learners_own_saved_steps(monke
     parse_call, validate_call and observe from their saved notebooks 1 to 3 (here the solved ones; issue 11)."""
     import os
 
-    import grader.progress
-    from grader import trusted
+    import grader.learner.progress
+    from grader.judging import reference_steps
     from conftest import ROOT
 
-    monkeypatch.setattr(trusted, "available", lambda: False)
-    monkeypatch.setattr(grader.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "solutions", "notebooks"))
+    monkeypatch.setattr(reference_steps, "available", lambda: False)
+    monkeypatch.setattr(grader.learner.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "solutions", "notebooks"))
     playground = Playground(solutions.observe)
     yours, reference = playground.verdicts('{"name": "get_weather", "arguments": {"city": 1}}')
     assert "argument 'city' is the integer 1" in yours  # the problem text came from the solved notebook 2
     call, observation = kit_check('{"name": "get_weather", "arguments": {"city": 1}}', solutions.TOOLS)
     assert call == {"name": "get_weather", "arguments": {"city": 1}} and "argument 'city' is the integer 1" in observation
-    monkeypatch.setattr(grader.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "notebooks"))  # the shipped stubs
+    monkeypatch.setattr(grader.learner.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "notebooks"))  # the shipped stubs
     assert kit_check("{}", solutions.TOOLS)[1].startswith("Your own steps from notebooks 1 and 2 check the call here, "
                                                           "and one raised NotImplementedError")

@@ -13,8 +13,8 @@ except PermissionError as exc:
         tb = tb.tb_next
 posixpath._joinrealpath = lambda path, rest, strict, seen: (SCRATCH + "inside", True)
 for what, f in [("chmod solutions 0777", lambda: os.chmod(KIT + "solutions", 0o777)),
-                ("chmod hidden case 0666", lambda: os.chmod(KIT + "grader/cases/tool_call/test_02_names.py", 0o666)),
-                ("utime grader/run.py", lambda: os.utime(KIT + "grader/run.py", (0, 0))),
+                ("chmod hidden case 0666", lambda: os.chmod(KIT + "grader/judging/cases/tool_call/test_02_names.py", 0o666)),
+                ("utime grader/pipeline.py", lambda: os.utime(KIT + "grader/pipeline.py", (0, 0))),
                 ("renice grader", lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)),
                 ("pin grader to cpu 0", lambda: os.sched_setaffinity(os.getppid(), {0}))]:
     try:

@@ -1,0 +1,109 @@
+"""Command line: ``python -m grader SUBMISSION [--results PATH]``."""
+
+import argparse
+import importlib.util
+import os
+import sys
+
+from grader.results.provenance import version_line
+from grader.intake.exercises import BY_ID
+from grader.results.formats import exercism_results, junit_xml
+from grader.results.text_report import gradescope_results, text_report, write_json_atomically, write_text_atomically
+from grader.pipeline import grade
+from grader.isolation.sandbox import Limits
+
+
+def build_parser():
+    """The argument parser (also documents the options in ``--help``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m grader",
+        description="Grade a tool-call validation submission (.py file or .ipynb notebook) with the kit's hidden cases.",
+    )
+    parser.add_argument("submission", help="path of the .py file or .ipynb notebook to grade")
+    parser.add_argument("--version", action="version", version=version_line())
+    parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
+    parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
+    parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
+    add_grading_options(parser, total="all cases of the submission")
+    return parser
+
+
+def add_grading_options(parser, total, exercise=True):
+    """The options every grading command shares (this one and ``grader.classroom.batch``): ``--exercise``,
+    ``--case-timeout``, ``--load-timeout``, ``--memory-mb``, ``--total-timeout``.
+
+    Args:
+        parser: an ``argparse.ArgumentParser``. total: what ``--total-timeout`` bounds (str, for its help).
+        exercise: add ``--exercise`` too (bool); the batch names its assignment with ``grader.classroom.assignment``'s.
+    """
+    if exercise:
+        parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
+                            help="grade this exercise (repeatable) instead of the ones found in the submission; "
+                                 "one of: " + ", ".join(BY_ID))
+    parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
+                        help="wall-clock limit for one case (default: %(default)s)")
+    parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
+                        help="wall-clock limit for loading the submission (default: %(default)s)")
+    parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
+                        help="address-space limit of the process running the submission (default: %(default)s)")
+    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help=f"wall-clock limit for {total} (default: %(default)s)")
+
+
+def limits_from(args):
+    """The ``grader.isolation.sandbox.Limits`` that the options of ``add_grading_options`` ask for."""
+    return Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
+
+
+def main(argv=None):
+    """Grade, print the report, optionally write results.json.
+
+    Returns:
+        int exit status: 0 when grading completed (whatever the score); 2 when the submission could
+        not be graded (missing, unreadable, not a notebook) or results.json could not be written.
+    """
+    args = build_parser().parse_args(argv)
+    missing = [name for name in ("pytest", "nbformat") if importlib.util.find_spec(name) is None]
+    if missing:
+        print(f"error: this Python lacks the kit's packages ({', '.join(missing)}); run the grader with the kit's "
+              f"environment: {os.path.join('.venv', 'Scripts' if os.name == 'nt' else 'bin', 'python')} -m grader ... "
+              "(see the README's set-up command).", file=sys.stderr)
+        return 2
+    # One run reads one notebook: nbformat's jsonschema validator is ready at once, while its default
+    # (fastjsonschema) first compiles the schema, about 0.03 s, which pays off only over many notebooks.
+    os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")
+    limits = limits_from(args)
+    result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)
+    # Learner text is sanitised, but never let an odd terminal encoding lose the results.
+    sys.stdout.reconfigure(errors="replace")
+    print(text_report(result))
+    status = 0
+    outputs = [(args.results, lambda: write_json_atomically(args.results, gradescope_results(result))),
+               (args.exercism, lambda: write_json_atomically(args.exercism, exercism_results(result))),
+               (args.junit, lambda: write_text_atomically(args.junit, junit_xml(result)))]
+    for path, write in outputs:
+        if not path:
+            continue
+        try:
+            write()
+        except OSError as exc:
+            print(f"error: could not write {path} ({exc.strerror or exc}).", file=sys.stderr)
+            status = 2
+    if result.error:
+        print(f"error: {result.error}", file=sys.stderr)
+        status = 2
+    return status
+
+
+def run(argv=None):
+    """``main`` for ``python -m grader`` and the ``toolcall-grade`` command: returns the exit status (int).
+
+    A report piped into a command that stops reading (``| head``) is not an error: status 0.
+    """
+    try:
+        status = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    return status

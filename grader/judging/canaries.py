@@ -1,0 +1,328 @@
+"""Canaries: the two behaviours that give a case's verdict its meaning.
+
+A case that checks "this bad input is refused" is passed by a function that refuses everything;
+a case that checks "this good input is accepted" is passed by one that accepts everything. So a
+case marked ``@pytest.mark.gate("accepts")`` counts only if the function also accepts a plainly
+valid input, and one marked ``gate("rejects")`` only if it also refuses a plainly invalid one.
+Without this, "ask once, then always reject" scored 64 of 115 on the capstone (found by an
+adversarial test of the grader).
+
+Each canary is ``callable(harness) -> None`` that raises ``expectations.CaseFailed`` when the
+behaviour is missing; ``CANARIES[cases_folder][kind]``. Canary inputs are drawn per grading run from
+ordinary-looking values (real city names, plausible tool names, several kinds of non-object JSON), so
+a submission cannot tell them from any other input and behave well only for them.
+"""
+
+import json
+import secrets
+
+from grader.judging import expectations as expect
+from grader.judging.scripted_models import make_call
+from grader.paths import CANARY_POOLS_PATH
+from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
+
+# Only the instructor's grader has canary_pools.json (course.release leaves it out): a student release draws
+# its self-check canaries from this small public pool instead, which shares no value with the grader's.
+PUBLIC_POOLS = {"cities": ["Springfield", "Riverton", "Lakeside", "Fairview"], "verbs": ["check", "show"],
+                "nouns": ["status", "report"]}
+
+
+def load_pools(path=CANARY_POOLS_PATH):
+    """The value pools canary inputs are drawn from: ``{"cities", "verbs", "nouns"}`` (dict of lists of str).
+
+    Canary inputs look like any other input: real city names and plausible tool names, drawn afresh per
+    run, never a recognisable marker (a name plus a random hex suffix could be matched by a regular
+    expression, and "refuse everything except canaries" then scored 74 of 116: an adversarial test).
+    Read from ``path`` (the grader's pools); ``PUBLIC_POOLS`` when it is missing (a student release).
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+        return {key: list(data[key]) for key in PUBLIC_POOLS}
+    except (OSError, ValueError, KeyError, TypeError):
+        return PUBLIC_POOLS
+
+
+_POOLS = load_pools()
+CITIES, VERBS, NOUNS = _POOLS["cities"], _POOLS["verbs"], _POOLS["nouns"]
+KNOWN = set(SEED_TOOLS) | {"get_weather"}
+
+
+def city():
+    """A valid city value nobody can predict or tell from any other city (str)."""
+    return secrets.choice(CITIES)
+
+
+def weather_arguments():
+    """Plainly valid arguments for get_weather: a city, sometimes with units (dict)."""
+    arguments = {"city": city()}
+    if secrets.randbelow(2):
+        arguments["units"] = secrets.choice(["metric", "imperial"])
+    return arguments
+
+
+def valid_call():
+    """A plainly valid call to the seed's tool: ``(raw, arguments)``."""
+    arguments = weather_arguments()
+    return make_call("get_weather", arguments), arguments
+
+
+def unknown_name():
+    """A plausible tool name that is not registered (str), e.g. ``"fetch_forecast"``."""
+    while True:
+        name = f"{secrets.choice(VERBS)}_{secrets.choice(NOUNS)}"
+        if name not in KNOWN:
+            return name
+
+
+def unknown_call():
+    """A call to an unregistered tool with ordinary arguments (str)."""
+    return make_call(unknown_name(), weather_arguments())
+
+
+def not_an_object():
+    """Valid JSON that is not an object, of a random kind (str)."""
+    kinds = [lambda: "[]", lambda: str(secrets.randbelow(10_000) - 5_000), lambda: "null", lambda: "true",
+             lambda: json.dumps(city()), lambda: "[" + valid_call()[0] + "]",
+             lambda: json.dumps([city() for _ in range(1 + secrets.randbelow(3))])]
+    return secrets.choice(kinds)()
+
+
+def wrong_type_value():
+    """A value that is not a string, of a random kind (JSON data)."""
+    return secrets.choice([secrets.randbelow(10_000), [city()], None, True, {"name": city()}, 2.5])
+
+
+def _tool_call_accepts(harness):
+    raw, arguments = valid_call()
+    transcript = harness.run(raw)
+    expect.finished(transcript)
+    if len(transcript.dispatches) != 1 or not expect.strict_equal(transcript.dispatches[0][1], arguments):
+        expect.fail("it did not dispatch a plainly valid call")
+
+
+def _tool_call_rejects(harness):
+    transcript = harness.run(unknown_call())
+    if transcript.problem or transcript.raised:
+        expect.fail("a call to an unregistered tool did not end in a refusal: "
+                    + (transcript.problem or f"it raised {transcript.raised}").rstrip("."))
+    if transcript.dispatches:
+        expect.fail("it dispatched a call to an unregistered tool")
+
+
+def _pair(harness, raw):
+    value = expect.returned(harness.call(raw, view="pair_with_texts"))
+    return value if isinstance(value, list) and len(value) == 2 else [None, None]
+
+
+def _parse_accepts(harness):
+    call, problems = _pair(harness, valid_call()[0])
+    if not isinstance(call, dict) or problems != []:
+        expect.fail("it did not accept a plainly valid call")
+
+
+def _parse_rejects(harness):
+    call, problems = _pair(harness, not_an_object())
+    if call is not None or not problems:
+        expect.fail("it did not refuse JSON that is not an object")
+
+
+# The step exercises' cases use these registries; a canary on another one could be told apart by its
+# registry alone (validating only calls against the seed's one-tool registry scored 21 hidden points).
+STEP_REGISTRIES = [TYPED_TOOLS, TYPED_TOOLS, SEED_TOOLS]
+SAMPLE_VALUES = {str: city, int: lambda: secrets.randbelow(60), float: lambda: secrets.randbelow(100_000) / 100,
+                 bool: lambda: bool(secrets.randbelow(2)), list: lambda: [city()], dict: lambda: {"note": city()}}
+
+
+def registry_call(tools):
+    """A plainly valid call for a random tool of ``tools``: ``{"name", "arguments"}`` with every required
+    argument and some optional ones, each a random value of its declared type."""
+    name = secrets.choice(sorted(tools))
+    spec = tools[name]
+    arguments = {field: SAMPLE_VALUES[kind]() for field, kind in spec.get("required", {}).items()}
+    arguments.update({field: SAMPLE_VALUES[kind]() for field, kind in spec.get("optional", {}).items()
+                      if secrets.randbelow(2)})
+    return {"name": name, "arguments": arguments}
+
+
+def unknown_for(tools):
+    """A plausible tool name that ``tools`` does not register (str)."""
+    while True:
+        name = unknown_name()
+        if name not in tools:
+            return name
+
+
+def _validate(harness, call, tools):
+    return expect.returned(harness.call(call, encode_registry(tools), view="texts"))
+
+
+def _validate_accepts(harness):
+    tools = secrets.choice(STEP_REGISTRIES)
+    if _validate(harness, registry_call(tools), tools) != []:
+        expect.fail("it reported problems for a plainly valid call")
+
+
+def _validate_rejects(harness):
+    tools = secrets.choice(STEP_REGISTRIES)
+    if not _validate(harness, {"name": unknown_for(tools), "arguments": weather_arguments()}, tools):
+        expect.fail("it reported no problem for an unregistered tool")
+
+
+def _observe(harness, raw, tools):
+    return expect.returned(harness.observe(raw, tools))
+
+
+def _observe_accepts(harness):
+    tools = secrets.choice(STEP_REGISTRIES)
+    call = registry_call(tools)
+    if _observe(harness, make_call(call["name"], call["arguments"]), tools) is not None:
+        expect.fail("it produced an observation for a plainly valid call")
+
+
+def _observe_rejects(harness):
+    tools = secrets.choice(STEP_REGISTRIES)
+    value = _observe(harness, make_call(unknown_for(tools), weather_arguments()), tools)
+    if not isinstance(value, str) or not value.strip():
+        expect.fail("it produced no observation for an unregistered tool")
+
+
+# The json_schema cases' own schema (a canary on a smaller one could be told apart by it).
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
+        "units": {"enum": ["metric", "imperial"]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "location": {"type": "object", "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
+                     "required": ["lat", "lon"], "additionalProperties": False},
+        "note": {"type": ["string", "null"]},
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+def schema_arguments():
+    """Plainly valid arguments for ``SCHEMA``: a city and a random choice of the optional fields (dict)."""
+    optional = {"days": lambda: 1 + secrets.randbelow(14), "units": lambda: secrets.choice(["metric", "imperial"]),
+                "tags": lambda: [city()], "location": lambda: {"lat": secrets.randbelow(90), "lon": secrets.randbelow(180)},
+                "note": lambda: secrets.choice([None, city()])}
+    arguments = {"city": city()}
+    arguments.update({field: make() for field, make in optional.items() if secrets.randbelow(2)})
+    return arguments
+
+
+def _schema_accepts(harness):
+    if expect.returned(harness.call(schema_arguments(), SCHEMA, view="texts")) != []:
+        expect.fail("it reported problems for plainly valid arguments")
+
+
+def _schema_rejects(harness):
+    arguments = schema_arguments()
+    arguments["city"] = wrong_type_value()
+    if not expect.returned(harness.call(arguments, SCHEMA, view="texts")):
+        expect.fail("it reported no problem for a wrong type")
+
+
+def _decoded_call(harness, function, wire):
+    value = expect.returned(harness.call(wire, function=function))
+    try:
+        return json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _adapters_convert(harness):
+    name = secrets.choice(["get_weather", unknown_name()])
+    arguments = weather_arguments()
+    wire = {"id": f"call_{secrets.token_hex(6)}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)}}
+    if not expect.strict_equal(_decoded_call(harness, "raw_call_from_openai", wire), {"name": name, "arguments": arguments}):
+        expect.fail("raw_call_from_openai did not carry over the name and arguments of an ordinary tool call")
+    block = {"type": "tool_use", "id": f"toolu_{secrets.token_hex(6)}", "name": name, "input": arguments}
+    if not expect.strict_equal(_decoded_call(harness, "raw_call_from_anthropic", block), {"name": name, "arguments": arguments}):
+        expect.fail("raw_call_from_anthropic did not carry over the name and input of an ordinary tool_use block")
+
+
+CANARIES = {
+    "tool_call": {"accepts": _tool_call_accepts, "rejects": _tool_call_rejects},
+    "parsing": {"accepts": _parse_accepts, "rejects": _parse_rejects},
+    "schema": {"accepts": _validate_accepts, "rejects": _validate_rejects},
+    "observations": {"accepts": _observe_accepts, "rejects": _observe_rejects},
+    "json_schema": {"accepts": _schema_accepts, "rejects": _schema_rejects},
+    # Adapters neither accept nor refuse: a case checks that one fixed input comes out right, which a function
+    # returning that output whatever it is given would pass (a constant stub did: an adversarial test).
+    "adapters": {"converts": _adapters_convert},
+}
+
+WHY = {
+    "accepts": "it checks that a bad input is refused, which only means something if {function} also accepts a good "
+               "one, and in the grader's check {reason}. A function that refuses everything would pass it.",
+    "rejects": "it checks that a good input is accepted, which only means something if {function} also refuses a "
+               "bad one, and in the grader's check {reason}. A function that accepts everything would pass it.",
+    "converts": "it checks one fixed input, which only means something if {function} also converts an input it was "
+                "not shown, and in the grader's check {reason}. A function that returns a fixed value would pass it.",
+}
+
+
+# Each canary runs this many times per exercise, before cases drawn at random: a submission that counts
+# its calls cannot tell which call is a canary (with one canary at a fixed place, "dispatch only the 3rd
+# call" scored 64 of 116: an adversarial test), and must pass all of them.
+RUNS_PER_KIND = 3
+
+
+def kinds_for(cases_folder):
+    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``/``"converts"``)."""
+    return sorted(CANARIES.get(cases_folder, {}))
+
+
+def run_canary(harness, cases_folder, kind):
+    """Run one canary once. Returns None when the behaviour holds, else the reason it does not (str)."""
+    try:
+        CANARIES[cases_folder][kind](harness)
+    except expect.CaseFailed as exc:
+        return str(exc).rstrip(".")
+    return None
+
+
+def void_sentence(harness, kind, reason):
+    """The full explanation of a passed case voided because its canary failed (str), ``reason`` included.
+
+    Said once per exercise and kind (``void_note``); each voided case gets the short ``void_reference``.
+    """
+    return "Not counted: " + WHY[kind].format(function=harness.entry, reason=reason) + " Fix that first."
+
+
+# What each kind of canary checks, for the note that tells its failure once (issue 11: a crash on a valid
+# input was told as a 60-word paragraph on each of nine voided cases, with its cause buried in each).
+CHECKED = {"accepts": "accept a plainly valid input", "rejects": "refuse a plainly invalid input",
+           "converts": "convert an input it was not shown"}
+REFERENCE = {"accepts": "it checks that a bad input is refused",
+             "rejects": "it checks that a good input is accepted",
+             "converts": "it checks one fixed input"}
+
+
+def void_note(function, kind, reason, count):
+    """The one note that tells why ``count`` passed cases were voided (str).
+
+    Args:
+        function: the exercise's entry (str). kind: the canary kind (``"accepts"``...).
+        reason: what went wrong in the canary's check (str, one sentence without its final period).
+        count: how many passed cases it voided (int).
+    """
+    cases = "the case that" if count == 1 else f"the {count} cases that"
+    return (f"{function} failed the grader's check that it can {CHECKED[kind]}: {reason}. Until it passes, {cases} "
+            f"{REFERENCE[kind].removeprefix('it ').replace('checks', 'check' if count > 1 else 'checks')} "
+            f"{'is' if count == 1 else 'are'} not counted ({ALL_PASS[kind]}). Fix that first.")
+
+
+ALL_PASS = {"accepts": "a function that refuses everything would pass them",
+            "rejects": "a function that accepts everything would pass them",
+            "converts": "a function that returns a fixed value would pass them"}
+
+
+def void_reference(function, kind):
+    """The feedback of one voided case: a line that points at ``void_note`` (str)."""
+    return f"Not counted: {REFERENCE[kind]}, which counts once {function} can also {CHECKED[kind]} (see the note at the top)."

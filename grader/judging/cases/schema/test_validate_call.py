@@ -1,0 +1,310 @@
+"""Notebook 2: validate_call lists every way a parsed call breaks the registry's schema."""
+
+import pytest
+
+from grader.judging.expectations import expect_no_violations, expect_says_what_is_wrong, expect_violations, fail, returned
+from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
+from grader.judging.rule_ids import params, rule_id
+
+GROUP = "validate_call"
+ORDER = 1
+VALID_RULE = "A call that names a registered tool with exactly the declared arguments, of the declared types, has no violations."
+INVALID_RULE = ("Every violation is reported: unregistered or non-string names, non-object arguments, missing required "
+                "fields, wrong types (bool is not int, 7.0 is not int, null is no type), undeclared fields.")
+
+
+# A name that is left out of the call altogether (not even null).
+MISSING = object()
+
+
+def validate(harness, name, arguments, tools=TYPED_TOOLS):
+    call = {"name": name, "arguments": arguments} if name is not MISSING else {"arguments": arguments}
+    return harness.call(call, encode_registry(tools), view="texts")
+
+
+VALID = {
+    "required-only": ("get_weather", {"city": "Paris"}),
+    "with-optional": ("get_weather", {"city": "Paris", "units": "metric"}),
+    "int-for-float": ("convert_currency", {"amount": 10, "source": "EUR", "target": "USD"}),
+    "all-types": ("send_email", {"to": ["a@example.com"], "body": "", "headers": {}}),
+    "bools": ("set_alarm", {"hour": 0, "minute": 59, "repeat": False}),
+    "no-arguments": ("get_time", {}),
+    "float-value": ("convert_currency", {"amount": 10.5, "source": "EUR", "target": "USD"}),
+    "non-ascii-values": ("get_weather", {"city": "Zürich 東京 🌦"}),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("rejects")
+@pytest.mark.rule(VALID_RULE)
+@rule_id("schema.valid")
+@pytest.mark.parametrize("name, arguments", list(VALID.values()), ids=list(VALID))
+def test_valid_call(harness, name, arguments):
+    """A valid call has no violations.
+
+    Why: an over-strict validator (rejecting 10 where a number is declared, or "" as a string, or
+    False as a boolean) wastes the model's retry on a call that was right.
+    """
+    expect_no_violations(validate(harness, name, arguments))
+
+
+INVALID = {
+    "unknown-tool": ("get_forecast", {}, ["get_forecast"]),
+    "empty-name": ("", {}, []),
+    "list-name": (["get_weather"], {"city": "Paris"}, []),
+    "object-name": ({"name": "get_weather"}, {"city": "Paris"}, []),
+    "null-name": (None, {}, []),
+    "missing-required": ("get_weather", {}, ["city"]),
+    "wrong-required-type": ("get_weather", {"city": 75001}, ["city"]),
+    "wrong-optional-type": ("get_weather", {"city": "Paris", "units": 1}, ["units"]),
+    "bool-for-int": ("set_alarm", {"hour": True, "minute": 0}, ["hour"]),
+    "float-for-int": ("set_alarm", {"hour": 7.0, "minute": 0}, ["hour"]),
+    "string-for-int": ("set_alarm", {"hour": "7", "minute": 0}, ["hour"]),
+    "bool-for-float": ("convert_currency", {"amount": False, "source": "EUR", "target": "USD"}, ["amount"]),
+    "null-required": ("get_weather", {"city": None}, ["city"]),
+    "null-optional": ("get_weather", {"city": "Paris", "units": None}, ["units"]),
+    "string-for-list": ("send_email", {"to": "a@example.com", "body": "hi"}, ["to"]),
+    "extra-field": ("get_weather", {"city": "Paris", "country": "FR"}, ["country"]),
+    "arguments-is-a-string": ("get_weather", '{"city": "Paris"}', ["arguments"]),
+    "arguments-is-a-list": ("get_weather", [], ["arguments"]),
+    # Issue 15: every input the capstone has for these rules, so a step solution is held to the same rules.
+    "integer-name": (42, {"city": "Paris"}, []),
+    "boolean-name": (True, {"city": "Paris"}, []),
+    "missing-name": (MISSING, {"city": "Paris"}, []),
+    "optional-bool-for-string": ("get_weather", {"city": "Paris", "units": True}, ["units"]),
+    "string-for-float": ("convert_currency", {"amount": "10.5", "source": "EUR", "target": "USD"}, ["amount"]),
+    "int-for-bool": ("set_alarm", {"hour": 7, "minute": 30, "repeat": 1}, ["repeat"]),
+    "list-for-dict": ("send_email", {"to": ["a@example.com"], "body": "hi", "headers": []}, ["headers"]),
+    "extra-field-without-required-fields": ("get_time", {"tz": "UTC"}, ["tz"]),
+    "arguments-is-a-list-of-one-object": ("get_weather", [{"city": "Paris"}], ["arguments"]),
+    "arguments-is-a-number": ("get_weather", 20, ["arguments"]),
+    "arguments-is-a-boolean": ("get_weather", True, ["arguments"]),
+    "arguments-is-plain-text": ("get_weather", "Paris", ["arguments"]),
+    "arguments-string-with-two-objects": ("get_weather", '{"city": "Lima"}{"city": "Lima"}', ["arguments"]),
+    "arguments-string-with-a-repeated-key": ("get_weather", '{"city": "Lima", "city": "Cusco"}', ["arguments"]),
+}
+INVALID_RULES = {
+    "unknown-tool": "name.registered", "empty-name": "name.registered", "list-name": "name.string",
+    "object-name": "name.string", "null-name": "name.string", "integer-name": "name.string",
+    "boolean-name": "name.string", "missing-name": "name.string",
+    "missing-required": "schema.required", "wrong-required-type": "schema.type",
+    "wrong-optional-type": "schema.optional-types", "optional-bool-for-string": ("schema.optional-types", "schema.bool"),
+    "bool-for-int": "schema.bool", "bool-for-float": "schema.bool", "int-for-bool": "schema.bool",
+    "float-for-int": "schema.no-coercion", "string-for-int": "schema.no-coercion", "string-for-float": "schema.no-coercion",
+    "null-required": "schema.null", "null-optional": ("schema.null", "schema.optional-types"),
+    "string-for-list": "schema.type", "list-for-dict": "schema.type",
+    "extra-field": "schema.undeclared", "extra-field-without-required-fields": "schema.undeclared",
+    "arguments-is-a-string": "schema.arguments-object", "arguments-is-a-list": "schema.arguments-object",
+    "arguments-is-a-number": "schema.arguments-object", "arguments-is-a-list-of-one-object": "schema.arguments-object", "arguments-is-a-boolean": "schema.arguments-object",
+    "arguments-is-plain-text": "schema.arguments-object", "arguments-string-with-two-objects": "schema.arguments-object",
+    "arguments-string-with-a-repeated-key": "schema.arguments-object",
+}
+
+
+# Judging by difference (see grader/judging/cases/tool_call/test_05_observations.py): for the cases whose mistake can be
+# moved to another field, a twin call with the mistake elsewhere, and the words the judged problems must name
+# more often than the twin's: id -> (twin name, twin arguments, words, words for what the judged call lacks, whole?).
+TWINS = {
+    "missing-required": ("get_weather", {"city": "Paris", "units": 1}, ["city"], ["city"], True),
+    "wrong-required-type": ("get_weather", {"city": "Paris", "units": 1}, ["city"], (), True),
+    "wrong-optional-type": ("get_weather", {"city": 75001, "units": "metric"}, ["units"], (), True),
+    "bool-for-int": ("set_alarm", {"hour": 7, "minute": True}, ["hour"], (), True),
+    "float-for-int": ("set_alarm", {"hour": 7, "minute": 0.0}, ["hour"], (), True),
+    "string-for-int": ("set_alarm", {"hour": 7, "minute": "0"}, ["hour"], (), True),
+    "bool-for-float": ("convert_currency", {"amount": 3, "source": False, "target": "USD"}, ["amount"], (), True),
+    "null-required": ("get_weather", {"city": "Paris", "units": None}, ["city"], (), True),
+    "null-optional": ("get_weather", {"city": None, "units": "metric"}, ["units"], (), True),
+    "arguments-is-a-string": ("get_forecast", {"city": "Paris"}, ["arguments"], (), False),
+    "arguments-is-a-list": ("get_forecast", {"city": "Paris"}, ["arguments"], (), False),
+}
+SINGLES_OUT = "name the offending tool or field (and not a field that is fine)."
+
+
+def expect_singled_out(harness, case_id, problems):
+    """When ``case_id`` has a twin, the problems name its offending field more often than the twin's problems do."""
+    if case_id not in TWINS:
+        return
+    name, arguments, words, absent, whole = TWINS[case_id]
+    expect_says_what_is_wrong(" ".join(problems), twin_text(harness, name, arguments), words,
+                              "validate_call's problem text", SINGLES_OUT, absent=absent, whole=whole)
+
+
+def twin_text(harness, name, arguments):
+    """The twin call's problems as one text, or None when there are none (a mistake other cases judge)."""
+    twin = returned(validate(harness, name, arguments))
+    texts = [text for text in twin if isinstance(text, str)] if isinstance(twin, list) else []
+    return " ".join(texts) if texts else None
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(INVALID_RULE)
+@pytest.mark.parametrize("case_id", params({key: key for key in INVALID}, INVALID_RULES, unpack=False))
+def test_invalid_call(harness, case_id):
+    """An invalid call has at least one violation, naming the offending tool or field.
+
+    Why: each id is a classic slip: isinstance(True, int); TOOLS.get(["x"]) raising TypeError;
+    `field in "Paris"` doing a substring test when arguments is a string; null passing `in`; float("10.5"),
+    bool(1) and json.loads(arguments) are conversions the capstone rejects too. Where
+    the mistake can be moved to another field, the problems must name the offending field more often
+    than the problems of that twin call: a dump of the registry and of the sent keys names every field.
+    """
+    name, arguments, mentions = INVALID[case_id]
+    problems = expect_violations(validate(harness, name, arguments), mentions, SINGLES_OUT)
+    expect_singled_out(harness, case_id, problems)
+
+
+@pytest.mark.points(2)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule("Collect every violation before returning: one retry must be able to fix them all.")
+@rule_id("schema.every-violation")
+def test_every_violation_is_reported(harness):
+    """A call with four different violations gets all four reported.
+
+    Why: the seed's sample returned at the first violation; the model then fixes one and fails again.
+    Each violation is a problem of its own (one generic problem for four is not "every violation"),
+    and each offending field is named more often than in the problems of the mirror-image call
+    (hour and label fine, minute mistyped, nap undeclared).
+    """
+    arguments = {"hour": True, "label": 3, "snooze": 5}
+    fix = "name the mistyped hour and label, the missing minute and the undeclared snooze, one problem each."
+    problems = expect_violations(validate(harness, "set_alarm", arguments), ["hour", "minute", "label", "snooze"], fix)
+    if len(problems) < 4:
+        fail("validate_call returned fewer problems than the call has violations (four); report each violation as a "
+             "problem of its own, so that the observation can list them all.")
+    twin = twin_text(harness, "set_alarm", {"hour": 7, "minute": True, "label": "gym", "nap": 5})
+    expect_says_what_is_wrong(" ".join(problems), twin, ["hour", "label", "minute", "snooze"],
+                              "validate_call's problem text", fix, absent=["minute"])
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule("Both the name and the arguments are checked, even when the name is already wrong.")
+@rule_id("schema.name-and-arguments")
+def test_bad_name_and_bad_arguments_together(harness):
+    """A non-string name and non-object arguments are both reported.
+
+    Why: stopping at the bad name leaves the model to discover the arguments problem on its last try.
+    The arguments problem must be said more often than for the same bad name with object arguments.
+    """
+    fix = "also say that arguments must be an object."
+    problems = expect_violations(validate(harness, 42, "city=Paris"), ["arguments"], fix)
+    expect_says_what_is_wrong(" ".join(problems), twin_text(harness, 42, {"city": "Paris"}), ["arguments"],
+                              "validate_call's problem text", fix, whole=False)
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule("validate_call checks against the registry it is given, not a global copy.")
+@rule_id("name.registry-given")
+def test_uses_the_registry_it_is_given(harness):
+    """A tool that exists only in the registry passed in is valid; a seed tool missing from it is not.
+
+    Why: reading a module-level TOOLS inside validate_call ignores its tools argument, so the runtime
+    cannot register tools per agent.
+    """
+    tools = {"ping": {"required": {}, "optional": {}}}
+    expect_no_violations(validate(harness, "ping", {}, tools))
+    expect_violations(validate(harness, "get_weather", {"city": "Paris"}, tools), ["get_weather"], "name the unknown tool.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(INVALID_RULE)
+@rule_id("schema.bounded")
+def test_many_extra_fields_stay_bounded(harness):
+    """10,000 undeclared fields give a bounded list of short problems.
+
+    Why: the list goes into an observation; every problem must stay short text.
+    """
+    arguments = {"city": "Paris", **{f"field_{i}": i for i in range(10_000)}}
+    expect_violations(validate(harness, "get_weather", arguments, SEED_TOOLS))
+
+
+# -- issue 15: the name must be exactly a registered one; every repair a runtime might make is refused ----------------
+
+EXACT_RULE = ("The name must be exactly a registered one: no trimming, no prefix stripping, no case folding, no Unicode "
+              "normalising, no closest match. A name that differs in anything is a violation, and the model is told.")
+WEATHER = {"city": "Paris"}
+ALARM = {"hour": 7, "minute": 30}
+# One case per kind of repair, each with names that only that repair (or a looser one) would turn into a registered
+# tool; the capstone's names (tool_call/test_02_names.py: other case, leading space, trailing newline, "functions.",
+# a misspelling, and ": " from a real call) are among them.
+NEAR_MISS_NAMES = {
+    "spacing": [(" get_weather", WEATHER), ("get_weather\n", WEATHER), ("get_weather ", WEATHER), ("\tget_weather", WEATHER),
+                ("\u00a0get_weather", WEATHER), ("get_weather\u3000", WEATHER), ("\r\nset_alarm", ALARM)],
+    "invisible-characters": [("get_\u200bweather", WEATHER), ("\ufeffget_weather", WEATHER), ("get_weather\u200d", WEATHER),
+                             ("get\u00ad_weather", WEATHER), ("set_\u2060alarm", ALARM)],
+    "prefix": [("functions.get_weather", WEATHER), ("tools.get_weather", WEATHER), ("default_api.get_weather", WEATHER),
+               ("functions:get_weather", WEATHER), (": get_weather", WEATHER), ("functions/set_alarm", ALARM),
+               ("mcp__weather__get_weather", WEATHER), ("to=functions.get_weather", WEATHER)],
+    "suffix": [("get_weather()", WEATHER), ("get_weather.", WEATHER), ("get_weather:0", WEATHER),
+               ("get_weather<|channel|>commentary", WEATHER), ("get_weather,", WEATHER), ("get_weather_tool", WEATHER),
+               ("set_alarm()", ALARM)],
+    "letter-case": [("Get_Weather", WEATHER), ("GET_WEATHER", WEATHER), ("get_Weather", WEATHER), ("Set_alarm", ALARM),
+                    ("\u017fet_alarm", ALARM)],
+    "look-alike-letters": [("get_w\u0435ather", WEATHER), ("g\u0435t_weather", WEATHER), ("get_we\u03b1ther", WEATHER),
+                           ("\uff47\uff45\uff54\uff3fweather", WEATHER), ("\U0001d420et_weather", WEATHER),
+                           ("g\u00e9t_weather", WEATHER), ("ge\u0301t_weather", WEATHER), ("\u0261et_weather", WEATHER),
+                           ("set_al\u0430rm", ALARM)],
+    "separators": [("get-weather", WEATHER), ("getWeather", WEATHER), ("GetWeather", WEATHER), ("get weather", WEATHER),
+                   ("get__weather", WEATHER), ("get.weather", WEATHER), ("getweather", WEATHER), ("set-alarm", ALARM)],
+    "quoting": [("`get_weather`", WEATHER), ('"get_weather"', WEATHER), ("'get_weather'", WEATHER), ("<get_weather>", WEATHER),
+                ("[get_weather]", WEATHER), ("**get_weather**", WEATHER), ("{set_alarm}", ALARM)],
+    "escapes": [("get\\u005fweather", WEATHER), ("get%5Fweather", WEATHER), ("get&#95;weather", WEATHER),
+                ("get_weather\\n", WEATHER), ("set&lowbar;alarm", ALARM)],
+    "closest-match": [("get_wether", WEATHER), ("get_weathr", WEATHER), ("get_waether", WEATHER), ("get_weathers", WEATHER),
+                      ("weather", WEATHER), ("set_alarms", ALARM)],
+}
+# What each kind is, for the feedback (the names themselves stay hidden).
+REPAIRS = {
+    "spacing": "spaces, tabs or line breaks around it (strip() is a repair)",
+    "invisible-characters": "an invisible character inside it (removing it is a repair)",
+    "prefix": "a prefix such as a namespace before it (dropping the prefix is a repair)",
+    "suffix": "something after it, such as parentheses (dropping it is a repair)",
+    "letter-case": "the case of its letters (lower() and casefold() are repairs)",
+    "look-alike-letters": "a letter that only looks like the registered one (Unicode normalising or transliterating is a repair)",
+    "separators": "its separators (swapping, dropping or adding them is a repair)",
+    "quoting": "quotes or brackets around it (stripping them is a repair)",
+    "escapes": "an escape sequence left in it (decoding it is a repair)",
+    "closest-match": "a few letters (picking the closest registered name is a repair: the model may have meant another tool)",
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(EXACT_RULE)
+@rule_id("name.exact", "name.registered")
+@pytest.mark.parametrize("kind", list(NEAR_MISS_NAMES))
+def test_name_that_is_almost_registered(harness, kind):
+    """A name that differs from a registered one, however slightly, is a violation.
+
+    Why: a validator that repairs the name before looking it up (strip(), dropping "functions." or an MCP
+    server prefix, cutting "()", lower(), NFKC, decoding escapes, difflib's closest match) lets the runtime
+    dispatch a tool the model did not exactly name; the capstone docks it (jekalmin/extended_openai_conversation
+    #72), so the step that teaches the rule does too (issue 15). Each kind holds several names, so a repair that
+    handles one spelling of it still loses the point.
+    """
+    for name, arguments in NEAR_MISS_NAMES[kind]:
+        transcript = validate(harness, name, arguments)
+        if returned(transcript) == []:
+            fail(f"validate_call accepted a tool name that differs from a registered one in {REPAIRS[kind]}. Look the "
+                 "name up exactly as it came (name in tools) and report anything else as an unknown tool, so the model "
+                 "is told.")
+        expect_violations(transcript)
+
+
+@pytest.mark.points(1)
+@pytest.mark.gate("accepts")
+@pytest.mark.rule(INVALID_RULE + " Nesting never crashes the check.")
+@rule_id("schema.never-raise")
+def test_deeply_nested_undeclared_field(harness):
+    """An undeclared field nested 900 levels deep is a violation, not a crash.
+
+    Why: json.loads parses it, but a recursive check, or repr() of it on Python 3.11 and earlier, raises
+    RecursionError once about 100 frames are on the stack; the capstone has the same case.
+    """
+    nested = []
+    for _ in range(900):
+        nested = [nested]
+    expect_violations(validate(harness, "get_weather", {"city": "Paris", "extra": nested}), ["extra"],
+                      "name the undeclared field without quoting all of it.")

@@ -1,0 +1,156 @@
+"""Arguments against the schema: required present, types exact, nothing undeclared, no coercion."""
+
+import json
+
+import pytest
+
+from grader.judging.expectations import expect_mentions, expect_rejected_after_one_retry
+from grader.judging.scripted_models import make_call
+from grader.judging.registries import TYPED_TOOLS
+from grader.judging.rule_ids import params, rule_id
+
+GROUP = "Arguments against the schema"
+ORDER = 3
+
+# Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
+REQUIRED_RULE = "Every required argument must be present; missing or null arguments count as {}."
+TYPE_RULE = "Every argument must have its declared type: bool is not an integer, 7.0 is not an integer, null is no type, and nothing is converted."
+EXTRA_RULE = "No argument may be undeclared: every key must be listed in the tool's required or optional fields."
+SHAPE_RULE = "arguments must be a JSON object (or missing/null, meaning {}); a list, number or string is rejected, even a string that holds JSON."
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(REQUIRED_RULE)
+@rule_id("schema.required")
+def test_missing_required(harness):
+    """A missing required argument is rejected.
+
+    Why: the core schema check; dispatching get_weather without a city runs a tool on garbage.
+    """
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"units": "metric"})))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(REQUIRED_RULE)
+@rule_id("schema.required", "parse.arguments-default")
+def test_arguments_key_missing(harness):
+    """A call with no arguments key is checked as {} and rejected for its missing field.
+
+    Why: the contract says missing arguments means {}; a runtime that skips validation when the key
+    is absent dispatches a call without its required fields.
+    """
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", ...)))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(REQUIRED_RULE)
+@rule_id("schema.required", "parse.arguments-default")
+def test_arguments_null(harness):
+    """A call with null arguments is checked as {} and rejected for its missing field.
+
+    Why: pydantic/pydantic-ai #1654: models send "arguments": null; treating it as {} is right, skipping the
+    required-field check is not.
+    """
+    transcript = harness.run(make_call("get_weather", None))
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["city"], "The observation",
+                    "treat null arguments as {} and name the missing required field.")
+
+
+TYPE_ERRORS = {
+    "required-int-for-string": ("get_weather", {"city": 75001}),
+    "optional-int-for-string": ("get_weather", {"city": "Paris", "units": 1}),
+    "optional-bool-for-string": ("get_weather", {"city": "Paris", "units": True}),
+    "bool-for-int": ("set_alarm", {"hour": True, "minute": 0}),
+    "float-for-int": ("set_alarm", {"hour": 7.0, "minute": 30}),
+    "string-digits-for-int": ("set_alarm", {"hour": "7", "minute": 30}),
+    "bool-for-float": ("convert_currency", {"amount": True, "source": "EUR", "target": "USD"}),
+    "string-for-float": ("convert_currency", {"amount": "10.5", "source": "EUR", "target": "USD"}),
+    "string-for-list": ("send_email", {"to": "a@example.com", "body": "hi"}),
+    "list-for-dict": ("send_email", {"to": ["a@example.com"], "body": "hi", "headers": []}),
+    "int-for-bool": ("set_alarm", {"hour": 7, "minute": 30, "repeat": 1}),
+}
+TYPE_ERROR_RULES = {
+    "required-int-for-string": "schema.type", "optional-int-for-string": "schema.optional-types",
+    "optional-bool-for-string": ("schema.optional-types", "schema.bool"), "bool-for-int": "schema.bool",
+    "float-for-int": "schema.no-coercion", "string-digits-for-int": "schema.no-coercion", "bool-for-float": "schema.bool",
+    "string-for-float": "schema.no-coercion", "string-for-list": "schema.type", "list-for-dict": "schema.type",
+    "int-for-bool": "schema.bool",
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(TYPE_RULE)
+@pytest.mark.parametrize("name, arguments", params(TYPE_ERRORS, TYPE_ERROR_RULES))
+def test_wrong_type(harness, name, arguments):
+    """An argument of the wrong type is rejected.
+
+    Why: each id is a classic slip. The seed's sample never type-checks optional arguments;
+    isinstance(True, int) is True in Python; int("7") and float(True) are coercions the contract
+    forbids; 7.0 is not an integer (the Berkeley Function Calling Leaderboard's checker agrees).
+    """
+    expect_rejected_after_one_retry(harness.run(make_call(name, arguments), tools=TYPED_TOOLS))
+
+
+NULL_VALUES = {"required": {"city": None}, "optional": {"city": "Paris", "units": None}}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(TYPE_RULE + " An optional argument is left out, not sent as null.")
+@rule_id("schema.null")
+@pytest.mark.parametrize("arguments", list(NULL_VALUES.values()), ids=list(NULL_VALUES))
+def test_null_value(harness, arguments):
+    """An argument whose value is null is rejected.
+
+    Why: null is not a string; `field in args` passes and a tool then receives None. OpenAI's
+    strict mode has the schema's author write optional fields as nullable, so models send null for them.
+    """
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(EXTRA_RULE)
+@rule_id("schema.undeclared")
+def test_extra_argument(harness):
+    """An undeclared argument is rejected, not dropped.
+
+    Why: dropping unknown fields and dispatching the rest is a silent repair; the model believes a
+    field it sent had an effect.
+    """
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": "Paris", "country": "FR"})))
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(EXTRA_RULE)
+@rule_id("schema.undeclared")
+def test_extra_argument_on_tool_without_arguments(harness):
+    """An argument sent to a tool that declares only optional fields is rejected if undeclared.
+
+    Why: a validator that only loops over declared fields never looks at what else was sent.
+    """
+    expect_rejected_after_one_retry(harness.run(make_call("get_time", {"tz": "UTC"}), tools=TYPED_TOOLS))
+
+
+NON_OBJECT_ARGUMENTS = {
+    "array": [{"city": "Paris"}],
+    "number": 20,
+    "json-in-a-string": json.dumps({"city": "Paris"}),
+    "plain-string": "Paris",
+    "boolean": True,
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(SHAPE_RULE)
+@rule_id("schema.arguments-object")
+@pytest.mark.parametrize("arguments", list(NON_OBJECT_ARGUMENTS.values()), ids=list(NON_OBJECT_ARGUMENTS))
+def test_arguments_not_an_object(harness, arguments):
+    """arguments that is not an object is rejected.
+
+    Why: OpenAI delivers arguments as a JSON string, and models copy that into the call
+    (vllm-project/vllm #54964, #25729); decoding it would be a repair. `field in "Paris"` is a substring
+    test in Python, so an unchecked string slips through a naive validator.
+    """
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))

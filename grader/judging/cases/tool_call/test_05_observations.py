@@ -1,0 +1,205 @@
+"""Error observations: what the model reads must let it fix the call in one retry.
+
+Observations are judged by difference, not by keywords: each case also runs a *twin* call, one like
+the judged call whose problems lie in other fields (what is wrong in one is right in the other). An
+observation that says what is wrong names the offending field more often than the twin's observation
+does; text that is the same whatever is wrong (a dump of the registry and of the keys that were sent)
+names every field as often in both, and fails (``grader.judging.expectations.expect_says_what_is_wrong``).
+"""
+
+import pytest
+
+from grader.judging.expectations import (
+    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry,
+    expect_says_what_is_wrong, fail, finished,
+)
+from grader.judging.scripted_models import Answers, FixesWhatIsNamed, make_call
+from grader.judging.registries import TYPED_TOOLS
+from grader.judging.rule_ids import rule_id
+
+GROUP = "Error observations"
+ORDER = 5
+
+# Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
+pytestmark = pytest.mark.gate("accepts")
+
+ALL_AT_ONCE_RULE = ("The observation names every violation of the call at once, so that the single retry can fix "
+                    "them all (the seed's sample reported only the first).")
+CONTENT_RULE = ("The observation says what is wrong: it names the offending tool or field (more often than when that "
+                "field is fine), what was expected and what came; it lists the registered tools for an unknown name and "
+                "the allowed fields for an extra one.")
+REMOVE = FixesWhatIsNamed.REMOVE
+
+
+def expect_fixed_in_one_retry(transcript, name, arguments):
+    """The careful model's retry must be dispatched; if it was rejected, the first observation missed a violation."""
+    finished(transcript)
+    if not transcript.dispatches and isinstance(transcript.result, dict) and transcript.result.get("status") == "rejected":
+        fail("The model fixed exactly what the observation named, and the retry still failed: the observation left out "
+             "at least one violation. Collect every violation before building the observation, not just the first.",
+             transcript)
+    expect_dispatched(transcript, name, arguments)
+
+
+@pytest.mark.points(2)
+@pytest.mark.rule(ALL_AT_ONCE_RULE)
+@rule_id("observe.every-violation", "schema.every-violation")
+def test_two_violations_fixed_in_one_retry(harness):
+    """A call with two problems is fixed by a model that fixes exactly what it is told.
+
+    Why: the seed's sample returns after the first violation; a careful model fixes that one and
+    the call fails again on the second, wasting the only retry. The model changes a field only when
+    the observation names it more often than the observation for the mirror-image call (minute
+    missing, nap undeclared) does, and it breaks the correct minute if the observation calls that
+    wrong: naming every field fixes nothing.
+    """
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "nap": 5}), TYPED_TOOLS)
+    broken = {"minute": 30, "snooze": 5}
+    model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE),
+                                                   ("minute", "minute", "30")], baseline=baseline)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
+    expect_one_retry(transcript)
+    expect_fixed_in_one_retry(transcript, "set_alarm", {"minute": 30, "hour": 7})
+
+
+@pytest.mark.points(2)
+@pytest.mark.rule(ALL_AT_ONCE_RULE)
+@rule_id("observe.every-violation", "schema.every-violation")
+def test_three_violations_fixed_in_one_retry(harness):
+    """A call with two wrong types and an extra field is fixed in one retry.
+
+    Why: different kinds of violation found by different checks; all of them must reach the
+    observation, including the optional-field type error the seed's sample never checks. As above,
+    the model judges the observation against its mirror image's (minute wrong, nap undeclared) and
+    breaks the correct minute if the observation calls it wrong.
+    """
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "30", "nap": 5, "label": "gym"}),
+                                TYPED_TOOLS)
+    broken = {"hour": True, "minute": 30, "snooze": 5, "label": 3}
+    model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),
+                                                   ("minute", "minute", "30")], baseline=baseline)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
+    expect_one_retry(transcript)
+    expect_fixed_in_one_retry(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
+def test_unknown_tool_lists_registered_tools(harness):
+    """The observation for an unknown tool lists every registered tool.
+
+    Why: the model cannot guess the right name; listing what exists is what lets it recover.
+    Uses the grader's registry, so the list must come from TOOLS at call time.
+    """
+    transcript = harness.run(make_call("get_forecast", {"city": "Paris"}), tools=TYPED_TOOLS)
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["get_forecast", *TYPED_TOOLS], "The observation",
+                    "name the unknown tool and list every registered tool from TOOLS.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
+def test_extra_field_lists_allowed_fields(harness):
+    """The observation for an undeclared field names it and lists the allowed fields.
+
+    Why: a model that sent "snooze" needs to learn which fields exist (hour, minute, label, repeat).
+    """
+    transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), tools=TYPED_TOOLS)
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["snooze", "hour", "minute", "label", "repeat"], "The observation",
+                    "name the undeclared field and list the fields the tool allows.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
+def test_wrong_type_names_field_and_types(harness):
+    """The observation for a wrong type names the field, the expected type and what came.
+
+    Why: "invalid arguments" gives the model nothing to act on; "units must be a string, got an
+    integer" does.
+    """
+    transcript = harness.run(make_call("get_weather", {"city": "Paris", "units": 1}))
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["units", ("str", "string"), ("int", "number", "1")], "The observation",
+                    "name the field (units), the expected type (string) and what was received (an integer).")
+    twin = harness.twin_observation(make_call("get_weather", {"city": 75001, "units": "metric"}))
+    fix = "name the field whose type is wrong (units here, city in the same call with the mistake moved)."
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["units"], "The observation", fix)
+    expect_says_what_is_wrong(twin, transcript.observations[0], ["city"], "The observation", fix)
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
+def test_missing_field_is_named(harness):
+    """The observation for a missing required field names it.
+
+    Why: the model must know which field to add.
+    """
+    transcript = harness.run(make_call("convert_currency", {"amount": 3, "source": "EUR"}), tools=TYPED_TOOLS)
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["target"], "The observation", "name the missing required field.")
+    twin = harness.twin_observation(make_call("convert_currency", {"amount": 3, "target": "USD"}), TYPED_TOOLS)
+    fix = "name the missing required field (target here, source when source is the one left out)."
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["target"], "The observation", fix, absent=["target"])
+    expect_says_what_is_wrong(twin, transcript.observations[0], ["source"], "The observation", fix, absent=["source"])
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
+def test_invalid_json_is_called_invalid_json(harness):
+    """The observation for text that does not parse says it is not valid JSON.
+
+    Why: the model must learn that the problem is the format, not the tool or its arguments.
+    """
+    transcript = harness.run('{"name": "get_weather", "arguments": {"city": Paris}}')
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["json"], "The observation", "say that the call is not valid JSON.")
+    twin = harness.twin_observation(make_call("get_weather", {}))
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["json"], "The observation",
+                              "say that the call is not valid JSON (and do not say so about a call that is).", whole=False)
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(CONTENT_RULE)
+@rule_id("observe.content")
+def test_non_object_arguments_are_named(harness):
+    """The observation for arguments sent as a string says that arguments must be an object.
+
+    Why: models do send arguments as a string holding JSON (vllm-project/vllm #54964), the shape of
+    OpenAI's own arguments field.
+    """
+    transcript = harness.run(make_call("get_weather", '{"city": "Paris"}'))
+    expect_rejected_after_one_retry(transcript)
+    expect_mentions(transcript.observations[0], ["arguments", ("object", "dict", "mapping")], "The observation",
+                    "say that arguments must be a JSON object.")
+    twin = harness.twin_observation(make_call("get_forecast", {"city": "Paris"}))
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["arguments"], "The observation",
+                              "say that arguments must be a JSON object (and do not say so when it is one).", whole=False)
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule("When the retry also fails, the rejection's error describes the last attempt, not the first.")
+@rule_id("retry.last-attempt")
+def test_error_describes_the_last_attempt(harness):
+    """After an unknown tool and then a missing field, the error is about the missing field.
+
+    Why: the rejection goes back into the agent's context; describing the first attempt would
+    tell the model to fix something it already fixed.
+    """
+    model = Answers(make_call("get_weather", {"units": "metric"}))
+    transcript = harness.run(make_call("weather", {"units": "metric"}), model=model)
+    expect_rejected(transcript)
+    expect_one_retry(transcript)
+    expect_mentions(transcript.result["error"], ["city"], "The rejection's error",
+                    "describe the second (last) attempt, whose problem is the missing 'city'.")
+    # The twin's last attempt names city but is wrong for another reason (an unknown tool).
+    twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("weather", {"city": "Lyon"})))
+    finished(twin)
+    twin_error = twin.result.get("error") if isinstance(twin.result, dict) else None
+    expect_says_what_is_wrong(transcript.result["error"], twin_error, ["city"], "The rejection's error",
+                              "describe the last attempt, whose problem is the missing 'city'.", absent=["city"])

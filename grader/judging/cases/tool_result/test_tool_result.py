@@ -1,0 +1,64 @@
+"""Notebook 0's warm-up: the observation travels back in Anthropic's tool_result block."""
+
+import pytest
+
+from grader.judging.expectations import fail, returned, strict_equal
+
+GROUP = "The tool_result block"
+ORDER = 1
+RULE = ("An error goes back to the model as {\"type\": \"tool_result\", \"tool_use_id\": <id>, \"content\": <text>, "
+        "\"is_error\": true} (Anthropic's messages API): exact keys, id and text unchanged.")
+
+MESSAGES = {
+    "short": ("toolu_9", "argument 'city' is missing"),
+    "multi-line": ("toolu_x1", "Tool call rejected (2 problems):\n1. a\n2. b"),
+    "unicode": ("toolu_ü", "город не найден 🌧"),
+    "empty-id": ("", "no id was given"),
+    # Issue 11: notebook 0 teaches "the message unchanged"; .strip() passed every case above.
+    "padded": ("toolu_p", "  argument 'city' is missing  "),
+    "newlines-around": ("toolu_n", "\nTool call rejected:\n- city is missing\n\n"),
+}
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(RULE)
+@pytest.mark.parametrize("tool_use_id, message", list(MESSAGES.values()), ids=list(MESSAGES))
+def test_error_block(harness, tool_use_id, message):
+    """The error block carries the id and the message unchanged.
+
+    Why: a tool_result with a wrong tool_use_id is rejected by the API, and an edited message loses
+    what the model needs; trimming or re-wording the text is a common slip.
+    """
+    value = returned(harness.call(tool_use_id, message))
+    wanted = {"type": "tool_result", "tool_use_id": tool_use_id, "content": message, "is_error": True}
+    if not isinstance(value, dict):
+        fail("tool_error_result must return a dict (the content block).")
+    if set(value) != set(wanted):
+        # Which of the four are missing, never the keys the submission chose: those could carry the input.
+        missing = [key for key in wanted if key not in value]
+        fail("The block must have exactly the keys type, tool_use_id, content and is_error; "
+             + (f"it lacks {', '.join(missing)}." if missing else "it has others besides them."))
+    if value.get("is_error") is not True:
+        fail("is_error must be the boolean True, not a string or 1: the API checks the JSON type.")
+    if not strict_equal(value, wanted):
+        fail("type must be \"tool_result\", and tool_use_id and content must be exactly what was passed in.")
+
+
+@pytest.mark.points(1)
+@pytest.mark.rule(RULE)
+def test_fresh_block_each_time(harness):
+    """Two calls with the same input return equal blocks.
+
+    Why: returning one shared, mutated dict (a module-level template) makes every answer the last one.
+    """
+    transcript = harness.call("toolu_a", "first", times=2)
+    returned(transcript)
+    values = [value for kind, value in transcript.returns if kind == "returned"]
+    wanted = {"type": "tool_result", "tool_use_id": "toolu_a", "content": "first", "is_error": True}
+    if len(values) != 2 or not strict_equal(values[0], values[1]):
+        fail("Calling tool_error_result twice with the same input must give the same block both times; yours gave "
+             "two different blocks (a shared dict changed between calls?): build a new dict on each call.")
+    if not strict_equal(values[0], wanted):
+        # Equal to each other: saying they differ would send the learner after the wrong bug (issue 11).
+        fail("Both calls returned the same block, as they should, but it is not the block the rule asks for: the "
+             "case above says what to change in it.")

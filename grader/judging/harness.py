@@ -1,0 +1,457 @@
+"""The trusted side of a case: play the model and the dispatcher, record everything, judge nothing.
+
+A case asks ``Harness.run(raw, model=..., tools=...)`` and gets a ``Transcript``: what the
+submission returned, every observation it sent to ``ask_model``, every call it dispatched, and
+any problem (timeout, crash). The counting happens here, in the grader's process, so a
+submission cannot rewrite the record. Judging is ``grader.judging.expectations``' job.
+"""
+
+import builtins
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from grader.judging.scripted_models import Answers, NeverCorrects, make_call
+from grader.judging.registries import SEED_TOOLS, encode_registry
+from grader.isolation.sandbox import LoadReport
+from grader.isolation.sanitise import clean_text
+from grader.isolation.worker import DESCRIPTIONS
+
+ASK_MODEL = {"__kit__": "ask_model"}
+# A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
+# keeps a whole class's grading run from waiting (1 s x 100 cases) on one endless loop.
+MAX_TIMEOUTS_IN_A_ROW = 2
+# And one that hangs on every other case (keeping a counter across restarts) would dodge that rule and
+# take the whole total budget (found by an adversarial test); a correct but slow solution times out
+# on the five 1 MB cases at most.
+MAX_TIMEOUTS_IN_TOTAL = 6
+# Likewise for a worker that dies (crash, exit, garbage on the channel) on every case: restarting it
+# 100 times proves nothing more than five times does.
+MAX_CRASHES_IN_A_ROW = 5
+# A retry loop that swallows the grader's halt (see grader.isolation.sandbox.HALT_GRACE) does so on every case;
+# each one costs a worker restart.
+MAX_UNSTOPPABLE_IN_A_ROW = 2
+# How a case was cut short (grader.isolation.sandbox.CaseOutcome.stopped) -> (cases in a row that end the
+# submission, the sentence every remaining case gets).
+STREAK_LIMITS = {
+    "timeout": (MAX_TIMEOUTS_IN_A_ROW,
+                f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
+                "cases were skipped to keep grading bounded; fix the endless loop first."),
+    "unstoppable": (MAX_UNSTOPPABLE_IN_A_ROW,
+                    f"Not run: on {MAX_UNSTOPPABLE_IN_A_ROW} cases in a row the submission kept calling "
+                    "ask_model/dispatch after the grader stopped the call (it catches BaseException), so the "
+                    "remaining cases were skipped; let the retry end after one attempt."),
+    "crash": (MAX_CRASHES_IN_A_ROW,
+              f"Not run: the submission's process died on {MAX_CRASHES_IN_A_ROW} cases in a row, so the remaining "
+              "cases were skipped; fix that crash first."),
+}
+DISPATCH = {"__kit__": "dispatch"}
+CHECK = {"__kit__": "check"}
+
+
+class Unplain:
+    """Stands for a value the submission passed or returned that is not plain JSON data.
+
+    Attributes:
+        what: e.g. ``"an object of type Weird"`` (str). Compares unequal to everything.
+    """
+
+    def __init__(self, what):
+        self.what = what
+
+    def __eq__(self, other):
+        return False
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"<{self.what}>"
+
+
+BUILTIN_EXCEPTIONS = frozenset(name for name in dir(builtins) if name[:1].isupper())
+
+
+def _standard_exceptions():
+    """``{class name: "module.Name"}`` for the exceptions of the standard-library modules a solution meets
+    (json.JSONDecodeError above all); the built-ins are ``BUILTIN_EXCEPTIONS``. A fixed vocabulary: a
+    hidden case may name one of these without showing anything the submission chose (issue 11: a
+    JSONDecodeError was called "an exception of the submission's own class")."""
+    import importlib
+
+    found = {}
+    for module_name in ("json", "re", "decimal", "ast", "csv", "binascii", "struct", "zlib", "copy", "queue",
+                        "urllib.error", "configparser", "pickle", "tomllib", "statistics"):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for name, value in vars(module).items():
+            if (isinstance(value, type) and issubclass(value, BaseException) and name[:1].isupper()
+                    and name not in BUILTIN_EXCEPTIONS):
+                found.setdefault(name, f"{module_name}.{name}")
+    return found
+
+
+STANDARD_EXCEPTIONS = _standard_exceptions()
+
+
+def redacted_exception(text):
+    """What a hidden case shows of an exception the submission raised: its built-in type only (str); where it
+    was raised is left out by the caller (which line raises can depend on the input too).
+
+    The message, or a class the submission made up, could carry the hidden input back into the
+    feedback (an adversarial test printed every hidden input that way).
+    """
+    if text.startswith("called sys.exit"):
+        return "called sys.exit (its argument is not shown in a hidden case)"
+    if "[Errno 27] File too large" in text:  # the grader's own output limit, worth naming
+        return "OSError: [Errno 27] File too large"
+    name = text.partition(":")[0].strip()
+    if name in BUILTIN_EXCEPTIONS:
+        return f"{name} (its message and line are not shown in a hidden case)"
+    if name in STANDARD_EXCEPTIONS:
+        return f"{STANDARD_EXCEPTIONS[name]} (its message and line are not shown in a hidden case)"
+    return "an exception of the submission's own class (not shown in a hidden case)"
+
+
+def from_description(description):
+    """Turn the worker's ``{"plain": v}`` / ``{"unplain": what}`` into ``v`` or an ``Unplain``.
+
+    ``what`` is kept only when it is one of the worker's fixed sentences (``grader.isolation.worker.DESCRIPTIONS``):
+    the worker runs the submission's code, so anything else it sends could be the submission's text.
+    """
+    if isinstance(description, dict) and "plain" in description:
+        return description["plain"]
+    what = description.get("unplain") if isinstance(description, dict) else None
+    return Unplain(what if what in DESCRIPTIONS else "a value that is not plain JSON data")
+
+
+@dataclass
+class Transcript:
+    """Everything one case observed.
+
+    Attributes:
+        returns: one entry per call that finished: ``("returned", value)`` or ``("raised", "Type: msg")``.
+        observations: what was passed to ask_model, in order (str, or ``Unplain``).
+        dispatches: ``(name, arguments)`` pairs passed to dispatch, in order.
+        dispatch_replies: what dispatch returned to the submission, in order.
+        problem: a sentence if the case did not finish (timeout, crash, missing function), else None.
+        output: what the submission printed during the case (str, capped).
+        notes: sentences about the submission that explain failures (e.g. TOOLS bound as a default).
+        tools_replaced: True when the case used a registry other than the seed's.
+        function: the learner's function the case called (str), for messages.
+    """
+
+    returns: list = field(default_factory=list)
+    observations: list = field(default_factory=list)
+    dispatches: list = field(default_factory=list)
+    dispatch_replies: list = field(default_factory=list)
+    problem: str | None = None
+    output: str = ""
+    notes: list = field(default_factory=list)
+    tools_replaced: bool = False
+    function: str = "handle_tool_call"
+
+    @property
+    def result(self):
+        """The value the (only or last) call returned, or None if it raised or never finished."""
+        if self.returns and self.returns[-1][0] == "returned":
+            return self.returns[-1][1]
+        return None
+
+    @property
+    def raised(self):
+        """``"Type: message"`` if the (only or last) call raised, else None."""
+        if self.returns and self.returns[-1][0] == "raised":
+            return self.returns[-1][1]
+        return None
+
+
+class Responder:
+    """Answers the worker's ``ask_model``, ``dispatch`` and ``check`` requests and records them in a Transcript.
+
+    Args:
+        transcript: the ``Transcript`` to fill. model: the scripted model. dispatch_reply: what dispatch returns.
+        tools: the case's registry (Python classes), against which ``check`` requests are answered with the
+            grader's trusted steps (``grader.judging.reference_steps.check``).
+        allow_check: answer ``check`` requests (bool). Only a loop judged alone (retry-loop) is handed
+            ``check``; any other exercise asking for it is refused like an unknown request, so a submission
+            that walks the worker's frames to the proxy cannot make the grader do its work (found by an
+            attacker: 129/129 on the capstone and 44/44 on parse-call with no checks of its own).
+    """
+
+    def __init__(self, transcript, model, dispatch_reply, tools=None, allow_check=False):
+        self.transcript = transcript
+        self.model = model
+        self.dispatch_reply = dispatch_reply
+        self.tools = tools
+        self.allow_check = allow_check
+
+    def answer(self, op, message):
+        """Return the reply message for one request from the worker (see ``Sandbox.run``)."""
+        if op == "ask_model":
+            observation = from_description(message.get("observation"))
+            self.transcript.observations.append(observation)
+            try:
+                reply = self.model(observation if isinstance(observation, str) else None)
+            except (ConnectionError, TimeoutError, RuntimeError) as exc:
+                return {"op": "raise", "type": type(exc).__name__, "message": str(exc)}
+            return {"op": "reply", "value": reply}
+        if op == "dispatch":
+            name = from_description(message.get("name"))
+            arguments = from_description(message.get("args"))
+            self.transcript.dispatches.append((name, arguments))
+            reply = self.dispatch_reply(name, arguments)
+            self.transcript.dispatch_replies.append(reply)
+            return {"op": "reply", "value": reply}
+        if op == "check" and self.allow_check:
+            from grader.judging import reference_steps
+
+            raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
+            return {"op": "reply", "value": reference_steps.check(raw, self.tools if self.tools is not None else SEED_TOOLS)}
+        return {"op": "raise", "type": "RuntimeError", "message": f"unknown request {op!r}"}
+
+
+def receipt_dispatch(name, arguments):
+    """The grader's dispatcher: returns a fresh receipt with a random token nobody can guess.
+
+    Returns:
+        ``{"status": "ok", "tool": name, "receipt": "<8 hex digits>"}`` (or a receipt without the
+        tool name when the name is not a string). A submission that returns this exact object
+        must have called dispatch and passed its result through unchanged.
+    """
+    return {"status": "ok", "tool": name if isinstance(name, str) else None, "receipt": secrets.token_hex(4)}
+
+
+class Harness:
+    """One loaded submission, for the cases of one exercise (each exercise gets its own worker).
+
+    Args:
+        sandbox: a ``grader.isolation.sandbox.Sandbox`` for the submission, or None when ``fatal`` is given.
+        total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
+            it is spent fail at once with a sentence saying so.
+        fatal: a sentence explaining why the submission cannot run at all (it could not be read).
+        deadline: when that budget ends (``time.monotonic()`` seconds), when it is shared with other
+            exercises' harnesses; None to start it now.
+    """
+
+    def __init__(self, sandbox, total_seconds=120.0, fatal=None, deadline=None):
+        self.sandbox = sandbox
+        self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
+        self.total_seconds = total_seconds
+        self._report = LoadReport(fatal=fatal) if fatal else None
+        self.printed = ""
+        self.last_transcript = None
+        self.redact = False  # set by the plugin while a hidden case runs
+        self.streak = (None, 0)  # (how the last cases were cut short, how many in a row)
+        self.timeouts_in_total = 0
+
+    @property
+    def report(self):
+        """The ``LoadReport``; the first use waits for the worker to finish loading the submission,
+        so that the grader imports pytest while the worker loads."""
+        if self._report is None:
+            self._report = self.sandbox.load()
+        return self._report
+
+    def take_output(self):
+        """Return and forget what the submission printed since the last call (str, capped per case)."""
+        printed, self.printed = self.printed, ""
+        return printed
+
+    def problem_for(self, function):
+        """A sentence when ``function`` cannot be called at all (or time is up), else None."""
+        if self.report.fatal:
+            return self.report.fatal
+        state = self.report.entries.get(function, {}).get("state", "missing")
+        if state != "ok":
+            first = f" (first problem while loading: {self.report.problems[0].rstrip('.')})" if self.report.problems else ""
+            if state == "missing":
+                return f"No function named {function} was found; keep the name and signature from the stub{first}."
+            return f"{function} is not a function, so it cannot be called{first}."
+        if time.monotonic() > self.deadline:
+            return f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
+        kind, count = self.streak
+        if kind in STREAK_LIMITS and count >= STREAK_LIMITS[kind][0]:
+            return STREAK_LIMITS[kind][1]
+        if self.timeouts_in_total >= MAX_TIMEOUTS_IN_TOTAL:
+            return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_TOTAL} cases, so the remaining cases were "
+                    "skipped to keep grading bounded; find what makes it hang or so slow.")
+        return None
+
+    def notes_for(self, function):
+        """Sentences about how ``function`` binds the grader's globals (see the contract)."""
+        bound = self.report.entries.get(function, {}).get("bound", [])
+        notes = []
+        if "TOOLS" in bound:
+            notes.append(f"{function} binds TOOLS as a default argument when it is defined, so it never sees "
+                         "the registry the grader installs; read the global TOOLS inside the function.")
+        if "dispatch" in bound:
+            notes.append(f"{function} binds dispatch as a default argument when it is defined, so the grader's "
+                         "dispatch is never called; call the global dispatch inside the function.")
+        for pair in self.report.entries.get(function, {}).get("aliased", []):
+            # A second name bound at module level (REGISTRY = TOOLS) is the default-argument mistake in another
+            # form (issue 11); the worker sends identifiers only.
+            if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p.isidentifier()
+                                                                       and len(p) <= 40 for p in pair)):
+                continue
+            name, alias = pair
+            if name == "TOOLS":
+                notes.append(f"{function} reads {alias}, a second name for TOOLS bound when the module ran "
+                             f"({alias} = TOOLS), so it never sees the registry the grader installs; read the global "
+                             "TOOLS inside the function.")
+            else:
+                notes.append(f"{function} calls {alias}, a second name for dispatch bound when the module ran "
+                             f"({alias} = dispatch), so the grader's dispatch is never called; call the global "
+                             "dispatch inside the function.")
+        return notes
+
+    def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):
+        """Run ``function(*args)`` for each argument list in the worker and fill ``transcript``.
+
+        Args:
+            transcript: the ``Transcript`` to fill (returns, problem, output).
+            function: the learner's function name (str).
+            invocations: list of argument lists (JSON data with ``__kit__`` markers).
+            globals_: module globals to install first (dict), or None.
+            responder: answers ask_model/dispatch requests (``Responder``), or None.
+            view: how the worker turns the result into plain data: None, ``"texts"`` (a list of
+                problems becomes their str()) or ``"pair_with_texts"`` (``(value, problems)``).
+        Returns:
+            the same ``transcript``.
+        """
+        self.last_transcript = transcript
+        transcript.function = function
+        problem = self.problem_for(function)
+        if problem:
+            transcript.problem = problem
+            return transcript
+        responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
+        outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
+        for entry in outcome.results:
+            if "raised" in entry:
+                # Where it raised is shown in visible cases only: which line raised depends on the input.
+                where = f" (at {clean_text(entry['where'], 200)})" if entry.get("where") and not self.redact else ""
+                text = clean_text(entry["raised"], 300) or "an exception"
+                if self.redact:
+                    text = redacted_exception(text)
+                transcript.returns.append(("raised", f"{text}{where}"))
+            else:
+                transcript.returns.append(("returned", from_description(entry.get("result"))))
+        transcript.problem = outcome.problem
+        transcript.output = outcome.output
+        self.printed += outcome.output
+        kind, count = self.streak
+        self.streak = (outcome.stopped, count + 1 if outcome.stopped == kind else 1) if outcome.stopped else (None, 0)
+        self.timeouts_in_total += outcome.stopped == "timeout"
+        return transcript
+
+    def for_exercise(self, exercise):
+        """The view of this submission that one exercise's cases use (``ExerciseHarness``)."""
+        return ExerciseHarness(self, exercise.entry, exercise.style)
+
+
+class ExerciseHarness:
+    """What a case sees: the submission, called the way its exercise is called.
+
+    Args:
+        harness: the shared ``Harness``.
+        entry: the exercise's main function (str).
+        style: ``"seed"`` (TOOLS and dispatch are module globals: the capstone), ``"explicit"``
+            (``entry(raw, ask_model, tools, dispatch, check)``, ``check`` the grader's trusted steps 1-3)
+            or ``"call"`` (a plain function).
+    """
+
+    def __init__(self, harness, entry, style):
+        self.harness = harness
+        self.entry = entry
+        self.style = style
+
+    @property
+    def report(self):
+        """The shared ``LoadReport``."""
+        return self.harness.report
+
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+        """Run the tool-call entry on one raw call (or several in a row) and record what happens.
+
+        Args:
+            raw: the first raw call (str), or a list of them to run one after another in the same
+                loaded submission (each with its own retry).
+            model: a ``grader.judging.scripted_models.ScriptedModel``; default: one that repeats ``raw``.
+            tools: the registry to use; default: the seed's.
+            dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
+        Returns:
+            ``Transcript``.
+        """
+        from grader.judging import expectations
+
+        raws = raw if isinstance(raw, list) else [raw]
+        registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
+        seed = self.style == "seed"
+        expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
+        transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
+                                tools_replaced=tools is not None and tools != SEED_TOOLS)
+        responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
+                              tools if tools is not None else SEED_TOOLS, allow_check=not seed)
+        if seed:
+            invocations = [[r, ASK_MODEL] for r in raws]
+            globals_ = {"TOOLS": registry, "dispatch": DISPATCH}
+        else:
+            # Step 4 is judged alone: the grader's trusted check stands in for steps 1-3 (issue 11).
+            invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
+            globals_ = None
+        return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+
+    def twin_observation(self, raw, tools=None):
+        """The observation the submission gives for a *twin* call: one like a judged call whose problems lie
+        elsewhere, for judging observations by difference (``grader.judging.expectations.expect_says_what_is_wrong``).
+
+        The model answers the twin's retry with a valid call, so the twin judges nothing but its first
+        observation: a submission that mishandles the twin's own problem, or retries wrongly, is docked by
+        the cases for that.
+
+        Args:
+            raw: the twin's raw call (str). tools: the registry (default: the seed's).
+        Returns:
+            what the submission passed to ask_model first (str or another value), or None when it never
+            asked (it dispatched or refused the twin at once; then the comparison is skipped).
+        Raises:
+            grader.judging.expectations.CaseFailed: the twin did not finish (a crash or timeout is reported as such).
+        """
+        from grader.judging.canaries import city
+        from grader.judging.expectations import finished
+
+        transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
+        finished(transcript)
+        return transcript.observations[0] if transcript.observations else None
+
+    def observe(self, raw, tools=None, times=1):
+        """Call the observe step the way notebook 3 defines it: with the call and the problems the grader's
+        trusted steps 1 and 2 found for ``raw`` (data, never code), and the registry.
+
+        Args:
+            raw: the raw call (str). tools: the registry (Python classes; default: the seed's).
+            times: as ``call``.
+        Returns:
+            ``Transcript``.
+        """
+        from grader.judging import reference_steps
+
+        tools = tools if tools is not None else SEED_TOOLS
+        call, problems = reference_steps.problems_for(raw, tools)
+        return self.call(call, problems, encode_registry(tools), times=times)
+
+    def call(self, *args, function=None, view=None, times=1):
+        """Call a plain function of the exercise and record what it returned.
+
+        Args:
+            args: JSON data; registries must be passed through ``grader.judging.registries.encode_registry``.
+            function: which of the exercise's functions (default: the main entry).
+            view: see ``Harness.execute``.
+            times: call it this many times with the same arguments (to test determinism).
+        Returns:
+            ``Transcript`` with one entry in ``returns`` per call.
+        """
+        transcript = Transcript()
+        return self.harness.execute(transcript, function or self.entry, [list(args)] * times, view=view)

@@ -1,0 +1,215 @@
+"""The pytest plugin that turns hidden-case test functions into a GradeResult.
+
+Cases are ordinary pytest tests under ``grader/judging/cases``. Each module sets ``GROUP`` (report
+heading), ``ORDER`` (its place) and optionally ``VISIBILITY``; each test carries
+``@pytest.mark.points(n)``, ``@pytest.mark.rule("...")`` and ``@pytest.mark.rule_id("area.rule")``
+(``grader.judging.rule_ids``); its docstring's first line is the
+learner-facing title and the rest says why the case exists. Tests receive the ``harness``
+fixture (``grader.judging.harness.Harness``) and judge with ``grader.judging.expectations``.
+"""
+
+import secrets
+import sys
+import tempfile
+
+import pytest
+
+from grader.judging.canaries import RUNS_PER_KIND, WHY, kinds_for, run_canary, void_note, void_reference
+from grader.judging.expectations import CaseFailed
+from grader.results.grade_result import CaseResult
+
+
+def case_title(item):
+    """The learner-facing title of a test item: its docstring's first line, plus the parameter id."""
+    callspec = getattr(item, "callspec", None)
+    for value in (callspec.params.values() if callspec else ()):
+        if isinstance(getattr(value, "title", None), str):
+            return value.title  # a visible case names itself
+    doc = (item.function.__doc__ or item.name).strip().splitlines()[0].rstrip(".")
+    return f"{doc} [{callspec.id}]" if callspec else doc
+
+
+def case_rule(item, default):
+    """The rule of a test item: a visible case's own rule when the parameter carries one, else ``default``."""
+    callspec = getattr(item, "callspec", None)
+    for value in (callspec.params.values() if callspec else ()):
+        if isinstance(getattr(value, "rule", None), str):
+            return value.rule
+    return default
+
+
+def case_visibility(item):
+    """``"visible"`` or ``"hidden"``: the case module's ``VISIBILITY`` (hidden unless it says otherwise)."""
+    return getattr(item.module, "VISIBILITY", "hidden")
+
+
+def case_gate(item):
+    """The canary a test item depends on: its ``gate`` marker, or a visible case's own ``gate``; or None."""
+    marker = item.get_closest_marker("gate")
+    if marker:
+        return marker.args[0]
+    callspec = getattr(item, "callspec", None)
+    for value in (callspec.params.values() if callspec else ()):
+        if getattr(value, "gate", None) in WHY:
+            return value.gate
+    return None
+
+
+@pytest.fixture(scope="session")
+def harness(request):
+    """The submission under grading, called the way this exercise is called (``grader.judging.harness.ExerciseHarness``).
+
+    Defined here, not in a ``conftest.py`` next to the cases: pytest imports conftest files before
+    collection and may cache their bytecode there, outside the grader's control. This module is
+    registered as a plugin next to the ``GradingPlugin`` instance (see ``grader.pipeline.run_cases``).
+    """
+    return request.config.kit_grading.view
+
+
+class GradingPlugin:
+    """Collects points and feedback for one exercise while pytest runs its cases.
+
+    Args:
+        exercise: the ``grader.intake.exercises.Exercise`` being graded.
+        harness: the shared ``grader.judging.harness.Harness`` (the submission, loaded once).
+    After the run, ``results`` holds one ``CaseResult`` per case, ``notes`` the sentences for the report
+    (why voided cases were not counted), and ``internal_errors`` any case the grader itself could not judge.
+    """
+
+    def __init__(self, exercise, harness):
+        self.exercise = exercise
+        self._harness = harness
+        self.view = harness.for_exercise(exercise)
+        self.results = []
+        self.internal_errors = []
+        self.canary_plan = {}  # item index -> canary kinds to run just before that item
+        self.canary_failures = {}  # kind -> the first reason a run of that canary failed
+        self.gated = []  # (CaseResult, kind) of passed cases whose points depend on a canary
+        self.notes = []  # one sentence per failed canary kind that voided cases (shown before the cases)
+
+    def pytest_generate_tests(self, metafunc):
+        """Give ``visible_case`` the visible cases of the exercise being graded."""
+        if "visible_case" in metafunc.fixturenames:
+            from grader.judging.visible_cases import VISIBLE_CASES
+
+            cases = VISIBLE_CASES.get(self.exercise.id, [])
+            metafunc.parametrize("visible_case", cases, ids=[c.case_id for c in cases])
+
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "points(n): points the case is worth")
+        config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")
+        config.addinivalue_line("markers", "rule_id(*ids): the course's ids of the rules the case checks (grader.judging.rule_ids)")
+        config.addinivalue_line("markers", "gate(kind): count the case only if the exercise's canary of that kind holds")
+        config.kit_grading = self
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_collection(self, session):
+        # The case modules are compiled from their source, never from a __pycache__ file next to them:
+        # a planted bytecode file must not be able to stand in for a case. Only the collection (which
+        # imports the cases) is affected; pytest's own modules keep their caches.
+        previous = sys.pycache_prefix
+        with tempfile.TemporaryDirectory(prefix="kit-pycache-") as private:
+            sys.pycache_prefix = private
+            try:
+                yield
+            finally:
+                sys.pycache_prefix = previous
+
+    def pytest_collectreport(self, report):
+        # A case file that cannot be collected would silently take its cases out of every maximum: it is an
+        # internal error, counted and reported like one (found when a stale module stood in for a case file).
+        if report.failed:
+            self.internal_errors.append(f"could not collect {report.nodeid or 'the cases'}: "
+                                        f"{str(report.longrepr).strip().splitlines()[-1][:300] if report.longrepr else ''}")
+
+    def pytest_collection_modifyitems(self, items):
+        """Plan the canary runs: each kind ``RUNS_PER_KIND`` times, before items drawn at random."""
+        self.item_index = {item.nodeid: number for number, item in enumerate(items)}
+        draw = secrets.SystemRandom()
+        for kind in kinds_for(self.exercise.cases):
+            for number in draw.sample(range(len(items)), min(RUNS_PER_KIND, len(items))):
+                self.canary_plan.setdefault(number, []).append(kind)
+
+    def pytest_runtest_setup(self, item):
+        # A canary's verdict voids hidden cases, so it is told as a hidden case is: by then the submission may
+        # hold earlier hidden inputs, and an exception message could carry them into the void sentence.
+        self._harness.redact = True
+        for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
+            self._run_canary(kind)
+        # In a hidden case nothing the submission produces from the input is shown back (see _record).
+        self._harness.redact = case_visibility(item) == "hidden"
+
+    def _run_canary(self, kind):
+        reason = run_canary(self.view, self.exercise.cases, kind)
+        self._harness.take_output()  # what the canary printed belongs to no case
+        self._harness.last_transcript = None
+        if reason is not None:
+            self.canary_failures.setdefault(kind, reason)
+
+    def pytest_sessionfinish(self):
+        """Void the passed cases whose canary failed in any of its runs (all runs are over by now); the cause is
+        told once, in ``notes``, and each voided case points at it."""
+        voided = {}
+        for result, kind in self.gated:
+            if kind in self.canary_failures:
+                result.points, result.passed = 0.0, False
+                result.feedback = void_reference(self.view.entry, kind)
+                voided[kind] = voided.get(kind, 0) + 1
+        for kind, count in voided.items():
+            self.notes.append(void_note(self.view.entry, kind, self.canary_failures[kind], count))
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            self._record(item, call, report)
+
+    def _record(self, item, call, report):
+        module = item.module
+        points = item.get_closest_marker("points")
+        rule = item.get_closest_marker("rule")
+        max_points = float(points.args[0]) if points else 1.0
+        feedback = ""
+        printed = self._harness.take_output()
+        if printed.strip() and case_visibility(item) == "hidden":
+            # Printing the input would reveal the hidden case (an adversarial test did, for all 106 of them).
+            # The grader's own note about an output flood is kept.
+            flood = printed.splitlines()[0] if printed.startswith("(the submission printed more than") else ""
+            printed = ((flood + "\n" if flood else "") +
+                       "(your code printed something here; what it prints during a hidden case "
+                       "is not shown, so that the case's input stays hidden: print in the visible cases instead)")
+        passed = report.passed
+        gate = case_gate(item) if report.passed else None
+        if report.passed:
+            self._harness.last_transcript = None
+        if not report.passed:
+            exc = call.excinfo.value if call.excinfo else None
+            if isinstance(exc, CaseFailed):
+                feedback = str(exc)
+                last = self._harness.last_transcript
+                if last is not None and last.tools_replaced:
+                    # This case installed its own TOOLS: a submission that cannot see it needs to know why.
+                    feedback += "".join(" Note: " + note for note in last.notes)
+            else:
+                # A bug in the case itself, never the learner's fault; keep details for instructors.
+                feedback = "The grader could not judge this case (an internal error); the case counts as failed."
+                self.internal_errors.append(f"{item.nodeid}: {type(exc).__name__}: {exc}" if exc else item.nodeid)
+        result = CaseResult(
+            case_id=f"{self.exercise.id}::{item.nodeid}",
+            exercise=self.exercise.title,
+            exercise_id=self.exercise.id,
+            group=getattr(module, "GROUP", module.__name__),
+            order=getattr(module, "ORDER", 99),
+            title=case_title(item),
+            points=max_points if passed else 0.0,
+            max_points=max_points,
+            passed=passed,
+            rule=case_rule(item, rule.args[0] if rule else ""),
+            feedback=feedback,
+            visibility=case_visibility(item),
+            output=printed,
+        )
+        self.results.append(result)
+        if gate:
+            self.gated.append((result, gate))

@@ -1,0 +1,406 @@
+"""The visible cases: shown with their input, run by the notebooks' self-checks and by the grader.
+
+One list per exercise, two runners: ``grader.learner.selfcheck`` runs these in the learner's kernel for
+instant feedback; each case folder's ``test_00_visible.py`` runs the same cases in the grader's
+sandbox. Passing them all is not the same as passing the hidden cases, and the reports say so.
+"""
+
+import json
+from dataclasses import dataclass, replace
+
+from grader.judging import expectations as expect
+from grader.judging.scripted_models import Answers, NeverCorrects, make_call
+from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
+
+VALID = make_call("get_weather", {"city": "Paris"})
+
+
+class Registry:
+    """Marks a case argument that is a tool registry (classes cannot cross as JSON as they are).
+
+    Args:
+        tools: ``{name: {"required": {...}, "optional": {...}}}`` with Python classes.
+    """
+
+    def __init__(self, tools):
+        self.tools = tools
+
+
+class Checked:
+    """Marks the observe step's first two arguments: the call and the problems (one sentence each) that the
+    grader's trusted steps 1 and 2 give for ``raw`` (``grader.judging.reference_steps.problems_for``), handed over as data.
+
+    Args:
+        raw: the raw call (str). tools: the registry it is checked against (Python classes).
+    """
+
+    def __init__(self, raw, tools=SEED_TOOLS):
+        self.raw = raw
+        self.tools = tools
+
+
+def expand(args, encode):
+    """A case's arguments as the function receives them: a ``Checked`` becomes ``call, problems`` and a
+    ``Registry`` becomes ``encode(tools)`` (``encode_registry`` for the sandbox, ``fresh`` in-process)."""
+    from grader.judging import reference_steps
+
+    out = []
+    for arg in args:
+        if isinstance(arg, Checked):
+            out.extend(reference_steps.problems_for(arg.raw, arg.tools))
+        elif isinstance(arg, Registry):
+            out.append(encode(arg.tools))
+        else:
+            out.append(arg)
+    return out
+
+
+def visible_raws(exercise_ids=None):
+    """Every raw call a visible case hands to the trusted steps (for ``grader/judging/visible_checks.json``), sorted
+    (list of str); only those of ``exercise_ids`` (a set of ids) when given, as a student release keeps."""
+    raws = []
+    for exercise_id, cases in VISIBLE_CASES.items():
+        if exercise_ids is not None and exercise_id not in exercise_ids:
+            continue
+        for case in cases:
+            if isinstance(case, ToolCallCase):
+                raws += [case.raw] + ([case.retry] if case.retry is not None else [])
+            else:
+                raws += [a.raw for a in case.args if isinstance(a, Checked)]
+    return sorted(set(raws))
+
+
+@dataclass(frozen=True)
+class ToolCallCase:
+    """A visible case for the tool-call exercises (``run_tool_call``, ``handle_tool_call``).
+
+    Attributes:
+        case_id: short id (str). title: one line for the table (str). rule: the rule it checks (str).
+        raw: the model's first raw call (str).
+        retry: the model's reply on a retry (str), or None for a model that repeats ``raw``.
+        check: ``callable(transcript)`` raising ``expectations.CaseFailed``.
+        hint: what to look at when it fails (str).
+        gate: the canary this case depends on (see ``grader.judging.canaries``): ``"accepts"`` for a case a
+            refuse-everything function would pass, ``"rejects"`` for the opposite, ``"converts"`` for
+            an adapter case a function returning a fixed value would pass, or None.
+    """
+
+    case_id: str
+    title: str
+    rule: str
+    raw: str
+    retry: str | None
+    check: object
+    hint: str
+    gate: str | None = None
+    tools = SEED_TOOLS
+
+    def model(self):
+        """A fresh scripted model for one run of this case."""
+        return NeverCorrects(self.raw) if self.retry is None else Answers(self.retry)
+
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str)."""
+        return self.raw
+
+
+@dataclass(frozen=True)
+class CallCase:
+    """A visible case for a plain function: call it with ``args`` and judge what it returns.
+
+    Attributes:
+        case_id, title, rule, hint: as ``ToolCallCase``.
+        args: the arguments (JSON data; a ``Registry`` for a registry argument) (tuple).
+        check: ``callable(transcript)`` raising ``expectations.CaseFailed``.
+        view: how problem objects become text (see ``grader.judging.harness.Harness.execute``).
+        function: which of the exercise's functions to call (None: the main one).
+        gate: as ``ToolCallCase.gate``.
+    """
+
+    case_id: str
+    title: str
+    rule: str
+    args: tuple
+    check: object
+    hint: str
+    view: str | None = None
+    function: str | None = None
+    gate: str | None = None
+
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str), with registries by tool names and the call that prints them
+        whole (``grader.learner.selfcheck.show``): every input of a visible case can be reproduced in the notebook."""
+        shown = [f"TOOLS with {', '.join(a.tools)}" if isinstance(a, Registry)
+                 else f"the call and problems found in {a.raw[:200]}" if isinstance(a, Checked) else json.dumps(a)
+                 for a in self.args]
+        text = ", ".join(shown)
+        exercise = exercise_of(self)
+        if exercise and any(isinstance(a, (Registry, Checked)) for a in self.args):
+            text += f' (print the whole input with kit_selfcheck.show("{exercise}", "{self.case_id}"))'
+        return text
+
+    def python_source(self, function):
+        """The case as Python a learner can paste into the notebook: the registry, then the call (str)."""
+        lines, names = [], []
+        for number, arg in enumerate(self.args):
+            if isinstance(arg, Registry):
+                lines.append(f"tools = {registry_source(arg.tools)}")
+                names.append("tools")
+            elif isinstance(arg, Checked):  # observe's call and problems: what steps 1 and 2 give for the raw call
+                call, problems = expand([arg], None)
+                lines.append(f"raw = {arg.raw!r}" if len(arg.raw) <= 2000 else
+                             f"raw = ...  # a str of {len(arg.raw):,} characters, too long to show")
+                lines.append(f"call = {call!r}" if len(repr(call)) <= 2000 else "call = ...  # too long to show")
+                lines.append(f"problems = {problems!r}" if len(repr(problems)) <= 2000 else
+                             "problems = ...  # too long to show")
+                names += ["call", "problems"]
+            elif len(repr(arg)) <= 2000:
+                names.append(repr(arg))
+            else:  # the 1 MB call: described, not printed
+                names.append(f"arg{number}")
+                lines.append(f"arg{number} = ...  # a {type(arg).__name__} of {len(repr(arg)):,} characters, too long to show")
+        lines.append(f"{self.function or function}({', '.join(names)})")
+        return "\n".join(lines)
+
+
+def registry_source(tools):
+    """A registry as Python source, classes by name: ``{'get_weather': {'required': {'city': str}, ...}}`` (str)."""
+    def part(fields):
+        return "{" + ", ".join(f"{name!r}: {getattr(kind, '__name__', kind)}" for name, kind in fields.items()) + "}"
+
+    return "{\n" + "".join(f"    {name!r}: {{'required': {part(spec.get('required', {}))}, "
+                           f"'optional': {part(spec.get('optional', {}))}}},\n" for name, spec in tools.items()) + "}"
+
+
+# -- tool-call exercises (notebooks 4 and 5) -------------------------------------------------------
+
+def _valid(t):
+    expect.expect_no_retry(t)
+    expect.expect_dispatched(t, "get_weather", {"city": "Paris"})
+
+
+def _rejected_once(t):
+    expect.expect_rejected(t)
+    expect.expect_one_retry(t)
+
+
+def _missing_city(t):
+    _rejected_once(t)
+    expect.expect_mentions(t.observations[0], ["city"], "The observation", "name the missing argument 'city'.")
+
+
+def _fixed_on_retry(t):
+    expect.finished(t)
+    expect.expect_one_retry(t)
+    expect.expect_dispatched(t, "get_weather", {"city": "Paris"})
+
+
+TOOL_CALL_CASES = [
+    ToolCallCase("valid", "A valid call is dispatched once, unchanged", "Only a call that passes every check is dispatched, exactly as sent.",
+                 VALID, None, _valid, "Parse, validate, then return dispatch(name, arguments) without asking the model.", "rejects"),
+    ToolCallCase("unknown-tool", "An unknown tool is rejected after one retry", "Tool names must be registered in TOOLS.",
+                 make_call("get_forecast", {"city": "Paris"}), None, _rejected_once,
+                 "Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection.", "accepts"),
+    ToolCallCase("missing-required", "A missing required argument is rejected", "Every required argument must be present.",
+                 make_call("get_weather", {}), None, _missing_city, "Check every field in the tool's 'required' schema and name the missing one.",
+                 "accepts"),
+    ToolCallCase("wrong-type", "A required argument of the wrong type is rejected", "Every argument must have its declared type.",
+                 make_call("get_weather", {"city": 75001}), None, _rejected_once, "isinstance is not enough for int/bool; compare the declared type.",
+                 "accepts"),
+    ToolCallCase("extra-field", "An undeclared argument is rejected", "No argument may be undeclared.",
+                 make_call("get_weather", {"city": "Paris", "country": "FR"}), None, _rejected_once,
+                 "Every key of arguments must be in 'required' or 'optional'.", "accepts"),
+    ToolCallCase("fixed-on-retry", "Invalid JSON, then a valid retry: the retry is dispatched", "One retry, and a fixed call is dispatched.",
+                 '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
+                 "Catch json.JSONDecodeError, ask the model once, and check the new call from the start."),
+]
+
+
+# -- notebook 0: the observation in Anthropic's shape ------------------------------------------------
+
+def _tool_result(t):
+    value = expect.returned(t)
+    wanted = {"type": "tool_result", "tool_use_id": "toolu_01", "content": "city is missing", "is_error": True}
+    if not expect.strict_equal(value, wanted):
+        expect.fail("The block must be exactly {\"type\": \"tool_result\", \"tool_use_id\": ..., \"content\": ..., "
+                    "\"is_error\": True}: the id and the message unchanged, is_error the boolean True.")
+
+
+TOOL_RESULT_CASES = [
+    CallCase("error-block", "An error goes back as a tool_result block with is_error true",
+             "Anthropic's API takes a validation error back as {type: tool_result, tool_use_id, content, is_error: true}.",
+             ("toolu_01", "city is missing"), _tool_result, "Return a dict with exactly the four keys the rule names."),
+]
+
+
+# -- notebook 1: parse_call ----------------------------------------------------------------------------
+
+PARSE_CASES = [
+    CallCase("valid", "A valid call parses to (call, [])", "A raw call that is one JSON object parses to that object.",
+             (VALID,), lambda t: expect.expect_parsed(t, {"name": "get_weather", "arguments": {"city": "Paris"}}),
+             "json.loads, then check you got a dict; return (call, []).", view="pair_with_texts"),
+    CallCase("null-arguments", "Null arguments become {}", "Missing or null arguments mean {}.",
+             ('{"name": "get_time", "arguments": null}',), lambda t: expect.expect_parsed(t, {"name": "get_time", "arguments": {}}),
+             "After parsing, replace a missing or None 'arguments' with {} (and nothing else).", view="pair_with_texts"),
+    CallCase("truncated", "Truncated JSON is a problem, not a crash", "Invalid JSON is reported, never raised.",
+             ('{"name": "get_weather", "arguments": {"city": "Par',), lambda t: expect.expect_parse_error(t, ["json"], "say the text is not valid JSON."),
+             "Catch json.JSONDecodeError (a ValueError) and return (None, [message]).", view="pair_with_texts"),
+    CallCase("fenced", "A markdown fence is not stripped", "Nothing is repaired: the model is told instead.",
+             ("```json\n" + VALID + "\n```",), lambda t: expect.expect_parse_error(t), "Do not strip fences; report them.",
+             view="pair_with_texts"),
+    CallCase("array", "An array is not a call", "A call is a JSON object.",
+             ("[]",), lambda t: expect.expect_parse_error(t, [("object", "dict")], "say that a call must be a JSON object."),
+             "Check isinstance(value, dict) after json.loads.", view="pair_with_texts"),
+]
+
+
+# -- notebook 2: validate_call -------------------------------------------------------------------------
+
+def _validate(call):
+    return (call, Registry(TYPED_TOOLS))
+
+
+VALIDATE_CASES = [
+    CallCase("valid", "A valid call has no violations", "Only calls with no violations may be dispatched.",
+             _validate({"name": "set_alarm", "arguments": {"hour": 7, "minute": 30}}), expect.expect_no_violations,
+             "Return [] when every check passes.", view="texts"),
+    CallCase("unknown-tool", "An unknown tool is a violation that lists the registered tools", "Tool names must be registered.",
+             _validate({"name": "get_forecast", "arguments": {}}),
+             lambda t: expect.expect_violations(t, ["get_forecast", "get_weather", "set_alarm"], "name the tool and list the registered ones."),
+             "Check isinstance(name, str) and name in tools before anything else.", view="texts"),
+    CallCase("bool-for-int", "True is not an integer", "bool is not an int, although isinstance(True, int) is True.",
+             _validate({"name": "set_alarm", "arguments": {"hour": True, "minute": 0}}),
+             lambda t: expect.expect_violations(t, ["hour"], "name the field with the wrong type."),
+             "Compare type(value) with the declared type instead of using isinstance.", view="texts"),
+    CallCase("all-at-once", "Every violation is reported, not just the first", "Collect all violations: one retry must fix them all.",
+             _validate({"name": "set_alarm", "arguments": {"hour": "7", "snooze": 5}}),
+             lambda t: expect.expect_violations(t, ["minute", "hour", "snooze"], "name the missing field, the mistyped one and the extra one."),
+             "Append to a list instead of returning at the first problem.", view="texts"),
+]
+
+
+# -- notebook 3: observe --------------------------------------------------------------------------------
+
+OBSERVE_CASES = [
+    CallCase("valid", "A valid call needs no observation", "observe returns None when the call may be dispatched.",
+             (Checked(VALID), Registry(SEED_TOOLS)), expect.expect_no_observation, "Return None when there are no violations."),
+    CallCase("extra-field", "The observation names the extra field and the allowed ones", "Name what is wrong and what is allowed.",
+             (Checked(make_call("get_weather", {"city": "Paris", "country": "FR"})), Registry(SEED_TOOLS)),
+             lambda t: expect.expect_observation(t, ["country", "city", "units"], "name 'country' and list the allowed fields."),
+             "Put every problem's text in the observation, and the tool's arguments when the call names a registered tool."),
+    CallCase("huge", "A 1 MB call gets a short observation", "At most 2,000 characters, even for a huge call.",
+             (Checked(make_call("get_weather", {"city": "Paris", **{f"field_{i}": i for i in range(300)}})), Registry(SEED_TOOLS)),
+             lambda t: expect.expect_observation(t),
+             "Keep the text within 2,000 characters: cut a long problem's text and say how many problems you left out."),
+]
+
+
+# -- notebook 6: JSON Schema and wire adapters ------------------------------------------------------------
+
+WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "units": {"enum": ["metric", "imperial"]}},
+                  "required": ["city"], "additionalProperties": False}
+
+JSON_SCHEMA_CASES = [
+    CallCase("valid", "Arguments that match the schema have no violations", "Only arguments that match the schema pass.",
+             ({"city": "Paris", "units": "metric"}, WEATHER_SCHEMA), lambda t: expect.expect_no_violations(t, "validate_arguments"),
+             "Return [] when every keyword is satisfied.", view="texts"),
+    CallCase("enum", "A value outside the enum is a violation", "enum lists the only allowed values.",
+             ({"city": "Paris", "units": "kelvin"}, WEATHER_SCHEMA),
+             lambda t: expect.expect_violations(t, ["units"], "name the field whose value is not allowed.", "validate_arguments"),
+             "Check value in schema['enum'] (with exact types: 1 is not true).", view="texts"),
+    CallCase("additional", "additionalProperties: false rejects undeclared fields", "No undeclared properties when additionalProperties is false.",
+             ({"city": "Paris", "country": "FR"}, WEATHER_SCHEMA),
+             lambda t: expect.expect_violations(t, ["country"], "name the undeclared field.", "validate_arguments"),
+             "Compare the object's keys with schema['properties'].", view="texts"),
+    CallCase("valid-optional", "An Optional field (anyOf with null) accepts null", "anyOf is valid when any one option is.",
+             ({"path": "notes.md", "line_offset": None},
+              {"type": "object", "properties": {"path": {"type": "string"},
+                                                "line_offset": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None}},
+               "required": ["path"]}),
+             lambda t: expect.expect_no_violations(t, "validate_arguments"),
+             "Support anyOf: check the value against each option and accept it if one gives no problems.", view="texts"),
+]
+
+
+def _decoded(expected):
+    def check(t):
+        value = expect.returned(t)
+        try:
+            decoded = json.loads(value) if isinstance(value, str) else None
+        except ValueError:
+            decoded = None
+        if not isinstance(value, str) or not expect.strict_equal(decoded, expected):
+            expect.fail("The adapter must return the kit's raw call: a JSON string of {\"name\": ..., \"arguments\": ...} "
+                        "with the arguments decoded from OpenAI's string only when they are valid JSON.")
+    return check
+
+
+ADAPTER_CASES = [
+    CallCase("openai", "OpenAI's arguments string is decoded into the call", "OpenAI sends arguments as a JSON string.",
+             ({"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},),
+             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), "json.loads the function.arguments string."),
+    CallCase("openai-broken", "A broken arguments string stays a string", "An adapter changes the envelope, never repairs the content.",
+             ({"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": Paris}"}},),
+             _decoded({"name": "get_weather", "arguments": "{\"city\": Paris}"}),
+             "If json.loads fails, keep the string: the validator rejects it and the model is told."),
+    CallCase("anthropic", "Anthropic's input object becomes the arguments", "Anthropic's tool_use carries an input object.",
+             ({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},),
+             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), "Copy name, and input as arguments.",
+             function="raw_call_from_anthropic"),
+]
+
+def _gated(cases):
+    """Give each case of a checker exercise its canary gate: accepting cases need the function to
+    refuse bad input, refusing cases need it to accept good input (``grader.judging.canaries``)."""
+    return [replace(c, gate="rejects" if c.case_id in ("valid", "null-arguments") or c.case_id.startswith("valid-") else "accepts")
+            for c in cases]
+
+
+VISIBLE_CASES = {
+    "tool-result": TOOL_RESULT_CASES,
+    "parse-call": _gated(PARSE_CASES),
+    "validate-call": _gated(VALIDATE_CASES),
+    "observe": _gated(OBSERVE_CASES),
+    "retry-loop": TOOL_CALL_CASES,
+    "capstone": TOOL_CALL_CASES,
+    "json-schema": _gated(JSON_SCHEMA_CASES),
+    "adapters": [replace(c, gate="converts") for c in ADAPTER_CASES],  # see grader.judging.canaries: "converts"
+}
+
+
+def exercise_of(case):
+    """The id of the first exercise whose visible cases hold ``case`` (str), or None."""
+    return next((exercise for exercise, cases in VISIBLE_CASES.items() if case in cases), None)
+
+
+def failure_text(message, case, input_limit, separator="\n"):
+    """What a failed visible case tells the learner: what happened, the input (it is visible), the hint.
+
+    Args:
+        message: the failure (str or ``expectations.CaseFailed``). case: the visible case.
+        input_limit: characters of the input to show (int). separator: between the three parts (str):
+            a line break in reports, a space in the notebook's self-check table.
+    Returns:
+        str.
+    """
+    shown = case.shown_input
+    how = shown.rpartition(" (print the whole input with ")
+    if how[1] and len(shown) > input_limit:  # the call that prints it whole is never the part cut off
+        shown = how[0][:max(input_limit - len(how[1] + how[2]), 40)] + "…" + how[1] + how[2]
+    shown = shown if len(shown) <= input_limit or how[1] else shown[:input_limit] + "…"
+    return separator.join([str(message), f"Input: {shown}", f"Hint: {case.hint}"])
+
+
+def run_visible(harness, case):
+    """Run one visible case through the grader's sandbox (``grader.judging.harness.ExerciseHarness``).
+
+    Returns:
+        ``Transcript``.
+    """
+    from grader.judging.registries import encode_registry
+
+    if isinstance(case, ToolCallCase):
+        return harness.run(case.raw, model=case.model(), tools=case.tools)
+    return harness.call(*expand(case.args, encode_registry), function=case.function, view=case.view)

@@ -1,0 +1,114 @@
+"""The learner's command line, rustlings-style: ``python -m grader.learner {progress,hint,watch}``.
+
+- ``progress``: every exercise, done / failing / not started, with scores (graded by the grader).
+- ``hint [ID]``: the hint for an exercise; without an id, for the first exercise not done yet,
+  with the first case it fails.
+- ``watch``: re-grade a notebook each time it is saved and print where you stand.
+
+All three use the grader itself (``grader.learner.progress``), never a second copy of its checks.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+from grader.intake.exercises import BY_ID, EXERCISES
+from grader.learner.progress import NOTEBOOKS_DIR, course_progress, format_progress
+
+
+def next_exercise(rows):
+    """The first row, in course order, that is not done (or None when everything is)."""
+    return next((row for row in rows if row.state not in ("done", "visible ok")), None)
+
+
+def hint_text(rows, exercise_id=None):
+    """The hint to print: for ``exercise_id``, or for the first exercise not done yet (str)."""
+    if exercise_id:
+        exercise = BY_ID[exercise_id]
+        row = next((r for r in rows if r.exercise is exercise), None) if rows else None
+    else:
+        row = next_exercise(rows)
+        if row is None:
+            return "Every exercise is done. Well done!"
+        exercise = row.exercise
+    lines = [f"{exercise.title}  (notebooks/{exercise.notebook})"]
+    if row is not None and row.state == "failing":
+        lines.append(row.detail)
+        # The first failing case's own rule (and a visible case's hint) before the exercise's general hint (issue 11).
+        lines += [f"Rule it checks: {row.rule}"] if row.rule else []
+        lines += [f"Hint for that case: {row.case_hint}"] if row.case_hint else []
+    lines += ["", f"Hint: {exercise.hint}"]
+    return "\n".join(lines)
+
+
+def snapshot(folder):
+    """``{notebook file name: modification time}`` for the course's notebooks in ``folder``."""
+    stamps = {}
+    for name in sorted({e.notebook for e in EXERCISES}):
+        try:
+            stamps[name] = os.path.getmtime(os.path.join(folder, name))
+        except OSError:
+            pass
+    return stamps
+
+
+def watch(folder, interval=1.0, max_events=None, out=sys.stdout):
+    """Print progress whenever a course notebook in ``folder`` is saved.
+
+    Polls modification times every ``interval`` seconds (a save in Jupyter rewrites the file).
+    Args:
+        folder: the learner notebooks' folder (str). interval: seconds between polls (float).
+        max_events: stop after this many re-gradings (int; None: until interrupted).
+        out: where to print (a text stream).
+    Returns:
+        the number of re-gradings done (int).
+    """
+    seen = snapshot(folder)
+    print(f"Watching {folder}; save a notebook to re-check it (Ctrl+C stops).", file=out, flush=True)
+    events = 0
+    try:
+        while max_events is None or events < max_events:
+            time.sleep(interval)
+            current = snapshot(folder)
+            changed = [name for name, stamp in current.items() if seen.get(name) != stamp]
+            seen = current
+            if not changed:
+                continue
+            rows = course_progress(folder)
+            for name in changed:
+                for row in rows:
+                    if row.exercise.notebook == name:
+                        score = f" {row.score:g}/{row.max_score:g}" if row.max_score else ""
+                        print(f"{name}: {row.exercise.title}: {row.state}{score}. {row.detail}", file=out, flush=True)
+            following = next_exercise(rows)
+            print(f"Next: {following.exercise.title}" if following else "Every exercise is done.", file=out, flush=True)
+            events += 1
+    except KeyboardInterrupt:
+        pass
+    return events
+
+
+def main(argv=None):
+    """Command line; returns the exit status (0)."""
+    parser = argparse.ArgumentParser(prog="python -m grader.learner", description=__doc__.splitlines()[0])
+    parser.add_argument("--notebooks", default=NOTEBOOKS_DIR, help="folder of your notebooks (default: notebooks/)")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("progress", help="show every exercise: done, failing or not started")
+    hint = commands.add_parser("hint", help="print the hint for the next exercise (or the one named)")
+    hint.add_argument("exercise", nargs="?", choices=sorted(BY_ID), help="an exercise id")
+    watcher = commands.add_parser("watch", help="watch the notebooks folder; re-check whichever notebook you save")
+    watcher.add_argument("--interval", type=float, default=1.0, help="seconds between checks for a save")
+    watcher.add_argument("--max-events", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.command == "progress":
+        print(format_progress(course_progress(args.notebooks)))
+    elif args.command == "hint":
+        print(hint_text(course_progress(args.notebooks), args.exercise))
+    else:
+        watch(args.notebooks, args.interval, args.max_events)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

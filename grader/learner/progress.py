@@ -1,0 +1,167 @@
+"""Progress across the course: which exercises are done, failing or not started.
+
+Uses the grader itself (``python -m grader NOTEBOOK --results ...``, one run per notebook), so the
+progress view and the grader can never disagree. An exercise whose cell still holds the shipped
+stub (its SHA-256 is stored in the learner notebook's ``metadata.kit.stub_sha256``) is "not
+started" and is not graded.
+"""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+
+from grader.intake.exercises import EXERCISES
+from grader.paths import KIT_ROOT, NOTEBOOKS_DIR
+
+
+def stub_digest(source):
+    """SHA-256 hex digest of a cell's source (str), as stored in ``metadata.kit.stub_sha256``."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class ExerciseProgress:
+    """Where a learner stands on one exercise.
+
+    Attributes:
+        exercise: the ``grader.intake.exercises.Exercise``.
+        state: ``"done"``, ``"visible ok"`` (every visible case passes, and this copy of the kit has no
+            hidden cases: a student release), ``"failing"``, ``"not started"`` or ``"missing"`` (no
+            notebook) (str).
+        score: points earned, max_score: points available (float; 0 when not graded).
+        detail: one sentence for the table, e.g. the first failing case (str).
+        rule: the rule of the first failing case (str; empty when none failed).
+        case_hint: that case's own hint, when it is a visible case (str).
+    """
+
+    exercise: object
+    state: str
+    score: float = 0.0
+    max_score: float = 0.0
+    detail: str = ""
+    rule: str = ""
+    case_hint: str = ""
+
+
+def rule_and_hint(output):
+    """The ``Rule:`` line and a visible case's ``Hint:`` line of a failed case's results.json output (str, str)."""
+    rule = hint = ""
+    for line in str(output).splitlines():
+        if line.startswith("Rule: ") and not rule:
+            rule = line[len("Rule: "):]
+        elif line.startswith("Hint: ") and not hint:
+            hint = line[len("Hint: "):]
+    return rule, hint
+
+
+def _started(notebook, exercise_id):
+    for cell in notebook.get("cells", []):
+        meta = cell.get("metadata", {})
+        if meta.get("nbgrader", {}).get("grade_id") == exercise_id:
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else source
+            return stub_digest(source) != meta.get("kit", {}).get("stub_sha256")
+    return True  # no marked cell: a learner's own notebook, always graded
+
+
+def run_grader(path, exercise_ids=(), timeout=None):
+    """Run ``python -m grader PATH --results ...`` in a subprocess, as a learner would.
+
+    Args:
+        path: the notebook or file to grade (str; relative paths are taken from the current folder).
+        exercise_ids: grade only these exercises (ids); default: those found in the file.
+        timeout: seconds to wait for the grader (float or None).
+    Returns:
+        ``(report, results)``: the printed report (or the grader's error line) and the Gradescope
+        results dict, or None when no results.json was written.
+    Raises:
+        subprocess.TimeoutExpired: the grader took longer than ``timeout``.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        results = os.path.join(folder, "results.json")
+        command = [sys.executable, "-m", "grader", os.path.abspath(path), "--results", results]
+        for exercise_id in exercise_ids:
+            command += ["--exercise", exercise_id]
+        run = subprocess.run(command, capture_output=True, text=True, cwd=KIT_ROOT, timeout=timeout,
+                             env={**os.environ, "PYTHONPATH": KIT_ROOT})
+        try:
+            with open(results, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            data = None
+    return run.stdout or run.stderr, data
+
+
+def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
+    """Grade every started exercise in ``notebooks_dir`` and report where the learner stands.
+
+    Args:
+        notebooks_dir: folder of learner notebooks (str).
+        timeout: seconds allowed for grading one notebook (float).
+    Returns:
+        list of ``ExerciseProgress`` in course order. Never raises for a broken notebook: its
+        exercises are "failing" with the grader's sentence.
+    """
+    by_notebook = {}
+    for exercise in EXERCISES:
+        by_notebook.setdefault(exercise.notebook, []).append(exercise)
+    rows = {}
+    for name, exercises in by_notebook.items():
+        path = os.path.join(notebooks_dir, name)
+        if not os.path.exists(path):
+            rows.update({e.id: ExerciseProgress(e, "missing", detail=f"{name} is not in {notebooks_dir}.") for e in exercises})
+            continue
+        try:
+            with open(path, encoding="utf-8") as handle:
+                notebook = json.load(handle)
+        except (OSError, ValueError):
+            notebook = {}
+        started = [e for e in exercises if _started(notebook, e.id)]
+        rows.update({e.id: ExerciseProgress(e, "not started", detail="Still the shipped stub.") for e in exercises if e not in started})
+        if not started:
+            continue
+        try:
+            _, results = run_grader(path, [e.id for e in started], timeout)
+            if results is None:
+                raise ValueError("no results.json")
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            rows.update({e.id: ExerciseProgress(e, "failing", detail=f"Could not grade {name} ({type(exc).__name__}).")
+                         for e in started})
+            continue
+        for exercise in started:
+            tests = [t for t in results.get("tests", []) if t.get("extra_data", {}).get("exercise") == exercise.id]
+            earned = sum(t["score"] for t in tests)
+            available = sum(t["max_score"] for t in tests)
+            failed = [t for t in tests if t["status"] == "failed"]
+            if tests and not failed and all(t.get("tags", [None, None])[1] == "visible" for t in tests):
+                # A student release has no hidden cases: passing the visible ones is not "done".
+                rows[exercise.id] = ExerciseProgress(exercise, "visible ok", earned, available,
+                                                     "Every visible case passes; the hidden cases run only in your "
+                                                     "instructor's grader.")
+            elif tests and not failed:
+                rows[exercise.id] = ExerciseProgress(exercise, "done", earned, available, "Every case passes.")
+            else:
+                first = failed[0]["name"] if failed else results.get("output", "").splitlines()[-1:]
+                rule, case_hint = rule_and_hint(failed[0].get("output", "")) if failed else ("", "")
+                rows[exercise.id] = ExerciseProgress(exercise, "failing", earned, available,
+                                                     f"First failing case: {first}" if failed else str(first),
+                                                     rule, case_hint)
+    return [rows[e.id] for e in EXERCISES]
+
+
+def format_progress(rows):
+    """The progress rows as a plain-text table (str)."""
+    width = max(len(r.exercise.title) for r in rows)
+    lines = [f"{'Exercise':<{width}}  {'State':<11}  {'Score':<7}  Detail"]
+    for row in rows:
+        score = f"{row.score:g}/{row.max_score:g}" if row.max_score else "-"
+        lines.append(f"{row.exercise.title:<{width}}  {row.state:<11}  {score:<7}  {row.detail}")
+    done = sum(r.state == "done" for r in rows)
+    visible_only = sum(r.state == "visible ok" for r in rows)
+    lines.append(f"{done} of {len(rows)} exercises done"
+                 + (f"; {visible_only} pass their visible cases (hidden cases are not in this copy)." if visible_only else "."))
+    return "\n".join(lines)

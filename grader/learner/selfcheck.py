@@ -1,0 +1,486 @@
+"""The notebook self-check: run the visible cases against the learner's function, in the kernel.
+
+Fast (milliseconds), in-process, and polite: it never raises, whatever the learner's code does;
+it shows a pass/fail table with a hint per failure. The hidden cases run only in the grader,
+which isolates the code in another process; passing here is necessary, not sufficient.
+Standard library only (plus IPython's display when it is there).
+"""
+
+import copy
+import html
+import signal
+import threading
+
+from grader.judging import expectations
+from grader.intake.exercises import BY_ID
+from grader.judging.harness import Responder, Transcript, from_description, receipt_dispatch
+from grader.judging.registries import fresh
+from grader.judging import reference_steps
+from grader.judging.visible_cases import VISIBLE_CASES, ToolCallCase, expand, failure_text, registry_source
+from grader.isolation.worker import apply_view, describe
+
+CASE_SECONDS = 5
+
+
+class _TimedOut(BaseException):
+    """Raised into the learner's code by the alarm when a case runs too long."""
+
+
+class SelfCheckReport:
+    """The table a self-check cell shows: rich HTML in Jupyter, plain text anywhere else.
+
+    Attributes:
+        rows: ``[(title, passed: bool, detail: str)]`` in case order.
+        notes: sentences shown once under the summary (list of str), e.g. why some checks are not counted.
+    """
+
+    def __init__(self, rows, name, notes=()):
+        self.rows = rows
+        self.name = name
+        self.notes = list(notes)
+
+    @property
+    def passed(self):
+        """Number of visible cases that passed (int)."""
+        return sum(1 for _, ok, _ in self.rows if ok)
+
+    def summary(self):
+        """One line: how many visible cases passed, and what that does and does not mean."""
+        total = len(self.rows)
+        if self.passed == total:
+            return (f"All {total} visible checks passed for {self.name}. Now run the grader for the hidden cases: "
+                    "passing these is not the same as passing those.")
+        return f"{self.passed} of {total} visible checks passed for {self.name}. Fix the first failure and run this cell again."
+
+    def __str__(self):
+        lines = [self.summary()] + [f"  ! {note}" for note in self.notes]
+        for title, ok, detail in self.rows:
+            lines.append(f"  {'PASS' if ok else 'FAIL'}  {title}")
+            if not ok:
+                lines.append(f"        {detail}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self):
+        body = "".join(
+            f"<tr><td>{'✓' if ok else '✗'}</td><td style='text-align:left'>{html.escape(title)}</td>"
+            f"<td style='text-align:left'>{'' if ok else html.escape(detail)}</td></tr>"
+            for title, ok, detail in self.rows
+        )
+        notes = "".join(f"<p>⚠ {html.escape(note)}</p>" for note in self.notes)
+        return (f"<p><b>{html.escape(self.summary())}</b></p>{notes}<table class='kit-selfcheck'>"
+                f"<tr><th></th><th>Visible check</th><th>What happened / hint</th></tr>{body}</table>")
+
+
+def _with_alarm(function, seconds):
+    """Run ``function()`` with a SIGALRM time limit (``seconds``, float) when possible (Unix, main thread)."""
+    usable = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        return function()
+
+    def on_alarm(signum, frame):
+        raise _TimedOut()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return function()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call_with_limits(transcript, function, args, view=None):
+    """Call ``function(*args)`` in-process with a time limit; record the result as the grader would."""
+    try:
+        result = _with_alarm(lambda: function(*args), CASE_SECONDS)  # read at call time: tests shorten it
+        transcript.returns.append(("returned", from_description(describe(apply_view(view, result)))))
+    except _TimedOut:
+        transcript.problem = f"It did not finish within {CASE_SECONDS:g} s (an endless loop or an unbounded retry?)."
+    except Exception as exc:  # the learner's bug is reported in the table, never raised into the notebook
+        transcript.returns.append(("raised", f"{type(exc).__name__}: {exc}"))
+
+
+def run_tool_call_case(function, case, style):
+    """Run one ``ToolCallCase`` in-process and return its Transcript (the same shape the grader builds).
+
+    With ``style == "seed"`` the learner's globals ``TOOLS`` and ``dispatch`` are replaced for the
+    case, as the grader does, and restored afterwards; otherwise they are passed as arguments.
+    """
+    transcript = Transcript(function=getattr(function, "__name__", "the function"))
+    responder = Responder(transcript, case.model(), receipt_dispatch)
+
+    def ask_model(observation):
+        reply = responder.answer("ask_model", {"observation": describe(observation)})
+        if reply["op"] == "raise":
+            raise ConnectionError(reply["message"])
+        return reply["value"]
+
+    def dispatch(name, arguments):
+        return responder.answer("dispatch", {"name": describe(name), "args": describe(arguments)})["value"]
+
+    def check(raw, tools=None):
+        # The grader's trusted steps 1-3, as in grading: a learner's loop is judged alone (issue 11).
+        call, observation = reference_steps.check(raw, case.tools)
+        return call, observation
+
+    expectations.judging_loop_alone = style != "seed"  # as in grading: the loop is judged alone
+    if style != "seed":
+        _call_with_limits(transcript, function, (case.raw, ask_model, fresh(case.tools), dispatch, check))
+        return transcript
+    namespace = getattr(function, "__globals__", {})
+    saved = {key: namespace[key] for key in ("TOOLS", "dispatch") if key in namespace}
+    namespace["TOOLS"] = fresh(case.tools)
+    namespace["dispatch"] = dispatch
+    try:
+        _call_with_limits(transcript, function, (case.raw, ask_model))
+    finally:
+        namespace.pop("TOOLS", None)
+        namespace.pop("dispatch", None)
+        namespace.update(saved)
+    return transcript
+
+
+def run_call_case(function, case):
+    """Run one ``CallCase`` in-process (registries as real classes) and return its Transcript."""
+    if case.function:
+        function = getattr(function, "__globals__", {}).get(case.function, function)
+    transcript = Transcript(function=case.function or getattr(function, "__name__", "the function"))
+    if not callable(function):
+        transcript.problem = f"No function named {case.function} was found."
+        return transcript
+    args = [copy.deepcopy(a) for a in expand(case.args, fresh)]
+    _call_with_limits(transcript, function, args, case.view)
+    return transcript
+
+
+class KernelHarness:
+    """The grader's canaries (``grader.judging.canaries``) run in the kernel: the ``ExerciseHarness`` calls they make
+    (``run``, ``call``, ``entry``), answered in-process as the self-check runs its cases.
+
+    So the self-check voids the checks the grader voids, and its count agrees with the grader's visible count
+    for the same code (issue 11). Canary inputs are drawn as the grader draws them.
+
+    Args:
+        function: the learner's main function. exercise: the exercise id (str).
+    Attributes:
+        last_input: the arguments of the last call, as JSON text (str), to show with a failure.
+    """
+
+    def __init__(self, function, exercise):
+        self.function = function
+        self.exercise = BY_ID[exercise]
+        self.entry = self.exercise.entry
+        self.last_input = ""
+
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+        """Run the tool-call entry on ``raw`` (see ``grader.judging.harness.ExerciseHarness.run``); returns a Transcript."""
+        import types
+
+        from grader.judging.scripted_models import NeverCorrects
+        from grader.judging.registries import SEED_TOOLS
+
+        self.last_input = raw if isinstance(raw, str) else str(raw)
+        case = types.SimpleNamespace(raw=raw, tools=tools if tools is not None else SEED_TOOLS,
+                                     model=lambda: model if model is not None else NeverCorrects(raw))
+        return run_tool_call_case(self.function, case, self.exercise.style)
+
+    def call(self, *args, function=None, view=None, times=1):
+        """Call a plain function of the exercise (see ``grader.judging.harness.ExerciseHarness.call``); returns a Transcript."""
+        import json
+
+        from grader.isolation.worker import decode
+
+        target = self.function
+        if function:
+            target = getattr(self.function, "__globals__", {}).get(function, self.function)
+        transcript = Transcript(function=function or getattr(target, "__name__", self.entry))
+        live = [decode(arg, {}) for arg in args]  # registries (grader.judging.registries.encode_registry) get real classes
+        self.last_input = ", ".join(json.dumps(arg, default=str) for arg in args if not isinstance(arg, dict)
+                                    or arg.get("__kit__") != "registry")
+        for _ in range(times):
+            _call_with_limits(transcript, target, copy.deepcopy(live), view)
+        return transcript
+
+
+def _void_failed_canaries(function, exercise, rows, cases):
+    """Fail the passed rows whose canary fails, as the grader voids them; returns the notes that say why once."""
+    from grader.judging.canaries import CANARIES, RUNS_PER_KIND, run_canary, void_note, void_reference
+
+    canaries = CANARIES.get(BY_ID[exercise].cases, {})
+    harness = KernelHarness(function, exercise)
+    notes = []
+    for kind in sorted({case.gate for case in cases if case.gate in canaries}):
+        gated = [number for number, case in enumerate(cases) if case.gate == kind and rows[number][1]]
+        if not gated:
+            continue
+        reason = None
+        for _ in range(RUNS_PER_KIND):
+            try:
+                reason = run_canary(harness, BY_ID[exercise].cases, kind)
+            except Exception:  # the self-check never raises into the notebook; the grader still judges this
+                reason = None
+            if reason is not None:
+                break
+        if reason is None:
+            continue
+        for number in gated:
+            rows[number] = (rows[number][0], False, void_reference(harness.entry, kind))
+        note = void_note(harness.entry, kind, reason, len(gated))
+        notes.append(note.replace("the grader's check", "the grader's check (run here too)")
+                     + (f" Its input: {harness.last_input[:200]}{'…' if len(harness.last_input) > 200 else ''}"
+                        if harness.last_input else ""))
+    return notes
+
+
+def check(function, exercise="capstone"):
+    """Run an exercise's visible cases against ``function``; show the returned table as a cell's last line.
+
+    Args:
+        function: the learner's function, e.g. ``handle_tool_call`` or ``parse_call``.
+        exercise: the exercise id from ``grader/intake/exercises.json`` (str), e.g. ``"parse-call"``.
+    Returns:
+        ``SelfCheckReport``. Never raises for anything the learner's code does.
+    """
+    name = getattr(function, "__name__", "your function")
+    cases = VISIBLE_CASES[exercise]
+    style = BY_ID[exercise].style
+    if not callable(function):
+        return SelfCheckReport([(c.title, False, f"{name!r} is not a function yet.") for c in cases], str(name))
+    rows = []
+    for case in cases:
+        if isinstance(case, ToolCallCase):
+            transcript = run_tool_call_case(function, case, style)
+        else:
+            transcript = run_call_case(function, case)
+        try:
+            case.check(transcript)
+        except expectations.CaseFailed as exc:
+            rows.append((case.title, False, failure_text(exc, case, 120, separator=" ")))
+        else:
+            rows.append((case.title, True, ""))
+    return SelfCheckReport(rows, name, _void_failed_canaries(function, exercise, rows, cases))
+
+
+def show(exercise, case_id=None):
+    """Print the whole input of an exercise's visible cases (or of one) as Python you can paste and run; returns None.
+
+    A case whose argument is a registry shows it whole, its classes by name, so a failing visible case can be
+    reproduced in the notebook (issue 11: notebook 2's cases use a five-tool registry).
+
+    Args:
+        exercise: the exercise id (str), e.g. ``"validate-call"``. case_id: one case's id (str), e.g.
+            ``"unknown-tool"``, as the self-check's hint names it; None for every case.
+    """
+    entry = BY_ID[exercise].entry
+    for case in VISIBLE_CASES[exercise]:
+        if case_id is not None and case.case_id != case_id:
+            continue
+        print(f"# {case.case_id}: {case.title}")
+        if isinstance(case, ToolCallCase):
+            print(f"TOOLS = {registry_source(case.tools)}")
+            print(f"{entry}({case.raw[:2000]!r}, ask_model)")
+        else:
+            print(case.python_source(entry))
+        print()
+
+
+def hint(exercise, function=None):
+    """Print the hint for the first visible check that fails (its rule and its own hint), then the exercise's hint
+    (from ``grader/intake/exercises.json``); returns None.
+
+    Args:
+        exercise: the exercise id (str), e.g. ``"parse-call"``.
+        function: the learner's function; default: the exercise's function in the notebook's namespace, if any.
+    """
+    info = BY_ID[exercise]
+    if function is None:
+        function = _user_namespace().get(info.entry)
+    if callable(function):
+        report = check(function, exercise)
+        failing = next((number for number, (_, ok, _) in enumerate(report.rows) if not ok), None)
+        if failing is None:
+            print(f"Every visible check of {info.title} passes. Run the grader cell: its report gives the rule of each "
+                  "hidden case that fails.")
+        else:
+            case = VISIBLE_CASES[exercise][failing]
+            detail = report.rows[failing][2]
+            print(f"First failing check: {case.title}\nRule: {case.rule}")
+            if detail.startswith("Not counted:") and report.notes:
+                print(f"Why it is not counted: {report.notes[0]}")
+            else:
+                print(f"Hint for that check: {case.hint}")
+            print()
+    print(f"Hint for {info.title}:\n{info.hint}")
+
+
+def _user_namespace():
+    """The kernel's user namespace (dict): IPython's ``user_ns`` when IPython runs, else ``__main__``'s globals."""
+    import sys
+
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    namespace = getattr(shell, "user_ns", None)
+    return namespace if isinstance(namespace, dict) else vars(sys.modules["__main__"])
+
+
+def _kernel_id():
+    """The id of the kernel this code runs in (str), from its connection file ``kernel-<id>.json``, or None."""
+    import os
+
+    try:
+        from ipykernel import get_connection_file
+
+        name = os.path.basename(get_connection_file())
+    except Exception:  # not in an ipykernel kernel (a plain python, nbclient without ipykernel's app...)
+        return None
+    return name[len("kernel-"):-len(".json")] if name.startswith("kernel-") and name.endswith(".json") else None
+
+
+def _running_servers():
+    """The Jupyter servers running on this machine (list of their info dicts: url, token, root_dir)."""
+    try:
+        from jupyter_server.serverapp import list_running_servers
+    except ImportError:
+        return []
+    try:
+        return list(list_running_servers())
+    except Exception:
+        return []
+
+
+def _path_from_server(kernel_id, timeout=1.0):
+    """The notebook path a running Jupyter server gives the session of ``kernel_id`` (str), or None.
+
+    Asks each server's REST API (``GET /api/sessions``, as JupyterLab does), whose session ``path`` is
+    relative to the server's ``root_dir``; this follows a notebook renamed or copied after its kernel started.
+    """
+    import json
+    import os
+    import urllib.parse
+    import urllib.request
+
+    if not kernel_id:
+        return None
+    for server in _running_servers():
+        url = urllib.parse.urljoin(server.get("url", ""), "api/sessions")
+        request = urllib.request.Request(url, headers={"Authorization": f"token {server.get('token', '')}"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                sessions = json.load(response)
+        except Exception:  # a server that is gone, refuses, or answers something else
+            continue
+        for session in sessions if isinstance(sessions, list) else []:
+            kernel = session.get("kernel") if isinstance(session, dict) else None
+            path = session.get("path") or session.get("notebook", {}).get("path") if isinstance(session, dict) else None
+            if isinstance(kernel, dict) and kernel.get("id") == kernel_id and isinstance(path, str):
+                root = server.get("root_dir") or server.get("notebook_dir") or ""
+                return os.path.join(root, path)
+    return None
+
+
+def find_notebook(default):
+    """Which notebook file this kernel belongs to, and how that is known.
+
+    Tried in turn: VS Code's ``__vsc_ipynb_file__`` (the notebook's absolute path, which VS Code's Jupyter
+    extension sets in the user namespace); the running Jupyter server's session for this kernel (what
+    JupyterLab shows in its tab; ``_path_from_server``); ``JPY_SESSION_NAME``, which Jupyter Server sets to the
+    notebook's path when it starts the kernel (jupyter-server/jupyter_server #679, #1100). A kernel started
+    another way (nbclient, nbval) has none of them.
+
+    Args:
+        default: the notebook's shipped file name, looked up in the working directory (str).
+    Returns:
+        ``(path, source)``: an existing ``.ipynb`` path and how it was found (``"VS Code"``, ``"Jupyter"``), or
+        ``(default, None)`` when nothing said.
+    """
+    import os
+    import pathlib
+
+    from grader.paths import KIT_ROOT
+
+    root = pathlib.Path(KIT_ROOT).resolve()
+
+    def existing(path):
+        if not isinstance(path, str) or not path.endswith(".ipynb"):
+            return None
+        for candidate in (pathlib.Path(path), root / path, pathlib.Path(pathlib.Path(path).name)):
+            if candidate.is_file():
+                return str(candidate)
+        return None
+
+    found = existing(_user_namespace().get("__vsc_ipynb_file__"))
+    if found:
+        return found, "VS Code"
+    for path in (_path_from_server(_kernel_id()), os.environ.get("JPY_SESSION_NAME", "")):
+        found = existing(path)
+        if found:
+            return found, "Jupyter"
+    return default, None
+
+
+def notebook_path(default):
+    """The file of the notebook this kernel belongs to (str; see ``find_notebook``), else ``default``."""
+    return find_notebook(default)[0]
+
+
+def other_copies(default, folder="."):
+    """Other notebooks in ``folder`` whose name starts like ``default`` (``05_capstone-Copy1.ipynb``), newest
+    first (list of str)."""
+    import pathlib
+
+    stem = pathlib.Path(default).stem
+    copies = [p for p in pathlib.Path(folder).glob(f"{stem}*.ipynb") if p.name != pathlib.Path(default).name]
+    return [p.name for p in sorted(copies, key=lambda p: p.stat().st_mtime, reverse=True)]
+
+
+class GraderRun:
+    """What ``grade_notebook`` shows: the report as text, plus the score for assertions.
+
+    Attributes:
+        report: the grader's printed report, or its one-line error (str).
+        score, max_score: points earned and available (float; 0 when grading failed).
+    """
+
+    def __init__(self, report, score, max_score):
+        self.report = report
+        self.score = score
+        self.max_score = max_score
+
+    def __repr__(self):
+        return self.report
+
+
+def grade_notebook(default):
+    """Run ``python -m grader`` on this notebook's saved file (the notebooks' grader cell).
+
+    Args:
+        default: the notebook's shipped file name (str), used when Jupyter does not say which file
+            this kernel belongs to.
+    Returns:
+        ``GraderRun``; displayed as the report. Never raises: a grader failure is shown as text.
+    """
+    from grader.learner.progress import run_grader
+
+    path, source = find_notebook(default)
+    if source:
+        print(f"Grading the saved file {path}, the notebook this cell is in ({source} says so). Save first: the "
+              "grader reads the file, not this kernel.")
+    else:
+        copies = other_copies(default)
+        print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is the "
+              f"notebook's usual name. Save first: the grader reads the file, not this kernel.")
+        example = copies[0] if copies else "my_copy.ipynb"
+        here = f" (this folder has {', '.join(copies[:3])})" if copies else ""
+        print(f'Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook("{example}").')
+    report, data = run_grader(path)
+    try:
+        score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])
+    except (TypeError, KeyError):
+        score, max_score = 0.0, 0.0
+    return GraderRun(report, score, max_score)

@@ -1,0 +1,309 @@
+"""Grade one submission: extraction -> isolated execution (via pytest cases) -> GradeResult."""
+
+import contextlib
+import hashlib
+import importlib.util
+import io
+import os
+import stat
+import sys
+import time
+
+from grader.intake import exercises as course
+from grader.intake.extract import ReadInBackground, SubmissionError
+from grader.judging.harness import Harness
+from grader.results.text_report import capped
+from grader.isolation.sandbox import Limits, Sandbox, protection_note
+from grader.results.grade_result import GradeResult
+from grader.paths import CASES_DIR, GRADER_DIR
+from grader.isolation.sanitise import strip_controls
+
+
+def grader_fingerprint(folder=GRADER_DIR):
+    """SHA-256 over everything in the grader's folder: every entry's name, type, permissions and owner,
+    every regular file's bytes (bytecode caches included), to notice a submission adding or editing anything.
+
+    Never blocks: special files (a FIFO planted by a submission) are named, not opened.
+    Returns:
+        str (hex digest).
+    """
+    digest = hashlib.sha256()
+    for base, folders, files in os.walk(folder):
+        folders.sort()
+        for name in sorted(files):
+            path = os.path.join(base, name)
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            # Mode and owner too: a changed permission can break or open up later runs (an adversarial test).
+            digest.update(f"{os.path.relpath(path, folder)}:{info.st_mode}:{info.st_uid}:{info.st_size}".encode())
+            if stat.S_ISREG(info.st_mode):
+                try:
+                    # (Windows has neither flag, nor FIFOs or symbolic links a submission could plant there.)
+                    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                                         | getattr(os, "O_BINARY", 0))
+                except OSError:
+                    continue
+                with os.fdopen(descriptor, "rb") as handle:
+                    digest.update(handle.read())
+    return digest.hexdigest()
+
+
+def grader_packages(folder=GRADER_DIR):
+    """The grader's package folders: ``folder`` and each folder below it that holds an ``__init__.py`` (the case
+    folders hold none: they are pytest's, compiled from source on every run). List of str, sorted."""
+    found = []
+    for base, folders, names in os.walk(folder):
+        folders[:] = sorted(f for f in folders if f != "__pycache__")
+        if base == folder or "__init__.py" in names:
+            found.append(base)
+        else:
+            folders[:] = []  # not a package: nothing below it is one of the grader's modules
+    return found
+
+
+def warm_bytecode_cache(folder=GRADER_DIR):
+    """Compile the grader's own modules (its packages: not the cases) into ``__pycache__`` before a run.
+
+    During a run the grader writes no bytecode (its fingerprint would change, voiding the result),
+    so modules it imports lazily would otherwise be compiled from source on every run. Skipped when
+    Python is told not to write bytecode (``PYTHONDONTWRITEBYTECODE``); a read-only kit is fine.
+    About 1 ms when the caches are current.
+    """
+    if sys.dont_write_bytecode:
+        return
+    for package in grader_packages(folder):
+        for name in os.listdir(package):
+            if not name.endswith(".py"):
+                continue
+            source = os.path.join(package, name)
+            try:
+                current = os.path.getmtime(importlib.util.cache_from_source(source)) >= os.path.getmtime(source)
+            except OSError:
+                current = False
+            if not current:  # compileall costs 7 ms to import: only when something needs compiling
+                import compileall
+
+                compileall.compile_dir(package, quiet=2, maxlevels=0)
+                break
+
+
+@contextlib.contextmanager
+def no_bytecode_writes():
+    """Within the block Python writes no ``.pyc`` files, so the grader's folder does not change."""
+    previous = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        yield
+    finally:
+        sys.dont_write_bytecode = previous
+
+
+def import_pytest():
+    """Import pytest and the grading plugin (about 0.06 s in a fresh process)."""
+    import pytest  # noqa: F401
+
+    import grader.judging.pytest_plugin  # noqa: F401
+
+
+# pytest's built-in plugins the cases never use: each costs registration and hook calls on every run.
+UNUSED_PLUGINS = ("unraisableexception", "threadexception", "pastebin", "junitxml", "doctest", "unittest",
+                  "legacypath", "tmpdir", "monkeypatch", "recwarn", "setuponly", "setupplan", "stepwise",
+                  "subtests", "debugging", "skipping")
+
+
+def forget_foreign_case_modules(cases_dir, folders):
+    """Drop from ``sys.modules`` every module named like one of ``folders``' case modules (``tool_call``,
+    ``tool_call.test_04_dispatch``) that was not loaded from ``cases_dir``.
+
+    pytest's importlib mode names a case module by its path below ``--rootdir`` and reuses a module already
+    in ``sys.modules`` under that name: after grading with another case folder (a copy, a release) in this
+    process, that copy's module stood in for the real file and its cases went missing. Modules loaded from
+    ``cases_dir`` itself stay cached (a batch process grades many students with them).
+    """
+    root = os.path.realpath(cases_dir) + os.sep
+    packages = {os.path.basename(folder) for folder in folders}
+    for name in [n for n in list(sys.modules) if n.partition(".")[0] in packages]:
+        where = getattr(sys.modules.get(name), "__file__", None) or ""
+        if not os.path.realpath(where).startswith(root):
+            sys.modules.pop(name, None)
+
+
+def run_cases(exercise, harness, cases_dir=CASES_DIR):
+    """Run one exercise's case folder with pytest, in this process, against the loaded submission.
+
+    Returns:
+        the ``GradingPlugin`` after the run (``results``, ``internal_errors``).
+    """
+    import pytest  # imported here, while the worker loads the submission (see ``grade``)
+
+    from grader.judging.pytest_plugin import GradingPlugin
+
+    plugin = GradingPlugin(exercise, harness)
+    folders = [os.path.join(cases_dir, "visible"), os.path.join(cases_dir, exercise.cases)]
+    forget_foreign_case_modules(cases_dir, folders)
+    args = [
+        *[folder for folder in folders if os.path.isdir(folder)],  # a student release has no hidden cases
+        "-c", os.path.join(cases_dir, "pytest.ini"),  # never pick up the repository's own pytest.ini
+        "--rootdir", cases_dir,
+        "--import-mode=importlib",  # case folders may reuse module names
+        "-p", "no:cacheprovider",
+        # Installed pytest plugins (nbval, xdist, anyio...) have no business here; loading them costs
+        # more than running every case (nbval alone imports jupyter_client: about 0.1 s).
+        "--disable-plugin-autoload",
+        "--noconftest",  # the fixtures live in GradingPlugin; a conftest.py planted among the cases is never loaded
+        # The cases print nothing and need no logging, warnings or fd capture: about 8% faster per run.
+        "--capture=no", "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler", "--tb=no",
+        *[arg for name in UNUSED_PLUGINS for arg in ("-p", "no:" + name)],
+        "--assert=plain",  # no rewriting: the cases judge with grader.judging.expectations, and no rewrite caches exist
+        "-q",
+    ]
+    # pytest's own chatter is not the learner's report; the report is built from plugin.results.
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        pytest.main(args, plugins=[plugin, sys.modules["grader.judging.pytest_plugin"]])  # the module holds the harness fixture
+    return plugin
+
+
+def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR, within=None):
+    """Run every case of every exercise the submission contains.
+
+    The submission's code runs only in worker processes (``grader.isolation.sandbox``), one per exercise;
+    this process runs pytest over each exercise's case folder.
+
+    Args:
+        path: a ``.py`` file or ``.ipynb`` notebook (str or path-like).
+        limits: ``grader.isolation.sandbox.Limits`` (default limits when None).
+        total_seconds: wall-clock budget for all cases of this submission (float, s).
+        exercise_ids: grade these exercises (list of ids from ``grader/intake/exercises.json``) instead of
+            the ones detected in the submission.
+        cases_dir: the folder holding one case folder per exercise (str).
+        within: an assignment's exercise ids (list of str), or None: grade the exercises detected in the
+            submission that belong to it, or all of it when the submission holds none of it (so the
+            learner is told what is missing). Ignored when ``exercise_ids`` is given.
+    Returns:
+        ``GradeResult``; ``error`` is set (and every case failed with that sentence) when the
+        submission could not be read. Never raises for anything inside the submission.
+    """
+    started = time.monotonic()
+    warm_bytecode_cache()
+    with no_bytecode_writes():
+        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started, within)
+
+
+def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started, within=None):
+    fingerprint = grader_fingerprint()
+    sandbox = Sandbox(limits)
+    reading = None
+    try:
+        sandbox.start()  # the worker boots while the submission is read
+        try:
+            reading = ReadInBackground(path)
+            if reading.pid is not None:
+                import_pytest()  # while the notebook is read in the other process
+            submission, fatal = reading.result(), None
+        except SubmissionError as exc:
+            submission, fatal = None, str(exc)
+        if exercise_ids:
+            chosen = [course.BY_ID[i] for i in exercise_ids]
+        else:
+            chosen = course.detect(submission) if submission else [course.DEFAULT]
+            if within:  # an assignment's grading: never an exercise outside it (grader.classroom.assignment)
+                chosen = [e for e in chosen if e.id in within] or [course.BY_ID[i] for i in within]
+        result = run_exercises(path, submission, chosen, limits, fatal=fatal, cases_dir=cases_dir,
+                               deadline=time.monotonic() + total_seconds, first=sandbox)
+        result.error = fatal
+    finally:
+        if reading is not None:
+            reading.cancel()
+        sandbox.close()  # before the fingerprint check: no submission code may run after it
+    if grader_fingerprint() != fingerprint:
+        # Only code running during grading can have done it; no score from this run can be trusted.
+        for case in result.cases:
+            case.points, case.passed = 0.0, False
+            case.feedback = "Void: the grader's own files changed while this submission was graded."
+        result.error = "the grader's files changed while this submission was graded, so the result is void"
+    result.execution_time = time.monotonic() - started
+    return clean_result(result)
+
+
+def clean_result(result):
+    """``result`` with control characters removed from every text a learner or instructor reads (see
+    ``grader.isolation.sanitise``): feedback, printed output and notes may hold the submission's text, and the
+    submission's file name is its author's choice too. Returns the same ``GradeResult``."""
+    for case in result.cases:
+        case.title, case.rule = strip_controls(case.title), strip_controls(case.rule)
+        case.feedback, case.output = strip_controls(case.feedback), strip_controls(case.output)
+    result.notes = [strip_controls(note) for note in result.notes]
+    result.error = strip_controls(result.error) if result.error is not None else None
+    return result
+
+
+def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_DIR, deadline=None, first=None):
+    """Run the cases of each chosen exercise, each against its own freshly loaded worker, and gather the notes.
+
+    Each exercise gets a new worker and an empty scratch folder: nothing the submission kept from one
+    exercise's hidden cases (in memory or on disk) can reach another exercise's visible cases. The
+    next exercise's worker starts while the current one's cases run.
+
+    Args:
+        path: the submission's path (str or path-like), for the result.
+        submission: the ``grader.intake.extract.Submission``, or None when it could not be read.
+        chosen: the ``grader.intake.exercises.Exercise`` objects to grade (list).
+        limits: the ``grader.isolation.sandbox.Limits`` of every worker.
+        fatal: why the submission cannot run at all (str), or None.
+        cases_dir: the folder holding one case folder per exercise (str).
+        deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for 120 s.
+        first: a started ``Sandbox`` for the first exercise (the caller closes it), or None.
+    Returns:
+        ``GradeResult`` with every case and the learner-facing notes (``error`` not yet set).
+    """
+    result = GradeResult(submission=os.fspath(path))
+    deadline = deadline if deadline is not None else time.monotonic() + 120.0
+    internal_errors = []
+    loading = None  # the first exercise's load report: the notes about loading come from it
+    upcoming = first or Sandbox(limits)
+    for number, exercise in enumerate(chosen):
+        sandbox, upcoming = upcoming, (Sandbox(limits) if number + 1 < len(chosen) else None)
+        try:
+            if submission is not None:
+                sandbox.begin_load(submission.chunks, exercise.functions)  # it loads while pytest is imported
+            if upcoming is not None:
+                upcoming.start()  # boots while this exercise's cases run
+            if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
+                result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
+                                    "cases were run. Your instructor's grader runs the hidden ones too.")
+            harness = Harness(sandbox, fatal=fatal, deadline=deadline)
+            plugin = run_cases(exercise, harness, cases_dir)
+            result.cases += plugin.results
+            result.notes += plugin.notes
+            internal_errors += plugin.internal_errors
+            for function in exercise.functions:
+                result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
+            loading = loading or (harness.report if submission is not None else None)
+        finally:
+            if sandbox is not first:
+                sandbox.close()
+    if upcoming is not None and upcoming is not first:
+        upcoming.close()
+    if loading is not None:
+        printed = loading.output.strip()
+        printed = [f"While loading, your code printed: {capped(printed)}"] if printed else []
+        result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
+    if internal_errors:
+        result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
+    # Off Linux's default transport: once, whatever the number of exercises; not when nothing of the submission ran.
+    missing = protection_note() if submission is not None else None
+    if missing:
+        result.notes.append(missing)
+    return result
+
+
+def skipped_note(skipped):
+    """The note for IPython commands the worker could not run (list of at most one str)."""
+    if not skipped:
+        return []
+    shown = ", ".join(skipped[:8]) + (" and more" if len(skipped) > 8 else "")
+    return [f"Not run while grading: {shown}. Shell commands (!...) and magics that need a Jupyter kernel or another "
+            "process cannot run in the grader's sandbox (it starts no processes); the rest of each cell ran. If your "
+            "solution needs what they do, do it in Python (standard library only)."]

@@ -1,0 +1,121 @@
+"""Scoring: the result model every report is written from (text, Gradescope results.json)."""
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass
+class CaseResult:
+    """One graded case.
+
+    Attributes:
+        case_id: stable identifier, e.g. ``"capstone::test_01_parsing.py::test_trailing_prose"`` (str).
+        exercise: the title of the exercise the case belongs to (str).
+        exercise_id: its id in ``grader/intake/exercises.json`` (str).
+        group: the case group shown in reports, e.g. ``"Parsing"`` (str).
+        order: sort key of the group (int).
+        title: learner-facing one-line description (str; never the hidden input).
+        points: points earned (float); max_points: points available (float).
+        passed: bool.
+        rule: the rule this case checks, in one sentence (str).
+        feedback: what went wrong and how to fix it; empty when passed (str).
+        visibility: ``"visible"`` (input may be shown) or ``"hidden"`` (only the rule is shown).
+        output: what the submission printed during the case (str, capped).
+    """
+
+    case_id: str
+    exercise: str
+    group: str
+    order: int
+    title: str
+    points: float
+    max_points: float
+    passed: bool
+    rule: str = ""
+    feedback: str = ""
+    visibility: str = "hidden"
+    output: str = ""
+    exercise_id: str = ""
+
+
+@dataclass
+class GradeResult:
+    """The whole grade of one submission.
+
+    Attributes:
+        submission: the graded path as given (str).
+        cases: list of ``CaseResult`` in collection order.
+        notes: sentences about loading/extraction the learner should read (list of str).
+        error: a sentence when the submission could not be graded at all, else None.
+        execution_time: wall-clock seconds the grading took (float).
+    """
+
+    submission: str
+    cases: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    error: str | None = None
+    execution_time: float = 0.0
+
+    @property
+    def score(self):
+        """Points earned over all cases (float)."""
+        return sum(case.points for case in self.cases)
+
+    @property
+    def max_score(self):
+        """Points available over all cases (float)."""
+        return sum(case.max_points for case in self.cases)
+
+    def groups(self):
+        """Cases grouped for reports: a list of ``(group, [CaseResult, ...])`` in group order."""
+        exercises = self.exercises()
+        groups = {}
+        for case in sorted(self.cases, key=lambda c: (exercises.index(c.exercise), c.order)):
+            label = case.group if len(exercises) == 1 else f"{case.exercise} · {case.group}"
+            groups.setdefault(label, []).append(case)
+        return list(groups.items())
+
+    def exercises(self):
+        """Titles of the graded exercises, in the order graded (list of str)."""
+        return list(dict.fromkeys(case.exercise for case in self.cases))
+
+    def group_scores(self):
+        """``{group: (earned, available)}`` in group order."""
+        return {name: (sum(c.points for c in cases), sum(c.max_points for c in cases)) for name, cases in self.groups()}
+
+
+def best_per_exercise(results, submission):
+    """One result for a student who handed in several files: per exercise, the file that scored best.
+
+    Like a gradebook that keeps a student's best attempt, each exercise counts once, from the file
+    with the most points for it (the first such file on a tie); a file that could not be read counts
+    only when no file could. Notes and errors of every file are kept, prefixed with its file name.
+
+    Args:
+        results: ``GradeResult`` per file, in the order the files were graded (list).
+        submission: what the combined result names as its submission (str), e.g. the upload folder.
+    Returns:
+        ``GradeResult``; ``error`` is set only when no file could be graded at all (the files'
+        sentences joined), and ``execution_time`` is the sum over the files (s).
+    """
+    combined = GradeResult(submission=submission)
+    best = {}
+    # A file that could not be read says nothing about any exercise: its cases count only when no file was read.
+    readable = [result for result in results if not result.error] or results
+    for result in readable:
+        for exercise_id in dict.fromkeys(case.exercise_id for case in result.cases):
+            score = sum(case.points for case in result.cases if case.exercise_id == exercise_id)
+            if exercise_id not in best or score > best[exercise_id][0]:
+                best[exercise_id] = (score, result)
+    for exercise_id, (_, result) in best.items():
+        combined.cases += [case for case in result.cases if case.exercise_id == exercise_id]
+    for result in results:
+        name = os.path.basename(result.submission)
+        prefix = f"{name}: " if len(results) > 1 else ""
+        combined.notes += [prefix + note for note in result.notes]
+        if result.error and len(results) > 1:
+            combined.notes.append(f"{name} could not be graded: {result.error}")
+        combined.execution_time += result.execution_time
+    if results and all(result.error for result in results):
+        combined.error = "; ".join(dict.fromkeys(result.error for result in results))
+    return combined

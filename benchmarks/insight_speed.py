@@ -2,7 +2,7 @@
 
 Wall time depends on what else the machine runs, so the CPU time (the report's processes together)
 is printed too, with the load average. Builds synthetic batch outputs (nothing is graded: results are written from the real cases' list with
-``grader.results.text_report.gradescope_results``, as the batch writes them) and times ``python -m grader.insight``
+``grader.results.formats.gradescope_results``, as the batch writes them) and times ``python -m grader.insight``
 as a whole process:
   1. 500 students (``--count``), every notebook of the course each, without similarity (target < 10 s);
   2. the same with ``--submissions`` and two workers (target < 2 minutes on 2 cores);

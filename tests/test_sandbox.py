@@ -122,8 +122,6 @@ def handle(kit_file, outside):
 @pytest.mark.skipif(kernel_rules.abi_version() < 6, reason="this kernel has no Landlock ABI 6 (Linux 6.12+)")
 def test_landlock_holds_where_the_guard_is_gone(monkeypatch, tmp_path):
     """The audit hook is Python and can be subverted; the kernel's rules must hold without it."""
-    from conftest import ROOT
-
     monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
     sandbox = Sandbox(Limits(case_seconds=10.0))
     try:

@@ -40,7 +40,9 @@ import time
 
 from grader import __version__
 from grader.results.provenance import fingerprint
-from grader.results.text_report import gradescope_results, text_report, write_json_atomically, write_text_atomically
+from grader.results.atomic_write import write_json_atomically, write_text_atomically
+from grader.results.formats import gradescope_results
+from grader.results.text_report import text_report
 from grader.isolation.sandbox import Limits
 
 SUFFIXES = (".py", ".ipynb")

@@ -7,8 +7,9 @@ import sys
 
 from grader.results.provenance import version_line
 from grader.intake.exercises import BY_ID
-from grader.results.formats import exercism_results, junit_xml
-from grader.results.text_report import gradescope_results, text_report, write_json_atomically, write_text_atomically
+from grader.results.atomic_write import write_json_atomically, write_text_atomically
+from grader.results.formats import exercism_results, gradescope_results, junit_xml
+from grader.results.text_report import text_report
 from grader.pipeline import grade
 from grader.isolation.sandbox import Limits
 

@@ -120,14 +120,16 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
         folder: the upload (``/autograder/submission``) (str).
         results_path: where to write results.json (str).
         assignment: the exercise ids (list of str; default: the capstone).
-        hidden_visibility, score_visibility: see ``grader.results.text_report.gradescope_results``.
+        hidden_visibility, score_visibility: see ``grader.results.formats.gradescope_results``.
     Returns:
         the combined ``GradeResult`` (``grader.results.grade_result.best_per_exercise`` over the files, plus the missing
         exercises' failed cases).
     """
     from grader.classroom.batch import grade_files, missing_exercises, submission_files
     from grader.intake.exercises import DEFAULT
-    from grader.results.text_report import gradescope_results, text_report, write_json_atomically
+    from grader.results.atomic_write import write_json_atomically
+    from grader.results.formats import gradescope_results
+    from grader.results.text_report import text_report
     from grader.isolation.sandbox import Limits
     from grader.results.grade_result import best_per_exercise
 
@@ -150,7 +152,7 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
     Args:
         assignment: the exercise ids every upload is graded on (list of str; default: the capstone).
         hidden_visibility, score_visibility: Gradescope visibilities for hidden cases and the overall score
-            (``grader.results.text_report.gradescope_results``).
+            (``grader.results.formats.gradescope_results``).
     """
     from grader.results.provenance import license_texts
 
@@ -219,7 +221,7 @@ def main(argv=None):
     bundle's ``run_autograder`` calls."""
     from grader.results.provenance import version_line
     from grader.classroom.assignment import add_assignment_options, exercises_from
-    from grader.results.text_report import VISIBILITIES
+    from grader.results.formats import VISIBILITIES
 
     parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
     parser.add_argument("zip", nargs="?", help="the bundle to write, e.g. autograder.zip")

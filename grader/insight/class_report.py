@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from grader.insight.read_batch import FORMULA_STARTS, read_batch_output
-from grader.results.text_report import write_text_atomically
+from grader.results.atomic_write import write_text_atomically
 
 CSV_FILES = ("summary.csv", "exercises.csv", "students.csv", "score_distribution.csv", "groups.csv", "cases.csv", "failures.csv",
              "mistakes.csv", "mistake_cases.csv", "mistake_matches.csv", "similarity.csv", "similar_pairs.csv", "similar_groups.csv")

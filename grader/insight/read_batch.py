@@ -7,7 +7,7 @@ has one place to land. It reads, and never regrades:
   ``{id: [earned, available]}``, ``errors``), written by ``grader.classroom.batch.grade_student``;
 - ``OUT/feedback/STUDENT/FILE.results.json``: Gradescope's results.json per graded file, whose
   ``tests`` carry each case's ``name``, ``score``, ``max_score``, ``status``, ``tags`` (case group,
-  visibility) and ``extra_data.exercise`` (``grader.results.text_report.gradescope_results``);
+  visibility) and ``extra_data.exercise`` (``grader.results.formats.gradescope_results``);
 - ``OUT/gradebook.csv``, only for its ``student`` column: the class of the last run (a student
   removed from the submissions folder keeps an old results file, which is then left out).
 
@@ -26,7 +26,7 @@ from grader.intake.exercises import BY_ID, EXERCISES
 # (OWASP's advice against CSV injection); the name behind it is the one in the results file.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A case whose own check passed but whose points were voided because the submission failed one of the
-# grader's randomised canary checks (``grader.judging.canaries.void_reference``, shown by ``grader.results.text_report.case_output``).
+# grader's randomised canary checks (``grader.judging.canaries.void_reference``, shown by ``grader.results.formats.case_output``).
 VOIDED = "What happened: Not counted: "
 
 

@@ -1,5 +1,7 @@
-"""Other result formats from the same GradeResult: Exercism's results.json and JUnit XML.
+"""Every file format of one GradeResult besides the text report: Gradescope's results.json, Exercism's, JUnit XML.
 
+- Gradescope's results.json (gradescope/autograder_samples docs/specs.md): ``gradescope_results``, with the
+  visibility of hidden cases and of the score an instructor chose.
 - Exercism test-runner interface (exercism/docs, building/tooling/test-runners/interface.md),
   version 3: top-level ``version``, ``status`` (``pass``/``fail``/``error``; error means the tests
   could not run, with a ``message``), ``tests[]`` in order with ``name``, ``status``, ``message``,
@@ -10,8 +12,9 @@
 
 import xml.etree.ElementTree as ElementTree
 
-from grader.results.provenance import provenance
 from grader.isolation.sanitise import strip_controls
+from grader.results.provenance import provenance
+from grader.results.text_report import _points, capped
 
 EXERCISM_OUTPUT_LIMIT = 500
 
@@ -77,3 +80,85 @@ def junit_xml(result):
     if result.error:
         ElementTree.SubElement(properties, "property", name="error", value=result.error)
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True)
+
+
+def case_output(case):
+    """The ``output`` text of one case in results.json: rule and feedback, plus printed output."""
+    if case.passed:
+        return f"Passed. Rule: {case.rule}" if case.rule else "Passed."
+    parts = [f"Rule: {case.rule}"] if case.rule else []
+    parts.append(f"What happened: {case.feedback}")
+    if case.output.strip():
+        parts.append("Your code printed:\n" + capped(case.output))
+    return "\n".join(parts)
+
+
+# Gradescope's visibility values (autograder_samples docs/specs.md), from least to most shown.
+VISIBILITIES = ("hidden", "after_published", "after_due_date", "visible")
+
+
+WHEN_SHOWN = {"hidden": "are seen by your instructor only", "after_published": "are shown when your instructor "
+              "publishes the grades", "after_due_date": "are shown after the due date", "visible": "are shown now"}
+
+
+def gradescope_results(result, hidden_visibility="visible", score_visibility="visible"):
+    """Build Gradescope's results.json (gradescope/autograder_samples docs/specs.md) as a dict.
+
+    Top level: ``score`` (earned points), ``execution_time`` (s), ``output`` (summary),
+    ``visibility``, ``stdout_visibility``, ``extra_data`` (``grader.results.provenance.provenance()``: which grader
+    produced it), ``tests``. Each test: ``name``, ``number``, ``score``, ``max_score``, ``status``
+    (``passed``/``failed``), ``output``, ``visibility``, ``tags`` (case group, visibility),
+    ``extra_data`` (``{"exercise": id}``).
+
+    Args:
+        result: ``grader.results.grade_result.GradeResult``.
+        hidden_visibility: the ``visibility`` of every hidden case, one of ``VISIBILITIES``. Hidden
+            cases never show their input, so ``"visible"`` is safe for a learner's own run; on
+            Gradescope it lets students probe the hidden suite by resubmitting, so the bundle sets
+            ``"after_due_date"`` by default. Visible cases are always ``"visible"``.
+        score_visibility: the top-level ``visibility`` (Gradescope's assignment-level setting, the
+            default for tests without their own). Gradescope hides the total score while any test
+            that carries points is not yet shown, so the ``output`` then names the visible part only.
+    Raises:
+        ValueError: a visibility that is not one of ``VISIBILITIES``.
+    """
+    for value in (hidden_visibility, score_visibility):
+        if value not in VISIBILITIES:
+            raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, not {value!r}")
+    tests = []
+    for group_number, (group, cases) in enumerate(result.groups(), start=1):
+        for case_number, case in enumerate(cases, start=1):
+            tests.append({
+                "name": f"{group}: {case.title}",
+                "number": f"{group_number}.{case_number}",
+                "score": case.points,
+                "max_score": case.max_points,
+                "status": "passed" if case.passed else "failed",
+                "output": case_output(case),
+                "visibility": "visible" if case.visibility == "visible" else hidden_visibility,
+                "tags": [group, case.visibility],
+                "extra_data": {"exercise": case.exercise_id},
+            })
+    withheld = [case for case in result.cases if case.visibility != "visible" and hidden_visibility != "visible"]
+    if withheld or score_visibility != "visible":
+        # The total would give away what the withheld cases scored: show the visible part only.
+        visible = [case for case in result.cases if case.visibility == "visible"]
+        summary = [f"Visible self-checks: {sum(c.passed for c in visible)} of {len(visible)} passed "
+                   f"({_points(sum(c.points for c in visible))} of {_points(sum(c.max_points for c in visible))} points)."]
+        if withheld:
+            summary.append(f"The hidden cases ({_points(sum(c.max_points for c in withheld))} points) and your total "
+                           f"{WHEN_SHOWN[hidden_visibility]}.")
+    else:
+        summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
+    if result.error:
+        summary.append(f"Could not grade: {result.error}")
+    summary += [f"Note: {strip_controls(note)}" for note in result.notes]
+    return {
+        "score": result.score,
+        "execution_time": round(result.execution_time, 3),
+        "output": "\n".join(summary),
+        "visibility": score_visibility,
+        "stdout_visibility": "hidden",
+        "extra_data": provenance(),
+        "tests": tests,
+    }

@@ -1,8 +1,10 @@
-"""Reports: the learner's text report and Gradescope's results.json, both from one GradeResult."""
+"""The learner's text report from one GradeResult, and the cutting of printed output every report shares.
 
-import json
+Hidden cases show their rule and what went wrong, never their input; the other formats of the same result
+(Gradescope's results.json, Exercism's, JUnit XML) are in ``grader.results.formats``.
+"""
+
 import os
-import tempfile
 
 from grader.isolation.sanitise import strip_controls
 
@@ -135,116 +137,3 @@ def text_report(result):
     lines.append(f"Graded cases (visible and hidden): {verdict}")
     # The file name, or a note a caller added (a batch prefixes file names), may hold escape codes.
     return strip_controls("\n".join(lines))
-
-
-def case_output(case):
-    """The ``output`` text of one case in results.json: rule and feedback, plus printed output."""
-    if case.passed:
-        return f"Passed. Rule: {case.rule}" if case.rule else "Passed."
-    parts = [f"Rule: {case.rule}"] if case.rule else []
-    parts.append(f"What happened: {case.feedback}")
-    if case.output.strip():
-        parts.append("Your code printed:\n" + capped(case.output))
-    return "\n".join(parts)
-
-
-# Gradescope's visibility values (autograder_samples docs/specs.md), from least to most shown.
-VISIBILITIES = ("hidden", "after_published", "after_due_date", "visible")
-WHEN_SHOWN = {"hidden": "are seen by your instructor only", "after_published": "are shown when your instructor "
-              "publishes the grades", "after_due_date": "are shown after the due date", "visible": "are shown now"}
-
-
-def gradescope_results(result, hidden_visibility="visible", score_visibility="visible"):
-    """Build Gradescope's results.json (gradescope/autograder_samples docs/specs.md) as a dict.
-
-    Top level: ``score`` (earned points), ``execution_time`` (s), ``output`` (summary),
-    ``visibility``, ``stdout_visibility``, ``extra_data`` (``grader.results.provenance.provenance()``: which grader
-    produced it), ``tests``. Each test: ``name``, ``number``, ``score``, ``max_score``, ``status``
-    (``passed``/``failed``), ``output``, ``visibility``, ``tags`` (case group, visibility),
-    ``extra_data`` (``{"exercise": id}``).
-
-    Args:
-        result: ``grader.results.grade_result.GradeResult``.
-        hidden_visibility: the ``visibility`` of every hidden case, one of ``VISIBILITIES``. Hidden
-            cases never show their input, so ``"visible"`` is safe for a learner's own run; on
-            Gradescope it lets students probe the hidden suite by resubmitting, so the bundle sets
-            ``"after_due_date"`` by default. Visible cases are always ``"visible"``.
-        score_visibility: the top-level ``visibility`` (Gradescope's assignment-level setting, the
-            default for tests without their own). Gradescope hides the total score while any test
-            that carries points is not yet shown, so the ``output`` then names the visible part only.
-    Raises:
-        ValueError: a visibility that is not one of ``VISIBILITIES``.
-    """
-    for value in (hidden_visibility, score_visibility):
-        if value not in VISIBILITIES:
-            raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, not {value!r}")
-    tests = []
-    for group_number, (group, cases) in enumerate(result.groups(), start=1):
-        for case_number, case in enumerate(cases, start=1):
-            tests.append({
-                "name": f"{group}: {case.title}",
-                "number": f"{group_number}.{case_number}",
-                "score": case.points,
-                "max_score": case.max_points,
-                "status": "passed" if case.passed else "failed",
-                "output": case_output(case),
-                "visibility": "visible" if case.visibility == "visible" else hidden_visibility,
-                "tags": [group, case.visibility],
-                "extra_data": {"exercise": case.exercise_id},
-            })
-    withheld = [case for case in result.cases if case.visibility != "visible" and hidden_visibility != "visible"]
-    if withheld or score_visibility != "visible":
-        # The total would give away what the withheld cases scored: show the visible part only.
-        visible = [case for case in result.cases if case.visibility == "visible"]
-        summary = [f"Visible self-checks: {sum(c.passed for c in visible)} of {len(visible)} passed "
-                   f"({_points(sum(c.points for c in visible))} of {_points(sum(c.max_points for c in visible))} points)."]
-        if withheld:
-            summary.append(f"The hidden cases ({_points(sum(c.max_points for c in withheld))} points) and your total "
-                           f"{WHEN_SHOWN[hidden_visibility]}.")
-    else:
-        summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
-    if result.error:
-        summary.append(f"Could not grade: {result.error}")
-    summary += [f"Note: {strip_controls(note)}" for note in result.notes]
-    from grader.results.provenance import provenance
-
-    return {
-        "score": result.score,
-        "execution_time": round(result.execution_time, 3),
-        "output": "\n".join(summary),
-        "visibility": score_visibility,
-        "stdout_visibility": "hidden",
-        "extra_data": provenance(),
-        "tests": tests,
-    }
-
-
-def write_text_atomically(path, text):
-    """Write ``text`` to ``path`` via a temporary file and rename, so no reader sees half a file.
-
-    Args:
-        path: destination (str or path-like); its folder is created if missing.
-        text: the content (str, written as UTF-8; a lone surrogate, from a file name that is not
-            UTF-8, becomes "?" instead of failing the write).
-    Raises:
-        OSError: the folder cannot be created or written.
-    """
-    path = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".kit-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
-
-
-def write_json_atomically(path, data):
-    """Write ``data`` as indented JSON to ``path`` atomically (see ``write_text_atomically``)."""
-    write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -13,7 +13,9 @@ from grader.intake import exercises as course
 from grader.intake.extract import ReadInBackground, SubmissionError
 from grader.judging.harness import Harness
 from grader.results.text_report import capped
-from grader.isolation.sandbox import Limits, Sandbox, protection_note
+from grader.isolation.limits import Limits
+from grader.isolation.protections import protection_note
+from grader.isolation.sandbox import Sandbox
 from grader.results.grade_result import GradeResult
 from grader.paths import CASES_DIR, GRADER_DIR
 from grader.isolation.sanitise import strip_controls
@@ -173,7 +175,7 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
 
     Args:
         path: a ``.py`` file or ``.ipynb`` notebook (str or path-like).
-        limits: ``grader.isolation.sandbox.Limits`` (default limits when None).
+        limits: ``grader.isolation.limits.Limits`` (default limits when None).
         total_seconds: wall-clock budget for all cases of this submission (float, s).
         exercise_ids: grade these exercises (list of ids from ``grader/intake/exercises.json``) instead of
             the ones detected in the submission.
@@ -250,7 +252,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         path: the submission's path (str or path-like), for the result.
         submission: the ``grader.intake.extract.Submission``, or None when it could not be read.
         chosen: the ``grader.intake.exercises.Exercise`` objects to grade (list).
-        limits: the ``grader.isolation.sandbox.Limits`` of every worker.
+        limits: the ``grader.isolation.limits.Limits`` of every worker.
         fatal: why the submission cannot run at all (str), or None.
         cases_dir: the folder holding one case folder per exercise (str).
         deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for 120 s.

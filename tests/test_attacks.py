@@ -229,7 +229,7 @@ def small_tmpfs(path, megabytes):
 def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
     """The filler writes 8 MB files from a thread for as long as it may; classmates graded at the same time, with
     their scratch folders and results on the same (small) disk, keep their results."""
-    from grader.isolation.sandbox import Limits
+    from grader.isolation.limits import Limits
     from grader.isolation.worker import MAX_SCRATCH_ENTRIES
 
     disk = tmp_path / "disk"

@@ -13,7 +13,8 @@ import pytest
 
 from grader.classroom.batch import grade_student, missing_exercises
 from grader.intake.exercises import EXERCISES
-from grader.isolation.sandbox import Limits, Sandbox
+from grader.isolation.limits import Limits
+from grader.isolation.sandbox import Sandbox
 from grader.results.grade_result import GradeResult
 from conftest import ROOT
 

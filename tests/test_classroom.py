@@ -716,7 +716,7 @@ def test_batch_survives_odd_names_and_keeps_every_student_apart(tmp_path):
 def test_a_students_files_share_one_time_budget(tmp_path):
     """Three slow files took 4 minutes on one upload; the budget is per student, not per file."""
     from grader.classroom.batch import grade_files
-    from grader.isolation.sandbox import Limits
+    from grader.isolation.limits import Limits
 
     slow = "import time\n\ndef handle_tool_call(raw, ask_model):\n    time.sleep(0.3)\n    return None\n"
     files = []

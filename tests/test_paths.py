@@ -16,7 +16,8 @@ import pytest
 from grader import paths
 from grader.judging.harness import Responder, Transcript
 from grader.judging.scripted_models import NeverCorrects
-from grader.isolation.sandbox import Limits, Sandbox
+from grader.isolation.limits import Limits
+from grader.isolation.sandbox import Sandbox
 
 REPOSITORY = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=os.path.dirname(os.path.abspath(__file__)),
                             capture_output=True, text=True).stdout.strip()

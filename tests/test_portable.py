@@ -17,10 +17,14 @@ import pytest
 import test_hostile as hostile
 from conftest import ROOT, run_grader
 from faulty.faults import FAULTS
-from grader.isolation import sandbox as sandbox_module
+from grader.isolation import protections as protections_module
 from grader.judging.harness import Responder, Transcript
 from grader.judging.scripted_models import NeverCorrects
-from grader.isolation.sandbox import Limits, Sandbox, kill_tree_portable, portable_worker, protection_note, protections
+from grader.isolation.limits import Limits
+from grader.isolation.processes import kill_tree_portable
+from grader.isolation.protections import protection_note, protections
+from grader.isolation.sandbox import Sandbox
+from grader.isolation.transport_portable import portable_worker
 from test_faulty_library import apply_edits
 from test_golden import GOLDEN, SUBMISSIONS, reference_submission
 
@@ -117,13 +121,13 @@ def test_protections_per_transport(monkeypatch):
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
     assert protection_note().startswith("On this system the grader's sandbox lacks kernel rules and has only in "
                                         "part: memory limit, output limit, process-tree cleanup (see the table")
-    monkeypatch.setattr(sandbox_module, "_psutil", lambda: None)
-    monkeypatch.setattr(sandbox_module.sys, "platform", "win32")  # Windows without psutil
+    monkeypatch.setattr(protections_module, "psutil_or_none", lambda: None)
+    monkeypatch.setattr(sys, "platform", "win32")  # Windows without psutil
     monkeypatch.setattr(os, "name", "nt")
     levels = protections()
     monkeypatch.undo()
     assert levels["memory limit"] == levels["process-tree cleanup"] == levels["kernel rules"] == "no"
-    monkeypatch.setattr(sandbox_module.sys, "platform", "darwin")  # macOS, on the POSIX transport, with psutil
+    monkeypatch.setattr(sys, "platform", "darwin")  # macOS, on the POSIX transport, with psutil
     assert protections(portable=False) == {
         "separate process": "yes", "time limits": "yes", "memory limit": "partly", "output limit": "yes",
         "audit-hook guard": "yes", "kernel rules": "no", "process-tree cleanup": "partly"}

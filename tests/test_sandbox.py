@@ -10,7 +10,9 @@ import pytest
 
 from grader.judging.harness import Responder, Transcript
 from grader.judging.scripted_models import NeverCorrects
-from grader.isolation.sandbox import HALT_GRACE, Limits, Sandbox, portable_worker
+from grader.isolation.limits import Limits
+from grader.isolation.sandbox import HALT_GRACE, Sandbox
+from grader.isolation.transport_portable import portable_worker
 from grader.paths import CASES_DIR
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -95,6 +97,7 @@ def test_the_request_budget_is_per_call_not_per_case(sandbox_for):
 
 from grader.isolation import kernel_rules  # noqa: E402
 from grader.isolation import sandbox as sandbox_module  # noqa: E402
+from grader.isolation import transport_posix  # noqa: E402
 
 UNGUARDED = sandbox_module.WORKER_SOURCE.replace("    sys.addaudithook(hook)", "    pass  # guard off for this test")
 
@@ -274,16 +277,16 @@ def test_a_scratch_folder_past_its_bound_ends_the_case_and_is_emptied(monkeypatc
 def test_the_process_limit_binds_only_where_the_kernel_applies_it(monkeypatch):
     """RLIMIT_NPROC counts the user's tasks and does not apply to root: set for others, with room for threads."""
     monkeypatch.setattr(os, "getuid", lambda: 0)
-    assert sandbox_module.process_limit() is None
+    assert transport_posix.process_limit() is None
     monkeypatch.setattr(os, "getuid", lambda: 1000)
     with open("/proc/loadavg", encoding="ascii") as handle:
         tasks = int(handle.read().split()[3].partition("/")[2])
-    assert tasks + 64 <= sandbox_module.process_limit() <= tasks + 64 + 500
+    assert tasks + 64 <= transport_posix.process_limit() <= tasks + 64 + 500
 
 
 @POSIX_PATH
 def test_the_worker_gets_the_process_limit(monkeypatch, sandbox_for):
-    monkeypatch.setattr(sandbox_module, "process_limit", lambda: 4242)
+    monkeypatch.setattr(transport_posix, "process_limit", lambda: 4242)
     sandbox = sandbox_for("import resource\ndef handle():\n    return list(resource.getrlimit(resource.RLIMIT_NPROC))\n")
     outcome, _ = run(sandbox, [[]])
     assert outcome.results[0]["result"]["plain"] == [4242, 4242]

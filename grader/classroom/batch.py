@@ -43,7 +43,7 @@ from grader.results.provenance import fingerprint
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
 from grader.results.formats import gradescope_results
 from grader.results.text_report import text_report
-from grader.isolation.sandbox import Limits
+from grader.isolation.limits import Limits
 
 SUFFIXES = (".py", ".ipynb")
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", ".git"}
@@ -173,7 +173,7 @@ def reuse_key(student_dir, files, refused, assignment, limits, total_seconds):
     Args:
         student_dir: the folder the student's files are named relative to (str).
         files: the student's files (list of str). refused: the sentences about refused links (list of str).
-        assignment: exercise ids (list of str). limits: ``grader.isolation.sandbox.Limits``. total_seconds: float.
+        assignment: exercise ids (list of str). limits: ``grader.isolation.limits.Limits``. total_seconds: float.
     Returns:
         dict (JSON data): each file's relative name and SHA-256 (so an older file copied in with ``cp -p``
         or ``unzip``, which keep times, still counts as changed), the refused links, the assignment, every
@@ -226,7 +226,7 @@ def grade_files(files, limits, total_seconds, exercise_ids=None, within=None):
     minutes (found by an adversarial test). Files beyond ``MAX_FILES_PER_STUDENT`` are not graded.
 
     Args:
-        files: paths (list of str). limits: ``grader.isolation.sandbox.Limits``.
+        files: paths (list of str). limits: ``grader.isolation.limits.Limits``.
         total_seconds: wall-clock budget for all the files together (float, s).
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
         within: the assignment's exercise ids: detect only among them (``grader.pipeline.grade``), or None.
@@ -290,7 +290,7 @@ def grade_student(student, files, refused, out, limits, total_seconds, assignmen
     Args:
         student: the student's id (str). files: their submission files (list of str).
         refused: sentences about symbolic links that were not graded (list of str).
-        out: the output folder (str). limits: ``grader.isolation.sandbox.Limits``.
+        out: the output folder (str). limits: ``grader.isolation.limits.Limits``.
         total_seconds: budget for all of the student's files together (float, s; see ``grade_files``).
         assignment: the assignment's exercise ids (list of str). key: ``reuse_key`` for these files (dict).
     Returns:
@@ -530,7 +530,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
         folder: the submissions folder (str). out: the output folder (str).
         workers: grader processes (int; default ``os.cpu_count()``).
         regrade: grade students whose stored results are still valid too (bool).
-        limits: ``grader.isolation.sandbox.Limits``. total_seconds: budget for all of one student's files (float, s).
+        limits: ``grader.isolation.limits.Limits``. total_seconds: budget for all of one student's files (float, s).
         progress: show a progress bar on stderr (bool).
         assignment: the exercise ids every student is graded on (list of str; default: the capstone).
         stop: a ``threading.Event``; once set, grading stops within seconds (see the module docstring).

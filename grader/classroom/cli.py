@@ -11,7 +11,7 @@ from grader.results.atomic_write import write_json_atomically, write_text_atomic
 from grader.results.formats import exercism_results, gradescope_results, junit_xml
 from grader.results.text_report import text_report
 from grader.pipeline import grade
-from grader.isolation.sandbox import Limits
+from grader.isolation.limits import Limits
 
 
 def build_parser():
@@ -52,7 +52,7 @@ def add_grading_options(parser, total, exercise=True):
 
 
 def limits_from(args):
-    """The ``grader.isolation.sandbox.Limits`` that the options of ``add_grading_options`` ask for."""
+    """The ``grader.isolation.limits.Limits`` that the options of ``add_grading_options`` ask for."""
     return Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
 
 

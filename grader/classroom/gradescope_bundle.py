@@ -130,7 +130,7 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
     from grader.results.atomic_write import write_json_atomically
     from grader.results.formats import gradescope_results
     from grader.results.text_report import text_report
-    from grader.isolation.sandbox import Limits
+    from grader.isolation.limits import Limits
     from grader.results.grade_result import best_per_exercise
 
     assignment = list(assignment or [DEFAULT.id])

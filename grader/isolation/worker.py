@@ -3,7 +3,7 @@
 Started by ``grader.isolation.sandbox`` as ``python -I -S -B -c <this file's text> REQUEST_FD REPLY_FD SCRATCH KIT``:
 ``-I`` and ``-c`` keep the repository (and so ``solutions``) off ``sys.path`` and out of ``sys.argv``,
 ``-S`` skips site-packages (the exercise is standard library only). On the portable transport
-(``grader.isolation.sandbox.portable_worker``: Windows, or forced) a short bootstrap reads this file's text from
+(``grader.isolation.transport_portable.portable_worker``: Windows, or forced) a short bootstrap reads this file's text from
 stdin instead (Windows limits a command line to 32,767 characters), and the arguments are
 ``stdio stdio SCRATCH KIT OUTPUT_BYTES``: the channel is the process's stdin and stdout, and what the
 submission prints goes to stderr (the grader's output file), capped at ``OUTPUT_BYTES`` by ``CappedStream``
@@ -829,7 +829,7 @@ def disarm():
 
 class CappedStream:
     """``sys.stdout``/``sys.stderr`` for learner code: once the grader's output limit is reached (the file size
-    limit, ``grader.isolation.sandbox.Limits.output_bytes``), further output is dropped instead of raising
+    limit, ``grader.isolation.limits.Limits.output_bytes``), further output is dropped instead of raising
     ``OSError: File too large`` into the learner's ``print``: printing too much is truncated, not fatal (a
     correct solution that printed 10 MB while loading scored 0). The grader's report says output was cut."""
 

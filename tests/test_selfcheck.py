@@ -51,11 +51,12 @@ def test_not_a_function():
 
 def test_the_visible_cases_checks_table_is_current(tmp_path):
     """A student release answers the visible cases' checks from grader/judging/visible_checks.json (it has no reference);
-    the table must be what the reference gives today (regenerate: python -m grader.judging.reference_steps)."""
+    the table must be what the reference gives today (regenerate: python -m course.visible_checks)."""
     import json
 
     from grader.judging.registries import SEED_TOOLS
-    from grader.judging.reference_steps import VISIBLE_CHECKS_PATH, write_visible_table
+    from course.visible_checks import write_visible_table
+    from grader.paths import VISIBLE_CHECKS_PATH
     from grader.judging.visible_cases import visible_raws
 
     fresh_table = tmp_path / "visible_checks.json"
@@ -64,3 +65,20 @@ def test_the_visible_cases_checks_table_is_current(tmp_path):
         committed = json.load(handle)
     assert committed == json.loads(fresh_table.read_text(encoding="utf-8"))
     assert len(committed) >= 7 and committed['{"name": "get_weather", "arguments": {"city": "Paris"}}']["observation"] is None
+
+
+def test_the_build_tool_says_whether_the_checks_table_is_current(monkeypatch, tmp_path, capsys):
+    """``python -m course.visible_checks --check``: 0 for the committed table, 1 (naming the command) for a stale one."""
+    import shutil
+
+    from course import visible_checks
+    from grader.paths import VISIBLE_CHECKS_PATH
+
+    assert visible_checks.main(["--check"]) == 0
+    stale = tmp_path / "visible_checks.json"
+    shutil.copyfile(VISIBLE_CHECKS_PATH, stale)
+    stale.write_text(stale.read_text(encoding="utf-8").replace('"observation": null', '"observation": "x"', 1),
+                     encoding="utf-8")
+    monkeypatch.setattr(visible_checks, "VISIBLE_CHECKS_PATH", str(stale))
+    assert visible_checks.main(["--check"]) == 1
+    assert "stale: run python -m course.visible_checks" in capsys.readouterr().out

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, replace
 
 from grader.judging import expectations as expect
+from grader.judging import reference_steps
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
 
@@ -42,8 +43,6 @@ class Checked:
 def expand(args, encode):
     """A case's arguments as the function receives them: a ``Checked`` becomes ``call, problems`` and a
     ``Registry`` becomes ``encode(tools)`` (``encode_registry`` for the sandbox, ``fresh`` in-process)."""
-    from grader.judging import reference_steps
-
     out = []
     for arg in args:
         if isinstance(arg, Checked):

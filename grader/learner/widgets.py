@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, NeverCorrects, make_call
 from grader.paths import REAL_CALLS_PATH
+from grader.learner.own_steps import own_check, own_steps, problems_by_own_steps
 from grader.learner.progress import course_progress, format_progress
 from grader.judging.registries import REAL_CALL_TOOLS, fresh
 
@@ -62,7 +63,7 @@ def kit_check(raw, tools):
         call, observation = reference_steps.check(raw, tools)
         return call, observation
     try:  # a student release: the learner's own steps 1 to 3, from their saved notebooks
-        return reference_steps.own_check(raw, tools, reference_steps.own_steps(NOTEBOOKS_DIR))
+        return own_check(raw, tools, own_steps(NOTEBOOKS_DIR))
     except LookupError as exc:
         return None, str(exc)
 
@@ -108,7 +109,7 @@ class Playground(TextFallbackBox):
 
         self.observe = observe
         # Without the kit's own steps (a student release), the learner's own from their saved notebooks 1 and 2.
-        self.steps = None if reference_steps.available() else reference_steps.own_steps(notebooks_dir or NOTEBOOKS_DIR)
+        self.steps = None if reference_steps.available() else own_steps(notebooks_dir or NOTEBOOKS_DIR)
         self.tools = fresh(tools or REAL_CALL_TOOLS)
         self.reference = _reference_observe()
         self.examples = playground_examples()
@@ -134,7 +135,7 @@ class Playground(TextFallbackBox):
             if self.steps is None:
                 call, problems = reference_steps.problems_for(raw, fresh(self.tools))
             else:
-                call, problems = reference_steps.problems_by_own_steps(raw, fresh(self.tools), self.steps)
+                call, problems = problems_by_own_steps(raw, fresh(self.tools), self.steps)
         except LookupError as exc:
             return str(exc), "(the reference solution is not part of this release)"
         kind, value = _safely(self.observe, call, list(problems), fresh(self.tools))

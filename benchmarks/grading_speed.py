@@ -139,7 +139,7 @@ def main():
     print("Where the time goes:")
     start, _ = median_seconds([sys.executable, "-c", "pass"], ROOT, args.runs)
     cli, _ = median_seconds([sys.executable, "-c", "import grader.classroom.cli"], ROOT, args.runs)
-    imports, _ = median_seconds([sys.executable, "-c", "import grader.classroom.cli, grader.pipeline; grader.pipeline.import_pytest()"],
+    imports, _ = median_seconds([sys.executable, "-c", "import grader.classroom.cli, grader.pipeline; grader.judging.case_runner.import_pytest()"],
                                 ROOT, args.runs)
     reading, _ = median_seconds([sys.executable, "-c", f"import grader.classroom.cli, grader.intake.extract; grader.intake.extract.extract({SOLVED!r})"],
                                 ROOT, args.runs, env={"NBFORMAT_VALIDATOR": "jsonschema"})

@@ -20,7 +20,8 @@ import sys
 from grader.intake.exercises import BY_ID, EXERCISES, detect
 from grader.intake.extract import extract
 from grader.judging.rule_ids import MARKER
-from grader.pipeline import CASES_DIR, grade
+from grader.paths import CASES_DIR
+from grader.pipeline import grade
 from grader.paths import NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
 from grader.judging.visible_cases import VISIBLE_CASES
 

@@ -14,7 +14,7 @@ from conftest import ROOT
 from points import available
 from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
 from grader.intake.exercises import EXERCISES
-from grader.pipeline import CASES_DIR
+from grader.paths import CASES_DIR
 
 COVERAGE_LINES = 1 + len(set(TAUGHT_IN.values())) + len(CAPSTONE_ONLY)
 

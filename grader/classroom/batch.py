@@ -398,7 +398,7 @@ def prepare_pool_process():
     signal.signal(signal.SIGTERM, stop_grading)
     threading.Thread(target=_exit_with_the_batch, args=(os.getppid(),), daemon=True).start()
     from grader.intake.extract import read_notebook_text
-    from grader.pipeline import import_pytest
+    from grader.judging.case_runner import import_pytest
 
     read_notebook_text()
     import_pytest()

@@ -61,7 +61,7 @@ def harness(request):
 
     Defined here, not in a ``conftest.py`` next to the cases: pytest imports conftest files before
     collection and may cache their bytecode there, outside the grader's control. This module is
-    registered as a plugin next to the ``GradingPlugin`` instance (see ``grader.pipeline.run_cases``).
+    registered as a plugin next to the ``GradingPlugin`` instance (see ``grader.judging.case_runner.run_cases``).
     """
     return request.config.kit_grading.view
 

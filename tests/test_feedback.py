@@ -169,19 +169,19 @@ def copies(tmp_path, monkeypatch):
         (tmp_path / name).write_text("{}", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
-    from grader.learner import selfcheck
+    from grader.learner import notebook_file
 
-    monkeypatch.setattr(selfcheck, "_kernel_id", lambda: None)
+    monkeypatch.setattr(notebook_file, "_kernel_id", lambda: None)
     return tmp_path
 
 
 def test_the_grader_cell_grades_the_copy_vs_code_runs(copies, monkeypatch):
     """Item 1: VS Code's __vsc_ipynb_file__ names the notebook the cell is in."""
-    from grader.learner import selfcheck
+    from grader.learner import notebook_file
 
     copy = str(copies / "05_capstone-Copy1.ipynb")
-    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {"__vsc_ipynb_file__": copy})
-    assert selfcheck.find_notebook("05_capstone.ipynb") == (copy, "VS Code")
+    monkeypatch.setattr(notebook_file, "user_namespace", lambda: {"__vsc_ipynb_file__": copy})
+    assert notebook_file.find_notebook("05_capstone.ipynb") == (copy, "VS Code")
 
 
 def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
@@ -189,7 +189,7 @@ def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
     import http.server
     import threading
 
-    from grader.learner import selfcheck
+    from grader.learner import notebook_file
 
     class Sessions(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
@@ -206,14 +206,14 @@ def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         info = {"url": f"http://127.0.0.1:{server.server_port}/", "token": "secret", "root_dir": str(copies)}
-        monkeypatch.setattr(selfcheck, "_running_servers", lambda: [info])
-        monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
-        monkeypatch.setattr(selfcheck, "_kernel_id", lambda: "k-1")
-        assert selfcheck.find_notebook("05_capstone.ipynb") == (str(copies / "05_capstone-Copy1.ipynb"), "Jupyter")
-        monkeypatch.setattr(selfcheck, "_kernel_id", lambda: "another-kernel")
-        assert selfcheck.find_notebook("05_capstone.ipynb") == ("05_capstone.ipynb", None)
+        monkeypatch.setattr(notebook_file, "_running_servers", lambda: [info])
+        monkeypatch.setattr(notebook_file, "user_namespace", lambda: {})
+        monkeypatch.setattr(notebook_file, "_kernel_id", lambda: "k-1")
+        assert notebook_file.find_notebook("05_capstone.ipynb") == (str(copies / "05_capstone-Copy1.ipynb"), "Jupyter")
+        monkeypatch.setattr(notebook_file, "_kernel_id", lambda: "another-kernel")
+        assert notebook_file.find_notebook("05_capstone.ipynb") == ("05_capstone.ipynb", None)
         monkeypatch.setenv("JPY_SESSION_NAME", str(copies / "05_capstone-Copy1.ipynb"))
-        assert selfcheck.find_notebook("05_capstone.ipynb")[1] == "Jupyter"
+        assert notebook_file.find_notebook("05_capstone.ipynb")[1] == "Jupyter"
     finally:
         server.shutdown()
 
@@ -221,10 +221,10 @@ def test_the_grader_cell_grades_the_copy_jupyterlab_runs(copies, monkeypatch):
 def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copies, monkeypatch, capsys):
     """Item 1: when no front end says, the cell names the file it graded and how to grade the copy."""
     from grader.learner import progress
-    from grader.learner import selfcheck
+    from grader.learner import notebook_file, selfcheck
 
     graded = []
-    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: {})
+    monkeypatch.setattr(notebook_file, "user_namespace", lambda: {})
     monkeypatch.setattr(progress, "run_grader", lambda path: graded.append(path) or ("report", None))
     selfcheck.grade_notebook("05_capstone.ipynb")
     printed = capsys.readouterr().out
@@ -264,12 +264,12 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
 
 def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
     """Item 8: kit_selfcheck.hint names the first failing visible check's rule and hint, then the general hint."""
-    from grader.learner import selfcheck
+    from grader.learner import notebook_file, selfcheck
     from grader.intake.exercises import BY_ID
 
     namespace = {}
     exec(BASES["validate-call"].replace("type(value) is declared", "isinstance(value, declared)"), namespace)
-    monkeypatch.setattr(selfcheck, "_user_namespace", lambda: namespace)
+    monkeypatch.setattr(notebook_file, "user_namespace", lambda: namespace)
     selfcheck.hint("validate-call")
     lines = capsys.readouterr().out.splitlines()
     assert lines[:3] == ["First failing check: True is not an integer",

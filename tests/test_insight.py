@@ -24,6 +24,7 @@ from grader.insight.mistakes import Mistake, MistakeRow, explain, load_mistakes,
 from grader.insight.read_batch import read_batch_output
 from grader.insight.statistics import NEGATIVE, point_biserial
 from grader.paths import MISCONCEPTIONS_PATH
+from grader.results.csv_cells import original_cell, safe_cell
 from grader.results.grade_result import CaseResult
 from insight_class import build_class, result_from, write_batch_output
 
@@ -567,3 +568,67 @@ def test_report_page_renders_in_headless_chromium(graded_class):
             browser.close()
     external = [url for url in requested if not url.startswith(("file:", "data:"))]
     assert not external, f"the page asked for {external[:3]}"
+
+
+# -- one CSV guard for every CSV file (issue 21) ---------------------------------------------------------
+
+FORMULA_NAMES = ["bob", " =eve", "\uff1dmal", "\uff0bplus", "  @at", "'quoted", "-2+3"]
+PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+
+
+def starts_a_formula(cell):
+    """True for a CSV cell a spreadsheet would evaluate: a formula sign first, after any spaces, in ASCII or
+    full width (a number the kit wrote, like ``-0.31``, is a number)."""
+    return not PLAIN_NUMBER.fullmatch(cell) and cell.lstrip(" ").startswith(
+        ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20"))
+
+
+def test_the_formula_check_catches_each_sign():
+    assert [starts_a_formula(c) for c in [" =eve", "\uff1dmal", "@x", "-2+3", "-0.31", "12.5", "'=x", "bob"]] == \
+        [True, True, True, True, False, False, False, False]
+
+
+def test_students_whose_names_start_a_formula_stay_students_in_every_csv_file(tmp_path):
+    """Issue 21: the class report's own copy of the CSV guard missed a leading space and the full-width signs, so
+    a class of ``bob``, ``" =eve"`` and ``"＝mal"`` became a report of one student ("2 student(s) of gradebook.csv
+    have no results file"). With one guard, every student is one, and no cell of any CSV file that the batch or
+    the class report writes starts a formula."""
+    folder = tmp_path / "submissions"
+    with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as handle:
+        base = handle.read()
+    for number, name in enumerate(FORMULA_NAMES):
+        (folder / name).mkdir(parents=True)
+        # alike code, so that the similarity files name students too; each file named like its student
+        (folder / name / f"{name}.py").write_text(base + f"\n# student {number}\n", encoding="utf-8")
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    batch = subprocess.run([sys.executable, "-m", "grader.batch", str(folder), "--out", str(tmp_path / "out"),
+                            "--no-progress"], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert batch.returncode == 0, batch.stderr
+    insight = subprocess.run([sys.executable, "-m", "grader.insight", str(tmp_path / "out"), "--submissions",
+                              str(folder), "--workers", "1"], cwd=ROOT, capture_output=True, text=True, env=env)
+    assert insight.returncode == 0, insight.stderr
+    assert insight.stdout.startswith(f"Class report of {len(FORMULA_NAMES)} students: "), insight.stdout
+    data = read_batch_output(tmp_path / "out")
+    assert data.students == sorted(FORMULA_NAMES) and data.notes == []
+    files = sorted((tmp_path / "out").glob("*.csv")) + sorted((tmp_path / "out" / "insight").glob("*.csv"))
+    assert {f.name for f in files} >= {"gradebook.csv", "canvas.csv", "maxima.csv", "students.csv",
+                                       "similar_pairs.csv", "failures.csv"}
+    named = set()
+    for path in files:
+        with open(path, encoding="utf-8", newline="") as handle:
+            for row in csv.reader(handle):
+                for cell in row:
+                    assert not starts_a_formula(cell), (path.name, cell)
+                    named.update(name for name in FORMULA_NAMES if cell.endswith(name))
+    assert named == set(FORMULA_NAMES)  # every student's name was written somewhere, behind the guard
+    with open(tmp_path / "out" / "insight" / "students.csv", encoding="utf-8", newline="") as handle:
+        shown = {row["student"] for row in csv.DictReader(handle)}
+    assert shown == {safe_cell(name) for name in FORMULA_NAMES} and "' =eve" in shown and "'\uff1dmal" in shown
+
+
+def test_the_guard_can_be_undone_exactly():
+    for text in FORMULA_NAMES + ["", "'", "''=x", "\t=tab", "plain", "12.5"]:
+        assert original_cell(safe_cell(text)) == text, text
+        assert not starts_a_formula(safe_cell(text)) or PLAIN_NUMBER.fullmatch(text), text
+    assert safe_cell("\r=cr") == "' =cr"  # one line: a line break becomes a space (not undone), still guarded
+    assert original_cell("'bob") == "'bob"  # an older gradebook's own apostrophe, which needed no guard

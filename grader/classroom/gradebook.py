@@ -5,33 +5,21 @@ Rules every table keeps (docs/instructors.md, "What the batch guarantees"):
   has blank scores and a note saying so, never a zero);
 - one maximum for everyone, from the assignment's exercises (``grader.classroom.assignment``), never from what
   students handed in;
-- no text cell can start a spreadsheet formula: OWASP's CSV-injection rule (a cell starting with
-  ``=``, ``+``, ``-``, ``@``, tab or carriage return) is met by a leading ``'``, whatever the student or
-  file is called (../shared/cases/grader_attacks/csv_formula_in_file_name.sh);
+- no text cell can start a spreadsheet formula, whatever the student or file is called: every text cell goes
+  through the kit's one CSV guard, ``grader.results.csv_cells.safe_cell`` (OWASP's CSV-injection rule);
 - notes are one line and short; the full reasons are in ``feedback/STUDENT/``.
 """
 
 import csv
 import io
 
+from grader.results.csv_cells import safe_cell
 from grader.results.provenance import __version__
 
-# OWASP "CSV Injection": cells starting with these are formulas to Excel, LibreOffice or Google Sheets; the
-# full-width forms too, which some spreadsheet locales read as the ASCII ones.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 MAX_NOTE_CHARS = 200
 CANVAS_STUDENT_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 # Which Canvas column identifies the student (Canvas matches ID first, then SIS User ID, SIS Login ID, name).
 CANVAS_ID_COLUMNS = {"sis-login-id": "SIS Login ID", "sis-user-id": "SIS User ID", "id": "ID", "name": "Student"}
-
-
-def safe_cell(text):
-    """``text`` as a CSV cell no spreadsheet evaluates: one line, and a leading ``'`` when it starts with
-    a formula character (also after leading spaces, which spreadsheets skip) (str)."""
-    text = " ".join(str(text).splitlines()) if ("\n" in str(text) or "\r" in str(text)) else str(text)
-    if text.startswith(FORMULA_STARTS) or text.lstrip(" ").startswith(FORMULA_STARTS):
-        return "'" + text
-    return text
 
 
 def note_cell(notes, student_folder):

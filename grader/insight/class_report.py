@@ -22,8 +22,9 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from grader.insight.read_batch import FORMULA_STARTS, read_batch_output
+from grader.insight.read_batch import read_batch_output
 from grader.results.atomic_write import write_text_atomically
+from grader.results.csv_cells import safe_cell
 
 CSV_FILES = ("summary.csv", "exercises.csv", "students.csv", "score_distribution.csv", "groups.csv", "cases.csv", "failures.csv",
              "mistakes.csv", "mistake_cases.csv", "mistake_matches.csv", "similarity.csv", "similar_pairs.csv", "similar_groups.csv")
@@ -100,25 +101,20 @@ def build_report(out, submissions=None, threshold=None, workers=None, log=None):
     return report
 
 
-def _text(value):
-    """A text cell safe to open in a spreadsheet: a leading formula character gets an apostrophe (OWASP)."""
-    value = str(value)
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
-
-
 def _share(value):
     return "" if value is None else f"{value:.3f}"
 
 
 def tables(report):
-    """Every CSV file's rows: ``{file name: (header, rows)}``, the figures the page shows."""
+    """Every CSV file's rows: ``{file name: (header, rows)}``, the figures the page shows. Every text cell goes
+    through the kit's one CSV guard (``grader.results.csv_cells.safe_cell``); numbers are written as formatted here."""
     from grader.insight import similarity as insight_similarity
 
     data = report.data
     sim = report.similarity
     out = {}
     out["summary.csv"] = (["item", "value"], [
-        ["batch output", _text(data.folder)], ["generated", report.generated], ["students", len(data.students)],
+        ["batch output", safe_cell(data.folder)], ["generated", report.generated], ["students", len(data.students)],
         ["exercises", len(data.exercises)], ["reading notes", len(data.notes)],
         ["similarity threshold", "" if sim is None else f"{sim.threshold:.3f}"],
         ["discrimination flag below", f"{report.negative:.3f}"],
@@ -132,7 +128,7 @@ def tables(report):
     rows = []
     for stats in report.exercises:
         unchanged = report.unchanged.get(stats.exercise)
-        rows.append([stats.exercise, _text(stats.title), len(data.cases.get(stats.exercise, [])), stats.students,
+        rows.append([stats.exercise, safe_cell(stats.title), len(data.cases.get(stats.exercise, [])), stats.students,
                      stats.graded, len(stats.no_file),
                      "" if unchanged is None else len(unchanged), len(stats.nothing_passed), f"{stats.maximum:g}",
                      _share(stats.mean), _share(stats.median), report.mistakes.compared.get(stats.exercise, 0),
@@ -146,9 +142,9 @@ def tables(report):
         states = sim.states.get(stats.exercise, {}) if sim is not None else {}
         for student in data.students:
             graded = stats.exercise in data.scores.get(student, {})
-            rows.append([_text(student), stats.exercise,
+            rows.append([safe_cell(student), stats.exercise,
                          f"{data.scores[student][stats.exercise]:g}" if graded else "", f"{stats.maximum:g}",
-                         _text(data.files.get(student, {}).get(stats.exercise, "")),
+                         safe_cell(data.files.get(student, {}).get(stats.exercise, "")),
                          "passed no case" if student in nothing else "graded" if graded else "no file",
                          "" if unchanged is None or not graded else "yes" if student in unchanged else "no",
                          states.get(student, "")])
@@ -162,25 +158,25 @@ def tables(report):
         return [i.students, i.passed, _share(i.pass_rate), _share(i.discrimination), i.flag]
 
     out["groups.csv"] = (["exercise", "group", "cases", "max_points", *item_head],
-                         [[g.exercise, _text(g.group), g.cases, f"{g.max_points:g}", *item(g)] for g in report.groups])
+                         [[g.exercise, safe_cell(g.group), g.cases, f"{g.max_points:g}", *item(g)] for g in report.groups])
     out["cases.csv"] = (["exercise", "group", "case", "visibility", "max_points", *item_head],
-                        [[c.exercise, _text(c.group), _text(c.title), c.visibility, f"{c.max_points:g}", *item(c)]
+                        [[c.exercise, safe_cell(c.group), safe_cell(c.title), c.visibility, f"{c.max_points:g}", *item(c)]
                          for c in report.cases])
     out["failures.csv"] = (["exercise", "group", "case", "student"],
-                           [[i.exercise, _text(i.group), _text(i.title), _text(s)]
+                           [[i.exercise, safe_cell(i.group), safe_cell(i.title), safe_cell(s)]
                             for i in report.groups + report.cases for s in i.failed_by])
     out["mistakes.csv"] = (["exercise", "mistake_ids", "mistake", "identifiable", "cases", "groups", "exactly", "partly"],
-                           [[r.exercise, " ".join(m.id for m in r.mistakes), _text(r.name), "yes" if r.identifiable else "no",
-                             len(r.cases), _text("; ".join(r.groups)), len(r.exact), len(r.partial)]
+                           [[r.exercise, " ".join(m.id for m in r.mistakes), safe_cell(r.name), "yes" if r.identifiable else "no",
+                             len(r.cases), safe_cell("; ".join(r.groups)), len(r.exact), len(r.partial)]
                             for r in report.mistakes.rows])
     out["mistake_cases.csv"] = (["exercise", "mistake_ids", "group", "case"],
-                                [[r.exercise, " ".join(m.id for m in r.mistakes), _text(g), _text(t)]
+                                [[r.exercise, " ".join(m.id for m in r.mistakes), safe_cell(g), safe_cell(t)]
                                  for r in report.mistakes.rows for g, t in sorted(r.cases)])
     out["mistake_matches.csv"] = (["exercise", "student", "match", "mistake_ids", "mistake"],
-                                  [[r.exercise, _text(s), kind, " ".join(m.id for m in r.mistakes), _text(r.name)]
+                                  [[r.exercise, safe_cell(s), kind, " ".join(m.id for m in r.mistakes), safe_cell(r.name)]
                                    for r in report.mistakes.rows for kind, names in (("exact", r.exact), ("partial", r.partial))
                                    for s in names]
-                                  + [[e, _text(s), "none", "", ""] for e, names in report.mistakes.unexplained.items()
+                                  + [[e, safe_cell(s), "none", "", ""] for e, names in report.mistakes.unexplained.items()
                                      for s in names])
     similarity_head = ["exercise", "compared", "stub_unchanged", "too_short", "too_long", "unreadable", "pairs_compared",
                        "shipped_cells"]
@@ -193,12 +189,12 @@ def tables(report):
                                                     sim.boilerplate.get(e, 0)] for e in sim.states])
         out["similar_pairs.csv"] = (["exercise", "student", "other_student", "share_of_student", "share_of_other",
                                      "matching_characters"],
-                                    [[p.exercise, _text(p.first), _text(p.second), _share(p.first_share),
+                                    [[p.exercise, safe_cell(p.first), safe_cell(p.second), _share(p.first_share),
                                       _share(p.second_share), p.overlap] for p in sim.pairs])
     clusters = sim.clusters if sim is not None else []
     out["similar_groups.csv"] = (["group", "exercise", "students", "alike_pairs", "most_alike", "members"],
                                  [[n, c.exercise, len(c.students), len(c.pairs), _share(c.pairs[0].share),
-                                   _text("; ".join(c.students))] for n, c in enumerate(clusters, start=1)])
+                                   safe_cell("; ".join(c.students))] for n, c in enumerate(clusters, start=1)])
     return out
 
 

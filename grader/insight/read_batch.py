@@ -21,10 +21,8 @@ import os
 from dataclasses import dataclass, field
 
 from grader.intake.exercises import BY_ID, EXERCISES
+from grader.results.csv_cells import original_cell
 
-# A gradebook cell that would start a spreadsheet formula may be written with a leading apostrophe
-# (OWASP's advice against CSV injection); the name behind it is the one in the results file.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A case whose own check passed but whose points were voided because the submission failed one of the
 # grader's randomised canary checks (``grader.judging.canaries.void_reference``, shown by ``grader.results.formats.case_output``).
 VOIDED = "What happened: Not counted: "
@@ -124,11 +122,15 @@ def gradebook_students(path):
 
 
 def _unescaped(name, known):
-    """The results' name for a gradebook name that may carry a leading apostrophe against CSV injection."""
-    if name in known:
-        return name
-    if name.startswith("'") and name[1:].startswith(FORMULA_STARTS) and name[1:] in known:
-        return name[1:]
+    """The results' name for a gradebook cell, which the batch wrote through the kit's CSV guard
+    (``grader.results.csv_cells.safe_cell``: a leading apostrophe against CSV injection), or None.
+
+    The guard's own inverse first; then the cell as it is, which is how an older gradebook wrote a name that
+    began with an apostrophe of its own.
+    """
+    for candidate in (original_cell(name), name):
+        if candidate in known:
+            return candidate
     return None
 
 

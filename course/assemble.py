@@ -16,7 +16,6 @@ import os
 from grader.paths import SOLUTIONS_DIR
 
 # Dependency order: each module uses only names from the ones before it.
-MODULES = ["violations", "registry", "parse", "schema", "observation", "retry", "json_schema", "adapters"]
 CAPSTONE_MODULES = ["violations", "registry", "parse", "schema", "observation", "retry"]
 
 ADAPTER = '''

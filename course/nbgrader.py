@@ -27,7 +27,7 @@ import tokenize
 import os
 import sys
 
-from course.notebooks import BEGIN, BEGIN_HIDDEN, END, END_HIDDEN, generated_notebooks, strip_solutions
+from course.notebooks import BEGIN, BEGIN_HIDDEN, END, generated_notebooks, strip_solutions
 
 TEST_CELL = '''# Autograder test (nbgrader) for exercise "{exercise}", worth {points:g} points: the kit grades this notebook's
 # saved file with its visible and hidden cases, in a fresh process; the number it shows last is this cell's score.

@@ -244,23 +244,6 @@ def decode_json(text, base="the call", path=""):
     return value, []
 
 
-def strict_loads(text):
-    """``json.loads`` with the kit's rules (see ``decode_json``), for code that wants an exception.
-
-    Args:
-        text: JSON text (str).
-    Returns:
-        the parsed value.
-    Raises:
-        ValueError: the text is not exactly one JSON value under the kit's rules (the message is
-        the first problem found).
-    """
-    value, problems = decode_json(text)
-    if problems:
-        raise ValueError(str(problems[0]))
-    return value
-
-
 def parse_call(raw):
     """Parse a raw tool call into ``{"name": ..., "arguments": {...}}``.
 

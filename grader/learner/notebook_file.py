@@ -116,11 +116,6 @@ def find_notebook(default):
     return default, None
 
 
-def notebook_path(default):
-    """The file of the notebook this kernel belongs to (str; see ``find_notebook``), else ``default``."""
-    return find_notebook(default)[0]
-
-
 def other_copies(default, folder="."):
     """Other notebooks in ``folder`` whose name starts like ``default`` (``05_capstone-Copy1.ipynb``), newest
     first (list of str)."""

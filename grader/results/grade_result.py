@@ -79,10 +79,6 @@ class GradeResult:
         """Titles of the graded exercises, in the order graded (list of str)."""
         return list(dict.fromkeys(case.exercise for case in self.cases))
 
-    def group_scores(self):
-        """``{group: (earned, available)}`` in group order."""
-        return {name: (sum(c.points for c in cases), sum(c.max_points for c in cases)) for name, cases in self.groups()}
-
 
 def best_per_exercise(results, submission):
     """One result for a student who handed in several files: per exercise, the file that scored best.

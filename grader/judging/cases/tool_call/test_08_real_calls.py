@@ -5,7 +5,7 @@ import json
 import pytest
 
 from grader.judging.canaries import city
-from grader.judging.expectations import expect_dispatched, expect_mentions, expect_one_retry, expect_says_what_is_wrong, finished
+from grader.judging.expectations import expect_dispatched, expect_mentions, expect_one_retry, expect_says_what_is_wrong
 from grader.judging.scripted_models import Answers, make_call
 from grader.paths import REAL_CALLS_PATH
 from grader.judging.registries import REAL_CALL_TOOLS

@@ -109,7 +109,7 @@ def no_bytecode_writes():
         sys.dont_write_bytecode = previous
 
 
-def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=CASES_DIR, within=None):
+def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None, deadline=None):
     """Run every case of every exercise the submission contains.
 
     The submission's code runs only in worker processes (``grader.isolation.sandbox``), one per exercise;
@@ -117,25 +117,29 @@ def grade(path, limits=None, total_seconds=120.0, exercise_ids=None, cases_dir=C
 
     Args:
         path: a ``.py`` file or ``.ipynb`` notebook (str or path-like).
-        limits: ``grader.isolation.limits.Limits`` (default limits when None).
-        total_seconds: wall-clock budget for all cases of this submission (float, s).
+        limits: ``grader.isolation.limits.Limits`` (default limits when None); its ``total_seconds`` is the
+            wall-clock budget for all cases of this submission.
         exercise_ids: grade these exercises (list of ids from ``grader/intake/exercises.json``) instead of
             the ones detected in the submission.
         cases_dir: the folder holding one case folder per exercise (str).
         within: an assignment's exercise ids (list of str), or None: grade the exercises detected in the
             submission that belong to it, or all of it when the submission holds none of it (so the
             learner is told what is missing). Ignored when ``exercise_ids`` is given.
+        deadline: when the time budget ends (``time.monotonic()`` s) for a caller that shares one budget over
+            several files (``grader.classroom.batch.grade_files``), or None: ``limits.total_seconds`` from now.
     Returns:
         ``GradeResult``; ``error`` is set (and every case failed with that sentence) when the
         submission could not be read. Never raises for anything inside the submission.
     """
     started = time.monotonic()
+    limits = limits or Limits()
+    deadline = deadline if deadline is not None else started + limits.total_seconds
     warm_bytecode_cache()
     with no_bytecode_writes():
-        return _grade(path, limits or Limits(), total_seconds, exercise_ids, cases_dir, started, within)
+        return _grade(path, limits, deadline, exercise_ids, cases_dir, started, within)
 
 
-def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started, within=None):
+def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None):
     fingerprint = grader_fingerprint()
     sandbox = Sandbox(limits)
     reading = None
@@ -155,7 +159,7 @@ def _grade(path, limits, total_seconds, exercise_ids, cases_dir, started, within
             if within:  # an assignment's grading: never an exercise outside it (grader.classroom.assignment)
                 chosen = [e for e in chosen if e.id in within] or [course.BY_ID[i] for i in within]
         result = run_exercises(path, submission, chosen, limits, fatal=fatal, cases_dir=cases_dir,
-                               deadline=time.monotonic() + total_seconds, first=sandbox)
+                               deadline=deadline, first=sandbox)
         result.error = fatal
     finally:
         if reading is not None:
@@ -194,16 +198,18 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         path: the submission's path (str or path-like), for the result.
         submission: the ``grader.intake.extract.Submission``, or None when it could not be read.
         chosen: the ``grader.intake.exercises.Exercise`` objects to grade (list).
-        limits: the ``grader.isolation.limits.Limits`` of every worker.
+        limits: the ``grader.isolation.limits.Limits`` of every worker (defaults when None).
         fatal: why the submission cannot run at all (str), or None.
         cases_dir: the folder holding one case folder per exercise (str).
-        deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for 120 s.
+        deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for
+            ``limits.total_seconds`` from now.
         first: a started ``Sandbox`` for the first exercise (the caller closes it), or None.
     Returns:
         ``GradeResult`` with every case and the learner-facing notes (``error`` not yet set).
     """
     result = GradeResult(submission=os.fspath(path))
-    deadline = deadline if deadline is not None else time.monotonic() + 120.0
+    limits = limits or Limits()
+    deadline = deadline if deadline is not None else time.monotonic() + limits.total_seconds
     internal_errors = []
     loading = None  # the first exercise's load report: the notes about loading come from it
     upcoming = first or Sandbox(limits)
@@ -217,7 +223,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
                 result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
                                     "cases were run. Your instructor's grader runs the hidden ones too.")
-            harness = Harness(sandbox, fatal=fatal, deadline=deadline)
+            harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, deadline=deadline)
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
             result.notes += plugin.notes

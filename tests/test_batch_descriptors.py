@@ -70,7 +70,7 @@ def test_a_grading_process_holds_no_more_descriptors_after_each_student(tmp_path
         os.makedirs(tmp_path / folder)
     counts = []
     for number in range(5):
-        summary = grade_student(f"s{number}", [base], [], str(tmp_path), Limits(), 120.0, ALL, {})
+        summary = grade_student(f"s{number}", [base], [], str(tmp_path), Limits(), ALL, {})
         counts.append(open_descriptors())
         assert summary["exercises"]["capstone"][0] == summary["exercises"]["capstone"][1], summary["errors"]
     assert counts[-1] == counts[0], counts

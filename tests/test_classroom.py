@@ -724,8 +724,10 @@ def test_a_students_files_share_one_time_budget(tmp_path):
         path = tmp_path / f"slow{number}.py"
         path.write_text(slow)
         files.append(str(path))
-    outcomes = list(grade_files(files, Limits(case_seconds=1.0), total_seconds=2.0))
+    outcomes = list(grade_files(files, Limits(case_seconds=1.0, total_seconds=2.0)))
     assert outcomes[0][1] is not None and outcomes[0][1].cases
-    assert any("Grading stopped: the submission used up its total time budget" in c.feedback for c in outcomes[0][1].cases)
+    # The budget named is the one in force (Limits.total_seconds, --total-timeout), not the default 120 s.
+    assert any(c.feedback == "Grading stopped: the submission used up its total time budget of 2 s."
+               for c in outcomes[0][1].cases)
     assert [problem for _, _, problem in outcomes[1:]] == ["not graded: the submission's files used up their time "
                                                            "budget of 2 s"] * 2

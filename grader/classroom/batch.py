@@ -167,13 +167,13 @@ def file_digest(path):
     return digest.hexdigest()
 
 
-def reuse_key(student_dir, files, refused, assignment, limits, total_seconds):
+def reuse_key(student_dir, files, refused, assignment, limits):
     """Everything a stored result depends on; a re-run reuses the result only when it is equal.
 
     Args:
         student_dir: the folder the student's files are named relative to (str).
         files: the student's files (list of str). refused: the sentences about refused links (list of str).
-        assignment: exercise ids (list of str). limits: ``grader.isolation.limits.Limits``. total_seconds: float.
+        assignment: exercise ids (list of str). limits: ``grader.isolation.limits.Limits``.
     Returns:
         dict (JSON data): each file's relative name and SHA-256 (so an older file copied in with ``cp -p``
         or ``unzip``, which keep times, still counts as changed), the refused links, the assignment, every
@@ -186,7 +186,7 @@ def reuse_key(student_dir, files, refused, assignment, limits, total_seconds):
         "limits": {"case_seconds": limits.case_seconds, "load_seconds": limits.load_seconds,
                    "memory_mb": limits.memory_mb, "cpu_seconds": limits.cpu_seconds,
                    "output_bytes": limits.output_bytes, "max_requests": limits.max_requests,
-                   "total_seconds": total_seconds},
+                   "total_seconds": limits.total_seconds},
         "grader_version": __version__,
         "grader_fingerprint": fingerprint(),
         "python": platform.python_version(),
@@ -219,15 +219,15 @@ MAX_FILES_PER_STUDENT = 20
 _STOPPING = []  # set in a grader process by SIGINT/SIGTERM (``stop_grading``)
 
 
-def grade_files(files, limits, total_seconds, exercise_ids=None, within=None):
+def grade_files(files, limits, exercise_ids=None, within=None):
     """Grade one student's files within one shared time budget (the batch's and Gradescope's loop).
 
     Without a shared budget, a student could hand in many slow files and hold a grading process for
     minutes (found by an adversarial test). Files beyond ``MAX_FILES_PER_STUDENT`` are not graded.
 
     Args:
-        files: paths (list of str). limits: ``grader.isolation.limits.Limits``.
-        total_seconds: wall-clock budget for all the files together (float, s).
+        files: paths (list of str). limits: ``grader.isolation.limits.Limits``; its ``total_seconds`` is the
+            wall-clock budget for all the files together (float, s).
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
         within: the assignment's exercise ids: detect only among them (``grader.pipeline.grade``), or None.
     Yields:
@@ -236,7 +236,7 @@ def grade_files(files, limits, total_seconds, exercise_ids=None, within=None):
     """
     from grader.pipeline import grade  # imported in the pool process, once
 
-    deadline = time.monotonic() + total_seconds
+    deadline = time.monotonic() + limits.total_seconds
     for number, path in enumerate(files):
         remaining = deadline - time.monotonic()
         if _STOPPING:
@@ -244,10 +244,10 @@ def grade_files(files, limits, total_seconds, exercise_ids=None, within=None):
         if number >= MAX_FILES_PER_STUDENT:
             yield path, None, f"not graded: only the first {MAX_FILES_PER_STUDENT} files of a submission are graded"
         elif remaining <= 0:
-            yield path, None, f"not graded: the submission's files used up their time budget of {total_seconds:g} s"
+            yield path, None, f"not graded: the submission's files used up their time budget of {limits.total_seconds:g} s"
         else:
             try:
-                result = grade(path, limits=limits, total_seconds=remaining, exercise_ids=exercise_ids, within=within)
+                result = grade(path, limits=limits, exercise_ids=exercise_ids, within=within, deadline=deadline)
             except Exception as exc:  # a grader bug must cost one student, never the batch
                 result, problem = None, f"the grader failed ({type(exc).__name__})"
             else:
@@ -284,14 +284,14 @@ def missing_exercises(result, assignment, where):
     return added
 
 
-def grade_student(student, files, refused, out, limits, total_seconds, assignment, key):
+def grade_student(student, files, refused, out, limits, assignment, key):
     """Grade every file of one student; write their feedback, then their summary. Runs in a pool process.
 
     Args:
         student: the student's id (str). files: their submission files (list of str).
         refused: sentences about symbolic links that were not graded (list of str).
-        out: the output folder (str). limits: ``grader.isolation.limits.Limits``.
-        total_seconds: budget for all of the student's files together (float, s; see ``grade_files``).
+        out: the output folder (str). limits: ``grader.isolation.limits.Limits`` (its ``total_seconds``: the budget
+            for all of the student's files together; see ``grade_files``).
         assignment: the assignment's exercise ids (list of str). key: ``reuse_key`` for these files (dict).
     Returns:
         the summary dict written to ``OUT/results/STUDENT.json``: ``{"student", "files",
@@ -311,7 +311,7 @@ def grade_student(student, files, refused, out, limits, total_seconds, assignmen
     if not files and not refused:
         summary["errors"].append(NOTHING)
     feedback, results = {}, []
-    for path, result, problem in grade_files(files, limits, total_seconds, within=assignment):
+    for path, result, problem in grade_files(files, limits, within=assignment):
         name = shown(os.path.basename(path))
         if result is None:
             summary["errors"].append(f"{name}: {problem}")
@@ -522,7 +522,7 @@ def write_tables(out, students, summaries, maxima, canvas_assignment="Tool-call 
     write_text_atomically(os.path.join(out, "gradebook.csv"), gradebook_csv(entries, maxima))
 
 
-def run_batch(folder, out, workers=None, regrade=False, limits=None, total_seconds=120.0, progress=True,
+def run_batch(folder, out, workers=None, regrade=False, limits=None, progress=True,
               assignment=None, stop=None, canvas_assignment="Tool-call validation", canvas_id="sis-login-id"):
     """Grade a folder of submissions in parallel and write the tables.
 
@@ -530,7 +530,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
         folder: the submissions folder (str). out: the output folder (str).
         workers: grader processes (int; default ``os.cpu_count()``).
         regrade: grade students whose stored results are still valid too (bool).
-        limits: ``grader.isolation.limits.Limits``. total_seconds: budget for all of one student's files (float, s).
+        limits: ``grader.isolation.limits.Limits`` (its ``total_seconds``: the budget for all of one student's files).
         progress: show a progress bar on stderr (bool).
         assignment: the exercise ids every student is graded on (list of str; default: the capstone).
         stop: a ``threading.Event``; once set, grading stops within seconds (see the module docstring).
@@ -549,12 +549,12 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, total_secon
     summaries, todo = {}, {}
     for student, (files, refused) in students.items():
         base = os.path.join(folder, student) if os.path.isdir(os.path.join(folder, student)) else folder
-        key = reuse_key(base, files, refused, assignment, limits, total_seconds)
+        key = reuse_key(base, files, refused, assignment, limits)
         stored = None if regrade else stored_result(os.path.join(out, "results", _safe(student) + ".json"), key)
         if stored is not None:
             summaries[student] = stored
         else:
-            todo[student] = (files, refused, out, limits, total_seconds, assignment, key)
+            todo[student] = (files, refused, out, limits, assignment, key)
     if todo:
         _clean(out)
     bar = None
@@ -645,7 +645,7 @@ def main(argv=None):
     try:
         summaries, graded, left = run_batch(
             args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits_from(args),
-            total_seconds=args.total_timeout, progress=not args.no_progress, assignment=assignment, stop=stop,
+            progress=not args.no_progress, assignment=assignment, stop=stop,
             canvas_assignment=args.canvas_assignment, canvas_id=args.canvas_id)
     except OSError as exc:  # the output folder cannot be written: say so, the graded students' files stay
         print(f"error: could not write into {args.out} ({exc.strerror or exc}).", file=sys.stderr)

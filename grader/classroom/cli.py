@@ -47,13 +47,14 @@ def add_grading_options(parser, total, exercise=True):
                         help="wall-clock limit for loading the submission (default: %(default)s)")
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
                         help="address-space limit of the process running the submission (default: %(default)s)")
-    parser.add_argument("--total-timeout", type=float, default=120.0, metavar="SECONDS",
+    parser.add_argument("--total-timeout", type=float, default=Limits.total_seconds, metavar="SECONDS",
                         help=f"wall-clock limit for {total} (default: %(default)s)")
 
 
 def limits_from(args):
     """The ``grader.isolation.limits.Limits`` that the options of ``add_grading_options`` ask for."""
-    return Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb)
+    return Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb,
+                  total_seconds=args.total_timeout)
 
 
 def main(argv=None):
@@ -74,7 +75,7 @@ def main(argv=None):
     # (fastjsonschema) first compiles the schema, about 0.03 s, which pays off only over many notebooks.
     os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")
     limits = limits_from(args)
-    result = grade(args.submission, limits=limits, total_seconds=args.total_timeout, exercise_ids=args.exercise)
+    result = grade(args.submission, limits=limits, exercise_ids=args.exercise)
     # Learner text is sanitised, but never let an odd terminal encoding lose the results.
     sys.stdout.reconfigure(errors="replace")
     print(text_report(result))

@@ -98,7 +98,6 @@ fi
 exit 0
 """
 
-UPLOAD_SECONDS = 120.0  # one budget for all the files of an upload (see grader.classroom.batch.grade_files)
 def nothing_uploaded(assignment):
     """The note for an upload holding no .py or .ipynb file (str), naming the assignment's own notebooks (an
     instructor's trial: a bundle for notebooks 01-02 told students to upload 05_capstone.ipynb)."""
@@ -135,7 +134,7 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
 
     assignment = list(assignment or [DEFAULT.id])
     files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
-    graded = list(grade_files(files, Limits(), UPLOAD_SECONDS, within=assignment))
+    graded = list(grade_files(files, Limits(), within=assignment))  # one budget for all the upload's files
     combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
     combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
     if not files:

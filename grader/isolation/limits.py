@@ -18,6 +18,9 @@ class Limits:
         memory_mb: address-space limit of the worker (int, MiB).
         cpu_seconds: CPU-time limit of one worker process over its life (int, s).
         output_bytes: how much the submission may print per case (and while loading) before the rest is dropped (int, bytes).
+        total_seconds: wall-clock budget for all cases of one submission (float, s): in a batch, of all of one
+            student's files together; on Gradescope, of one upload. Cases after it fail with "used up its total
+            time budget". The one place this number is set (``--total-timeout`` changes it).
         max_requests: ask_model/dispatch requests allowed in one call before it is stopped as
             unbounded (int); the contract allows one of each, and four times that is still bounded. Further requests are answered with
             ``halt`` (the worker raises an exception the learner's ``except Exception`` does not
@@ -32,3 +35,4 @@ class Limits:
     cpu_seconds: int = 120
     output_bytes: int = 8 * 1024 * 1024
     max_requests: int = 8
+    total_seconds: float = 120.0

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 from grader.judging.registries import SEED_TOOLS, encode_registry
+from grader.isolation.limits import Limits
 from grader.isolation.sandbox import LoadReport
 from grader.isolation.sanitise import clean_text
 from grader.isolation.worker import DESCRIPTIONS
@@ -235,7 +236,7 @@ class Harness:
             exercises' harnesses; None to start it now.
     """
 
-    def __init__(self, sandbox, total_seconds=120.0, fatal=None, deadline=None):
+    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None):
         self.sandbox = sandbox
         self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
         self.total_seconds = total_seconds

@@ -14,6 +14,7 @@ import csv
 import io
 
 from grader.results.csv_cells import safe_cell
+from grader.results.grade_result import points_text
 from grader.results.provenance import __version__
 
 MAX_NOTE_CHARS = 200
@@ -28,11 +29,6 @@ def note_cell(notes, student_folder):
     if len(text) > MAX_NOTE_CHARS:
         text = text[: MAX_NOTE_CHARS - 1].rstrip() + f"… (all of it in feedback/{student_folder}/)"
     return safe_cell(text)
-
-
-def points(value):
-    """A score as the tables write it: ``116``, ``12.5`` (str)."""
-    return f"{value:g}"
 
 
 def _rows(entries, maxima):
@@ -66,9 +62,9 @@ def gradebook_csv(entries, maxima):
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["student", *maxima, "total", "max_total", "notes", "grader"])
-    available = points(sum(maxima.values()))
+    available = points_text(sum(maxima.values()))
     for entry, earned, notes in _rows(entries, maxima):
-        scores = [""] * (len(maxima) + 1) if earned is None else [*map(points, earned), points(sum(earned))]
+        scores = [""] * (len(maxima) + 1) if earned is None else [*map(points_text, earned), points_text(sum(earned))]
         writer.writerow([safe_cell(entry["student"]), *scores, available, note_cell(notes, entry["folder"]),
                          __version__])
     return buffer.getvalue()
@@ -86,8 +82,8 @@ def maxima_csv(maxima, titles):
     writer = csv.writer(buffer)
     writer.writerow(["exercise", "title", "max_points"])
     for exercise_id, maximum in maxima.items():
-        writer.writerow([exercise_id, safe_cell(titles.get(exercise_id, exercise_id)), points(maximum)])
-    writer.writerow(["total", "all exercises of the assignment", points(sum(maxima.values()))])
+        writer.writerow([exercise_id, safe_cell(titles.get(exercise_id, exercise_id)), points_text(maximum)])
+    writer.writerow(["total", "all exercises of the assignment", points_text(sum(maxima.values()))])
     return buffer.getvalue()
 
 
@@ -116,9 +112,9 @@ def canvas_csv(entries, maxima, assignment="Tool-call validation", id_column="si
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow([*CANVAS_STUDENT_COLUMNS, safe_cell(assignment)])
-    writer.writerow(["Points Possible", "", "", "", "", points(sum(maxima.values()))])
+    writer.writerow(["Points Possible", "", "", "", "", points_text(sum(maxima.values()))])
     for entry, earned, _ in _rows(entries, maxima):
         row = dict.fromkeys(CANVAS_STUDENT_COLUMNS, "")
         row["Student"] = row[column] = safe_cell(entry["student"])
-        writer.writerow([*row.values(), "" if earned is None else points(sum(earned))])
+        writer.writerow([*row.values(), "" if earned is None else points_text(sum(earned))])
     return buffer.getvalue()

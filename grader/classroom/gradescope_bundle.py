@@ -17,6 +17,7 @@ import sys
 import zipfile
 
 from grader.paths import GRADER_DIR, SOLUTIONS_DIR
+from grader.results.grade_result import points_text
 
 
 # IPython turns a notebook's magics into Python as a kernel does (grader.intake.extract); without it such cells fail.
@@ -252,7 +253,7 @@ def main(argv=None):
 
     maxima = assignment_maxima(assignment)
     print(f"Wrote {args.zip} ({len(members)} files): upload it as the autograder of a Gradescope programming "
-          f"assignment. Every upload is graded on {', '.join(assignment)}, out of {sum(maxima.values()):g} points "
+          f"assignment. Every upload is graded on {', '.join(assignment)}, out of {points_text(sum(maxima.values()))} points "
           f"(set the assignment's points to that); hidden cases' visibility: {args.hidden_visibility}.")
     return 0
 

@@ -14,6 +14,8 @@ import argparse
 import os
 import sys
 
+from grader.results.grade_result import points_text
+
 
 def cell_score(score, maximum, points):
     """The score for a test cell worth ``points``: the kit's score, scaled when the kit's maximum differs.
@@ -26,7 +28,8 @@ def cell_score(score, maximum, points):
     """
     if maximum == points or maximum <= 0:
         return (score if maximum > 0 else 0.0), None
-    note = (f"Note: this cell was written for {points:g} points and the installed kit's cases are worth {maximum:g}; "
+    note = (f"Note: this cell was written for {points_text(points)} points and the installed kit's cases are worth "
+            f"{points_text(maximum)}; "
             "the score is scaled. Run python -m course.nbgrader again to write the cells for this version.")
     return round(score * points / maximum, 6), note
 
@@ -62,7 +65,7 @@ def main(argv=None):
     score, note = cell_score(result.score, result.max_score, args.points)
     if note:
         print(note)
-    print(f"Score for this cell: {score:g}")
+    print(f"Score for this cell: {points_text(score)}")
     return 0
 
 

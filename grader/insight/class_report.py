@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from grader.insight.read_batch import read_batch_output
 from grader.results.atomic_write import write_text_atomically
 from grader.results.csv_cells import safe_cell
+from grader.results.grade_result import points_text
 
 CSV_FILES = ("summary.csv", "exercises.csv", "students.csv", "score_distribution.csv", "groups.csv", "cases.csv", "failures.csv",
              "mistakes.csv", "mistake_cases.csv", "mistake_matches.csv", "similarity.csv", "similar_pairs.csv", "similar_groups.csv")
@@ -130,7 +131,7 @@ def tables(report):
         unchanged = report.unchanged.get(stats.exercise)
         rows.append([stats.exercise, safe_cell(stats.title), len(data.cases.get(stats.exercise, [])), stats.students,
                      stats.graded, len(stats.no_file),
-                     "" if unchanged is None else len(unchanged), len(stats.nothing_passed), f"{stats.maximum:g}",
+                     "" if unchanged is None else len(unchanged), len(stats.nothing_passed), points_text(stats.maximum),
                      _share(stats.mean), _share(stats.median), report.mistakes.compared.get(stats.exercise, 0),
                      len(report.mistakes.unexplained.get(stats.exercise, []))])
     out["exercises.csv"] = (["exercise", "title", "cases", "students", "graded", "no_file", "stub_unchanged", "passed_no_case",
@@ -143,7 +144,7 @@ def tables(report):
         for student in data.students:
             graded = stats.exercise in data.scores.get(student, {})
             rows.append([safe_cell(student), stats.exercise,
-                         f"{data.scores[student][stats.exercise]:g}" if graded else "", f"{stats.maximum:g}",
+                         points_text(data.scores[student][stats.exercise]) if graded else "", points_text(stats.maximum),
                          safe_cell(data.files.get(student, {}).get(stats.exercise, "")),
                          "passed no case" if student in nothing else "graded" if graded else "no file",
                          "" if unchanged is None or not graded else "yes" if student in unchanged else "no",
@@ -151,16 +152,16 @@ def tables(report):
     out["students.csv"] = (["student", "exercise", "points", "max_points", "file", "state", "stub_unchanged",
                             "similarity"], rows)
     out["score_distribution.csv"] = (["exercise", "from_points", "to_points", "students"], [
-        [s.exercise, f"{low:g}", f"{high:g}", n] for s in report.exercises for low, high, n in s.bins])
+        [s.exercise, points_text(low), points_text(high), n] for s in report.exercises for low, high, n in s.bins])
     item_head = ["students", "passed", "pass_rate", "discrimination", "flag"]
 
     def item(i):
         return [i.students, i.passed, _share(i.pass_rate), _share(i.discrimination), i.flag]
 
     out["groups.csv"] = (["exercise", "group", "cases", "max_points", *item_head],
-                         [[g.exercise, safe_cell(g.group), g.cases, f"{g.max_points:g}", *item(g)] for g in report.groups])
+                         [[g.exercise, safe_cell(g.group), g.cases, points_text(g.max_points), *item(g)] for g in report.groups])
     out["cases.csv"] = (["exercise", "group", "case", "visibility", "max_points", *item_head],
-                        [[c.exercise, safe_cell(c.group), safe_cell(c.title), c.visibility, f"{c.max_points:g}", *item(c)]
+                        [[c.exercise, safe_cell(c.group), safe_cell(c.title), c.visibility, points_text(c.max_points), *item(c)]
                          for c in report.cases])
     out["failures.csv"] = (["exercise", "group", "case", "student"],
                            [[i.exercise, safe_cell(i.group), safe_cell(i.title), safe_cell(s)]

@@ -15,6 +15,7 @@ import time
 
 from grader.intake.exercises import BY_ID, EXERCISES
 from grader.learner.progress import NOTEBOOKS_DIR, course_progress, format_progress
+from grader.results.grade_result import points_text
 
 
 def next_exercise(rows):
@@ -79,7 +80,7 @@ def watch(folder, interval=1.0, max_events=None, out=sys.stdout):
             for name in changed:
                 for row in rows:
                     if row.exercise.notebook == name:
-                        score = f" {row.score:g}/{row.max_score:g}" if row.max_score else ""
+                        score = f" {points_text(row.score)}/{points_text(row.max_score)}" if row.max_score else ""
                         print(f"{name}: {row.exercise.title}: {row.state}{score}. {row.detail}", file=out, flush=True)
             following = next_exercise(rows)
             print(f"Next: {following.exercise.title}" if following else "Every exercise is done.", file=out, flush=True)

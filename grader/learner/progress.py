@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from grader.intake.exercises import EXERCISES
 from grader.paths import KIT_ROOT, NOTEBOOKS_DIR
+from grader.results.grade_result import points_text
 
 
 def stub_digest(source):
@@ -158,7 +159,7 @@ def format_progress(rows):
     width = max(len(r.exercise.title) for r in rows)
     lines = [f"{'Exercise':<{width}}  {'State':<11}  {'Score':<7}  Detail"]
     for row in rows:
-        score = f"{row.score:g}/{row.max_score:g}" if row.max_score else "-"
+        score = f"{points_text(row.score)}/{points_text(row.max_score)}" if row.max_score else "-"
         lines.append(f"{row.exercise.title:<{width}}  {row.state:<11}  {score:<7}  {row.detail}")
     done = sum(r.state == "done" for r in rows)
     visible_only = sum(r.state == "visible ok" for r in rows)

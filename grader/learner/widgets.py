@@ -15,6 +15,7 @@ from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, Nev
 from grader.paths import REAL_CALLS_PATH
 from grader.learner.own_steps import own_check, own_steps, problems_by_own_steps
 from grader.learner.progress import course_progress, format_progress
+from grader.results.grade_result import points_text
 from grader.judging.registries import REAL_CALL_TOOLS, fresh
 
 PRE = "white-space: pre-wrap; font-family: monospace; margin: 0"
@@ -285,7 +286,7 @@ class ProgressView(TextFallbackBox):
         marks = {"done": "✓", "visible ok": "◐", "failing": "✗", "not started": "○", "missing": "?"}  # plain marks: every font has them
         body = "".join(
             f"<tr><td>{marks[r.state]}</td><td style='text-align: left'>{html.escape(r.exercise.title)}</td>"
-            f"<td>{r.state}</td><td>{f'{r.score:g}/{r.max_score:g}' if r.max_score else '-'}</td>"
+            f"<td>{r.state}</td><td>{points_text(r.score) + '/' + points_text(r.max_score) if r.max_score else '-'}</td>"
             f"<td style='text-align: left'>{html.escape(r.detail)}</td></tr>" for r in self.rows)
         self.table.value = f"<table><tr><th></th><th>Exercise</th><th>State</th><th>Score</th><th></th></tr>{body}</table>"
 

@@ -14,7 +14,8 @@ import xml.etree.ElementTree as ElementTree
 
 from grader.isolation.sanitise import strip_controls
 from grader.results.provenance import provenance
-from grader.results.text_report import _points, capped
+from grader.results.grade_result import points_text
+from grader.results.text_report import capped
 
 EXERCISM_OUTPUT_LIMIT = 500
 
@@ -144,12 +145,12 @@ def gradescope_results(result, hidden_visibility="visible", score_visibility="vi
         # The total would give away what the withheld cases scored: show the visible part only.
         visible = [case for case in result.cases if case.visibility == "visible"]
         summary = [f"Visible self-checks: {sum(c.passed for c in visible)} of {len(visible)} passed "
-                   f"({_points(sum(c.points for c in visible))} of {_points(sum(c.max_points for c in visible))} points)."]
+                   f"({points_text(sum(c.points for c in visible))} of {points_text(sum(c.max_points for c in visible))} points)."]
         if withheld:
-            summary.append(f"The hidden cases ({_points(sum(c.max_points for c in withheld))} points) and your total "
+            summary.append(f"The hidden cases ({points_text(sum(c.max_points for c in withheld))} points) and your total "
                            f"{WHEN_SHOWN[hidden_visibility]}.")
     else:
-        summary = [f"Score: {_points(result.score)} / {_points(result.max_score)}"]
+        summary = [f"Score: {points_text(result.score)} / {points_text(result.max_score)}"]
     if result.error:
         summary.append(f"Could not grade: {result.error}")
     summary += [f"Note: {strip_controls(note)}" for note in result.notes]

@@ -1,7 +1,17 @@
-"""Scoring: the result model every report is written from (text, Gradescope results.json)."""
+"""The result of grading: ``CaseResult`` and ``GradeResult``, which every report and file format is written from,
+how a student's several files combine (``best_per_exercise``), and how a score is written (``points_text``)."""
 
 import os
 from dataclasses import dataclass, field
+
+
+def points_text(value):
+    """A number of points as every report, table and view writes it: ``116``, ``12.5``, ``0`` (str).
+
+    Args:
+        value: points (int or float).
+    """
+    return f"{value:g}"
 
 
 @dataclass

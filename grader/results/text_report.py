@@ -7,6 +7,7 @@ Hidden cases show their rule and what went wrong, never their input; the other f
 import os
 
 from grader.isolation.sanitise import strip_controls
+from grader.results.grade_result import points_text
 
 MAX_PRINTED_CHARS = 1000
 MAX_PRINTED_LINES = 12
@@ -15,10 +16,6 @@ MAX_PRINTED_LINES = 12
 NOT_RUN_PREFIXES = ("Not run: ", "Grading stopped: ")
 # Likewise for cases voided by a failed canary (grader.judging.canaries.void_reference): the cause is a note, told once.
 FOLDED_PREFIXES = NOT_RUN_PREFIXES + ("Not counted: ",)
-
-
-def _points(value):
-    return f"{value:g}"
 
 
 def _sentence(case):
@@ -69,7 +66,7 @@ def text_report(result):
         str (several lines, no trailing newline).
     """
     name = os.path.basename(result.submission)
-    lines = [f"Grading {name}", f"Score: {_points(result.score)} / {_points(result.max_score)}"]
+    lines = [f"Grading {name}", f"Score: {points_text(result.score)} / {points_text(result.max_score)}"]
     if result.error:
         # Every case failed with the same sentence; listing them would bury it (results.json keeps them).
         return strip_controls("\n".join(lines + ["", f"Could not grade: {result.error}"]))
@@ -85,7 +82,7 @@ def text_report(result):
         why = ("not counted, as the note at the top says" if folded[0][0].feedback.startswith("Not counted")
                else "not run, for the same reason")
         return (f"  ✗ {len(folded)} more case{'s' if len(folded) > 1 else ''}{where} {why} "
-                f"({_points(0)}/{_points(sum(case.max_points for case, _ in folded))})")
+                f"({points_text(0)}/{points_text(sum(case.max_points for case, _ in folded))})")
 
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
@@ -100,7 +97,7 @@ def text_report(result):
         if folded:
             lines.append(fold_line())
             folded = []
-        lines += ["", f"{group} — {_points(earned)}/{_points(available)}"]
+        lines += ["", f"{group} — {points_text(earned)}/{points_text(available)}"]
         last_rule = None
         for case in cases:
             if not case.passed and case.feedback.startswith(FOLDED_PREFIXES):
@@ -112,7 +109,7 @@ def text_report(result):
                 lines.append(fold_line())
                 folded = []
             mark = "✓" if case.passed else "✗"
-            lines.append(f"  {mark} {case.title} ({_points(case.points)}/{_points(case.max_points)})")
+            lines.append(f"  {mark} {case.title} ({points_text(case.points)}/{points_text(case.max_points)})")
             if not case.passed:
                 if case.rule and case.rule != last_rule:
                     lines.append(f"      Rule: {case.rule}")  # once per run of cases that share it

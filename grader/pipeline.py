@@ -28,9 +28,10 @@ from grader.results.grade_result import GradeResult
 from grader.results.text_report import capped
 
 
-def grader_fingerprint(folder=GRADER_DIR):
+def folder_state_digest(folder=GRADER_DIR):
     """SHA-256 over everything in the grader's folder: every entry's name, type, permissions and owner,
     every regular file's bytes (bytecode caches included), to notice a submission adding or editing anything.
+    Taken before and after each grading; the fingerprint results carry is ``grader.results.provenance.code_fingerprint``.
 
     Never blocks: special files (a FIFO planted by a submission) are named, not opened.
     Returns:
@@ -75,7 +76,7 @@ def grader_packages(folder=GRADER_DIR):
 def warm_bytecode_cache(folder=GRADER_DIR):
     """Compile the grader's own modules (its packages: not the cases) into ``__pycache__`` before a run.
 
-    During a run the grader writes no bytecode (its fingerprint would change, voiding the result),
+    During a run the grader writes no bytecode (its folder's digest would change, voiding the result),
     so modules it imports lazily would otherwise be compiled from source on every run. Skipped when
     Python is told not to write bytecode (``PYTHONDONTWRITEBYTECODE``); a read-only kit is fine.
     About 1 ms when the caches are current.
@@ -140,7 +141,7 @@ def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None
 
 
 def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None):
-    fingerprint = grader_fingerprint()
+    before = folder_state_digest()
     sandbox = Sandbox(limits)
     reading = None
     try:
@@ -164,8 +165,8 @@ def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None
     finally:
         if reading is not None:
             reading.cancel()
-        sandbox.close()  # before the fingerprint check: no submission code may run after it
-    if grader_fingerprint() != fingerprint:
+        sandbox.close()  # before the digest is compared: no submission code may run after it
+    if folder_state_digest() != before:
         # Only code running during grading can have done it; no score from this run can be trusted.
         for case in result.cases:
             case.points, case.passed = 0.0, False

@@ -132,7 +132,7 @@ def write_batch_output(out, graded):
     Returns:
         the summaries written (list of dict), as ``grader.classroom.batch.run_batch`` returns them.
     """
-    from grader.classroom.batch import _safe, write_tables
+    from grader.classroom.batch import safe_file_name, write_tables
     from grader.intake.exercises import EXERCISES
     from grader.results.atomic_write import write_json_atomically, write_text_atomically
     from grader.results.formats import gradescope_results
@@ -143,13 +143,13 @@ def write_batch_output(out, graded):
         summary = {"student": student, "files": [name for name, _ in files], "exercises": {},
                    "errors": [] if files else ["no .py or .ipynb file was submitted"]}
         for name, result in files:
-            write_json_atomically(os.path.join(out, "feedback", _safe(student), _safe(name) + ".results.json"),
+            write_json_atomically(os.path.join(out, "feedback", safe_file_name(student), safe_file_name(name) + ".results.json"),
                                   gradescope_results(result))
         combined = best_per_exercise([result for _, result in files], student)
         for exercise_id in dict.fromkeys(case.exercise_id for case in combined.cases):
             cases = [case for case in combined.cases if case.exercise_id == exercise_id]
             summary["exercises"][exercise_id] = [sum(c.points for c in cases), sum(c.max_points for c in cases)]
-        write_json_atomically(os.path.join(out, "results", _safe(student) + ".json"), summary)
+        write_json_atomically(os.path.join(out, "results", safe_file_name(student) + ".json"), summary)
         summaries.append(summary)
     # The assignment: every exercise some student was graded on, at its maximum, in course order.
     maxima = {}

@@ -17,7 +17,7 @@ each submission's code still runs only in its own sandboxed worker. One broken o
 costs that student, never the batch. What is guaranteed (docs/instructors.md):
 - a student's result is stored (``OUT/results/STUDENT.json``, atomically, last) only when it is complete;
 - a re-run reuses a stored result only when the submission's content (SHA-256 of every file), the
-  grader (``grader.results.provenance.fingerprint``) and the options are all the same (``reuse_key``);
+  grader (``grader.results.provenance.code_fingerprint``) and the options are all the same (``reuse_key``);
 - Ctrl+C (SIGINT, to the process or its group) or SIGTERM stops within seconds: nothing half-graded is
   stored, the gradebook is written for what is complete (the others' rows blank, with a note), and the
   message says how many are left and that the same command resumes; a ``kill -9`` at any moment leaves
@@ -39,7 +39,7 @@ import threading
 import time
 
 from grader import __version__
-from grader.results.provenance import fingerprint
+from grader.results.provenance import code_fingerprint
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
 from grader.results.formats import gradescope_results
 from grader.results.text_report import text_report
@@ -142,7 +142,7 @@ def original_name(text):
     return codecs.escape_decode(text.encode("utf-8"))[0]
 
 
-def _safe(name):
+def safe_file_name(name):
     """A file-name-safe version of a student or file name (str).
 
     A name that had to change gets a short digest of the original, so "dan smith" and "dan_smith"
@@ -188,7 +188,7 @@ def reuse_key(student_dir, files, refused, assignment, limits):
                    "output_bytes": limits.output_bytes, "max_requests": limits.max_requests,
                    "total_seconds": limits.total_seconds},
         "grader_version": __version__,
-        "grader_fingerprint": fingerprint(),
+        "grader_fingerprint": code_fingerprint(),
         "python": platform.python_version(),
     }
 
@@ -317,7 +317,7 @@ def grade_student(student, files, refused, out, limits, assignment, key):
             summary["errors"].append(f"{name}: {problem}")
             continue
         results.append(result)
-        feedback[_safe(os.path.basename(path))] = result
+        feedback[safe_file_name(os.path.basename(path))] = result
         if result.error:
             summary["errors"].append(f"{name}: {result.error}")
     if _STOPPING:
@@ -331,14 +331,14 @@ def grade_student(student, files, refused, out, limits, assignment, key):
         reason = absent.get(exercise_id) or zero_score_reason(GradeResult(student, cases))
         if reason and any(not result.error for result in results):
             summary["errors"].append(f"{exercise_id}: 0 points; {reason}")
-    folder = os.path.join(out, "feedback", _safe(student))
+    folder = os.path.join(out, "feedback", safe_file_name(student))
     for name, result in feedback.items():
         write_text_atomically(os.path.join(folder, name + ".txt"), text_report(result) + "\n")
         write_json_atomically(os.path.join(folder, name + ".results.json"), gradescope_results(result))
     _remove_stale_feedback(folder, {n + suffix for n in feedback for suffix in (".txt", ".results.json")})
     if _STOPPING:  # nothing stored says this student is done until the summary below
         raise Stopped(student)
-    write_json_atomically(os.path.join(out, "results", _safe(student) + ".json"), summary)
+    write_json_atomically(os.path.join(out, "results", safe_file_name(student) + ".json"), summary)
     return summary
 
 
@@ -514,7 +514,7 @@ def write_tables(out, students, summaries, maxima, canvas_assignment="Tool-call 
     from grader.intake.exercises import BY_ID
     from grader.classroom.gradebook import canvas_csv, gradebook_csv, maxima_csv
 
-    entries = [{"student": shown(s), "folder": _safe(s), "summary": summaries.get(s), "pending": PENDING}
+    entries = [{"student": shown(s), "folder": safe_file_name(s), "summary": summaries.get(s), "pending": PENDING}
                for s in students]
     write_text_atomically(os.path.join(out, "maxima.csv"),
                           maxima_csv(maxima, {e: BY_ID[e].title for e in maxima}))
@@ -550,7 +550,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, progress=Tr
     for student, (files, refused) in students.items():
         base = os.path.join(folder, student) if os.path.isdir(os.path.join(folder, student)) else folder
         key = reuse_key(base, files, refused, assignment, limits)
-        stored = None if regrade else stored_result(os.path.join(out, "results", _safe(student) + ".json"), key)
+        stored = None if regrade else stored_result(os.path.join(out, "results", safe_file_name(student) + ".json"), key)
         if stored is not None:
             summaries[student] = stored
         else:

@@ -433,8 +433,8 @@ def code_files_for(data, submissions):
     Returns:
         the mapping; a student or file that is no longer in ``submissions`` is left out.
     """
-    # The batch names each feedback file after the submitted file, made file-name safe by _safe.
-    from grader.classroom.batch import _safe, find_submissions, shown
+    # The batch names each feedback file after the submitted file, made file-name safe by safe_file_name.
+    from grader.classroom.batch import safe_file_name, find_submissions, shown
 
     found = find_submissions(submissions)
     by_name = {shown(student): files for student, (files, _refused) in found.items()}
@@ -442,7 +442,7 @@ def code_files_for(data, submissions):
     for student, per_exercise in data.files.items():
         paths = {}
         for path in by_name.get(student, []):
-            paths.setdefault(_safe(os.path.basename(path)), path)
+            paths.setdefault(safe_file_name(os.path.basename(path)), path)
         for exercise, name in per_exercise.items():
             path = paths.get(name)
             if path is not None:

@@ -25,10 +25,11 @@ def version_line():
 
 
 @functools.lru_cache(maxsize=None)
-def fingerprint(folder=GRADER_DIR):
-    """A digest of the grader's own files: every file's path and bytes under ``folder``, bytecode caches left out.
+def code_fingerprint(folder=GRADER_DIR):
+    """The grader's fingerprint in every result: a digest of what grades, every file's path and bytes under
+    ``folder`` (its modules, cases and course metadata), bytecode caches left out.
 
-    Unlike ``grader.pipeline.grader_fingerprint`` (which also covers caches, permissions and owners, to notice
+    Unlike ``grader.pipeline.folder_state_digest`` (which also covers caches, permissions and owners, to notice
     a submission touching anything while it runs), this one changes only when what grades changes: a
     case, a module, the course metadata. Computed once per process (about 6 ms).
 
@@ -56,7 +57,7 @@ def fingerprint(folder=GRADER_DIR):
 
 def provenance():
     """``{"grader_version": "<version>", "grader_fingerprint": "<16 hex digits>"}`` for a result (dict)."""
-    return {"grader_version": __version__, "grader_fingerprint": fingerprint()}
+    return {"grader_version": __version__, "grader_fingerprint": code_fingerprint()}
 
 
 def license_texts():

@@ -164,8 +164,12 @@ def check_rule_coverage(cases_dir=CASES_DIR, taught_in=None, capstone_only=None)
     return results
 
 
-def main():
+def main(argv=None):
     """Check every exercise; returns the exit status (0: all good, 1: something failed)."""
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m course.check", description="The course check: every stub fails, every "
+                            "solution passes, every rule the capstone grades is graded in its step.").parse_args(argv)
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     failures = 0
     for exercise in EXERCISES:

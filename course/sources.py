@@ -199,8 +199,12 @@ def explain(problems):
     return "\n".join(lines)
 
 
-def main():
+def main(argv=None):
     """Print every unlisted reference with what to add; return the exit status (0 when none, else 1)."""
+    import argparse
+
+    argparse.ArgumentParser(prog="python -m course.sources",
+                            description="Every reference the course cites must be listed in docs/sources.md.").parse_args(argv)
     problems = unlisted()
     if not problems:
         print(f"every reference the course cites is listed in {SOURCES_PAGE}")

@@ -198,11 +198,12 @@ def write_source(course, assignment="ps1", notebooks="all"):
     Returns:
         list of the files written, relative to the assignment folder.
     Raises:
-        FileExistsError: the assignment folder exists. ValueError: ``notebooks`` names no notebook.
+        FileExistsError: the assignment folder exists. ValueError: ``notebooks`` names no notebook, or ``grader/``
+            holds a folder that is not part of its layout.
     """
     import nbformat
 
-    from course.release import copy_student_grader, write_licenses
+    from course.release import copy_student_grader, refuse_stray_folders, write_licenses
     from grader.classroom.assignment import select_notebooks
     from grader.classroom.batch import assignment_maxima
     from grader.intake.exercises import EXERCISES
@@ -211,6 +212,7 @@ def write_source(course, assignment="ps1", notebooks="all"):
     chosen = select_notebooks(notebooks, sorted(generated))
     exercises = [e.id for e in EXERCISES if e.notebook in chosen]
     folder = os.path.join(course, "source", assignment)
+    refuse_stray_folders("The nbgrader assignment")  # before anything is written
     os.makedirs(folder)
     maxima = assignment_maxima(exercises) if exercises else {}
     written = []

@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 
-from grader.paths import GRADER_DIR, REQUIREMENTS_PATH
+from grader.paths import GRADER_DIR, REQUIREMENTS_PATH, stray_folders, stray_sentence
 
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
@@ -87,19 +87,40 @@ def instructor_only(relative):
     return any(fnmatch.fnmatchcase(relative, pattern) for pattern in INSTRUCTOR_ONLY)
 
 
+def refuse_stray_folders(what):
+    """Raise ValueError (one sentence) when ``grader/`` holds a folder that is none of its packages
+    (``grader.paths.stray_folders``): what is in it would reach students, or be missed, unnoticed."""
+    stray = stray_folders()
+    if stray:
+        raise ValueError(f"{stray_sentence(stray)} {what} was not built.")
+
+
+def belongs(relative, folder):
+    """True when ``folder`` (``/``-separated, inside ``grader/``, ending in ``/``) is part of the grader's layout:
+    a package (it holds ``__init__.py``), or the case folders below ``judging/cases/``."""
+    return relative.startswith(CASES) or os.path.isfile(os.path.join(folder, "__init__.py"))
+
+
 def copy_student_grader(destination, exercise_ids):
     """Write the student's grader into ``destination/grader``: visible cases only, the assigned exercises only.
+
+    Only the grader's packages and case folders are copied (``belongs``); a folder that is neither is refused
+    before anything is written (``refuse_stray_folders``).
 
     Args:
         destination: the release folder (str). exercise_ids: the exercises kept in ``exercises.json`` (set of str).
     Returns:
         list of the files written, relative to ``destination`` (``/``-separated).
+    Raises:
+        ValueError: ``grader/`` holds a folder that is not part of its layout.
     """
+    refuse_stray_folders("The student's grader")
     written = []
     for base, folders, names in os.walk(GRADER_DIR):
         relative = os.path.relpath(base, GRADER_DIR).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
-        folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/"))
+        folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/")
+                            and belongs(prefix + f + "/", os.path.join(base, f)))
         for name in sorted(names):
             if not name.endswith((".py", ".json", ".ini")) or instructor_only(prefix + name):
                 continue
@@ -183,9 +204,12 @@ def build_release(destination, make_zip=False, notebooks="all"):
         list of the release's files, relative to ``destination``.
     Raises:
         FileExistsError: ``destination`` exists (a release never overwrites anything).
-        ValueError: ``notebooks`` names no notebook (one sentence).
+        ValueError: ``notebooks`` names no notebook, or ``grader/`` holds a folder that is not part of its layout
+            (one sentence).
     """
     import nbformat
+
+    refuse_stray_folders("The student release")
 
     from course.notebooks import generated_notebooks
     from grader import __version__

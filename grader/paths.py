@@ -10,7 +10,8 @@ After ``pip install``, it is the folder the ``grader`` package was installed int
 packages ``grader``, ``course`` and ``solutions`` are there, the clone-only folders (``notebooks/``,
 ``tests/``, ``docs/``) are not, and commands that need them say so.
 
-All values are absolute paths (str), computed once at import.
+All values are absolute paths (str), computed once at import. ``stray_folders()`` tells what does not belong in
+``grader/``.
 """
 
 import os
@@ -51,3 +52,32 @@ TESTS_DIR = os.path.join(KIT_ROOT, "tests")
 """The kit's own tests (a clone only)."""
 FAULTY_DIR = os.path.join(TESTS_DIR, "faulty")
 """The faulty library: solutions with one known fault each, the source of the class report's known mistakes."""
+
+
+def stray_folders(grader_dir=GRADER_DIR):
+    """Folders directly in ``grader/`` that are none of its packages: what an update can leave behind.
+
+    Untracked files survive ``git pull``: hidden cases an instructor added to ``grader/cases/`` before the cases
+    moved to ``grader/judging/cases/`` stay there, where the grader runs none of them and a filter written for the
+    new layout would hand them to students. The student release, nbgrader's source folder and Gradescope's bundle
+    refuse to be built while one exists, and ``python -m grader`` and the batch say so.
+
+    Args:
+        grader_dir: the grader's folder (str).
+    Returns:
+        the folders' names, sorted (list of str; empty when the layout is clean). ``__pycache__`` is not one.
+    """
+    try:
+        entries = sorted(os.scandir(grader_dir), key=lambda entry: entry.name)
+    except OSError:
+        return []
+    return [entry.name for entry in entries if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__"
+            and not os.path.isfile(os.path.join(entry.path, "__init__.py"))]
+
+
+def stray_sentence(folders):
+    """One sentence naming stray folders (``stray_folders``) and what to do (str)."""
+    listed = ", ".join(f"grader/{name}/" for name in folders)
+    return (f"{listed} {'is' if len(folders) == 1 else 'are'} not part of the grader's layout, so nothing in "
+            f"{'it' if len(folders) == 1 else 'them'} is run (hidden cases live in grader/judging/cases/<exercise>/): "
+            "move what you added there, or delete it.")

@@ -119,6 +119,38 @@ def test_instructor_only_parts_of_the_grader(path, only):
     assert instructor_only(path) is only
 
 
+def test_a_folder_an_update_left_behind_stops_every_build_for_students(tmp_path):
+    """An attacker's trial of issue 21: hidden cases an instructor had added in ``grader/cases/`` (the flat layout's
+    place; ``git pull`` leaves untracked files where they are) went into the student release and nbgrader's
+    source, and no longer ran. Every build that copies the grader now refuses, naming the folder, and grading says
+    it is not run."""
+    kit = tmp_path / "kit"
+    shutil.copytree(ROOT, kit, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "artifacts"))
+    stale = kit / "grader" / "cases" / "tool_call"
+    stale.mkdir(parents=True)
+    (stale / "test_local_extra.py").write_text('"""SECRET Zanzibar-42"""\n', encoding="utf-8")
+    refused = "grader/cases/ is not part of the grader's layout, so nothing in it is run"
+
+    def run(*command):
+        return subprocess.run([sys.executable, "-m", *map(str, command)], cwd=kit, capture_output=True, text=True,
+                              timeout=300)
+
+    release = run("course.release", tmp_path / "release", "--notebooks", "01")
+    assert release.returncode == 2 and refused in release.stderr and not (tmp_path / "release").exists()
+    nbgrader = run("course.nbgrader", tmp_path / "course", "--notebooks", "01")
+    assert nbgrader.returncode == 2 and refused in nbgrader.stderr
+    assert not (tmp_path / "course" / "source").exists()
+    bundle = run("grader.gradescope", tmp_path / "autograder.zip", "--notebooks", "01")
+    assert bundle.returncode == 2 and refused in bundle.stderr and not (tmp_path / "autograder.zip").exists()
+    graded = run("grader", os.path.join("tests", "faulty", "base.py"))
+    assert graded.returncode == 0 and f"warning: {refused}" in graded.stderr
+    assert f"Score: {shown(available('capstone'))} / {shown(available('capstone'))}" in graded.stdout
+    shutil.rmtree(kit / "grader" / "cases")
+    assert run("course.release", tmp_path / "release", "--notebooks", "01").returncode == 0
+    assert "Zanzibar" not in "".join(p.read_text(encoding="utf-8", errors="replace")
+                                     for p in (tmp_path / "release").rglob("*") if p.is_file())
+
+
 def test_release_notebooks_are_generated_not_copied_from_the_working_copy(release):
     """An instructor who worked through notebooks/ in this clone must not hand out those answers."""
     from course.notebooks import exercise_sources, generated_notebooks

@@ -16,10 +16,13 @@ from grader.paths import GRADER_DIR
 
 CORE = ("intake", "isolation", "judging", "results")
 BESIDE = ("classroom", "learner", "insight")
-# The top folder: the package, ``python -m grader``, the paths, the pipeline, and the commands kept by name.
-TOP = {"__init__.py", "__main__.py", "paths.py", "pipeline.py", "batch.py", "gradescope.py", "autograde.py"}
+# The top folder: the package, ``python -m grader``, the paths, the pipeline, the commands kept by name, and the
+# two names notebooks saved with kit 2.0.0 import (aliases of the moved modules).
+TOP = {"__init__.py", "__main__.py", "paths.py", "pipeline.py", "batch.py", "gradescope.py", "autograde.py",
+       "selfcheck.py", "widgets.py"}
 THIN_COMMANDS = {"batch.py": "grader.classroom.batch", "gradescope.py": "grader.classroom.gradescope_bundle",
                  "autograde.py": "grader.classroom.nbgrader_entry"}
+OLD_NAMES = {"selfcheck.py": "grader.learner.selfcheck", "widgets.py": "grader.learner.widgets"}
 
 
 def grader_modules():
@@ -135,3 +138,14 @@ def test_every_module_says_what_it_holds(module):
     with open(MODULES[module], encoding="utf-8") as handle:
         docstring = ast.get_docstring(ast.parse(handle.read()))
     assert docstring and len(docstring) > 40, module
+
+
+@pytest.mark.parametrize("name, target", sorted(OLD_NAMES.items()))
+def test_an_old_name_is_only_an_alias_of_the_moved_module(name, target):
+    import importlib
+
+    with open(os.path.join(GRADER_DIR, name), encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    assert GRAPH[f"grader.{name[:-3]}"] == {target, target.rpartition(".")[0]}  # from grader.learner import ...
+    assert not [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    assert importlib.import_module(f"grader.{name[:-3]}") is importlib.import_module(target)

@@ -608,7 +608,7 @@ def main(argv=None):
     bad options, 128 + the signal's number (130 for Ctrl+C, 143 for SIGTERM) when it was stopped."""
     from grader.results.provenance import version_line
     from grader.classroom.assignment import add_assignment_options, exercises_from
-    from grader.classroom.cli import add_grading_options, limits_from
+    from grader.classroom.cli import add_grading_options, limits_from, warn_of_stray_folders
     from grader.classroom.gradebook import CANVAS_ID_COLUMNS
 
     parser = argparse.ArgumentParser(prog="python -m grader.batch", description=__doc__.splitlines()[0])
@@ -635,6 +635,7 @@ def main(argv=None):
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    warn_of_stray_folders()
     stop, received = threading.Event(), []
 
     def request_stop(signum, frame):

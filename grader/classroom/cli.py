@@ -10,6 +10,7 @@ from grader.intake.exercises import BY_ID
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
 from grader.results.formats import exercism_results, gradescope_results, junit_xml
 from grader.results.text_report import text_report
+from grader.paths import stray_folders, stray_sentence
 from grader.pipeline import grade
 from grader.isolation.limits import Limits
 
@@ -51,6 +52,14 @@ def add_grading_options(parser, total, exercise=True):
                         help=f"wall-clock limit for {total} (default: %(default)s)")
 
 
+def warn_of_stray_folders():
+    """Say on stderr when ``grader/`` holds a folder the grader does not run (``grader.paths.stray_folders``), so
+    an instructor whose own cases an update left at an old place learns it before trusting a score."""
+    stray = stray_folders()
+    if stray:
+        print(f"warning: {stray_sentence(stray)}", file=sys.stderr)
+
+
 def limits_from(args):
     """The ``grader.isolation.limits.Limits`` that the options of ``add_grading_options`` ask for."""
     return Limits(case_seconds=args.case_timeout, load_seconds=args.load_timeout, memory_mb=args.memory_mb,
@@ -74,6 +83,7 @@ def main(argv=None):
     # One run reads one notebook: nbformat's jsonschema validator is ready at once, while its default
     # (fastjsonschema) first compiles the schema, about 0.03 s, which pays off only over many notebooks.
     os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")
+    warn_of_stray_folders()
     limits = limits_from(args)
     result = grade(args.submission, limits=limits, exercise_ids=args.exercise)
     # Learner text is sanitised, but never let an odd terminal encoding lose the results.

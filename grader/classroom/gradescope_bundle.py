@@ -16,7 +16,7 @@ import stat
 import sys
 import zipfile
 
-from grader.paths import GRADER_DIR, SOLUTIONS_DIR
+from grader.paths import GRADER_DIR, SOLUTIONS_DIR, stray_folders, stray_sentence
 from grader.results.grade_result import points_text
 
 
@@ -248,6 +248,10 @@ def main(argv=None):
         return 0
     if not args.zip:
         parser.error("give the bundle to write, e.g. autograder.zip")
+    stray = stray_folders()
+    if stray:  # the bundle copies grader/ whole: what is in such a folder would travel, and never run
+        print(f"error: {stray_sentence(stray)} The bundle was not built.", file=sys.stderr)
+        return 2
     members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility)
     from grader.classroom.batch import assignment_maxima
 

@@ -62,17 +62,30 @@ def stray_folders(grader_dir=GRADER_DIR):
     new layout would hand them to students. The student release, nbgrader's source folder and Gradescope's bundle
     refuse to be built while one exists, and ``python -m grader`` and the batch say so.
 
+    A folder that holds nothing but bytecode caches is not one: Python left those there for the old modules
+    (``__pycache__`` is ignored by git, so an update keeps it), nothing in them runs or is copied, and nobody
+    added them.
+
     Args:
         grader_dir: the grader's folder (str).
     Returns:
-        the folders' names, sorted (list of str; empty when the layout is clean). ``__pycache__`` is not one.
+        the folders' names, sorted (list of str; empty when the layout is clean).
     """
     try:
         entries = sorted(os.scandir(grader_dir), key=lambda entry: entry.name)
     except OSError:
         return []
     return [entry.name for entry in entries if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__"
-            and not os.path.isfile(os.path.join(entry.path, "__init__.py"))]
+            and not os.path.isfile(os.path.join(entry.path, "__init__.py")) and _holds_more_than_caches(entry.path)]
+
+
+def _holds_more_than_caches(folder):
+    """True when ``folder`` holds a file that is not a bytecode cache, at any depth (a link counts as a file)."""
+    for base, folders, names in os.walk(folder):
+        folders[:] = [f for f in folders if f != "__pycache__" or os.path.islink(os.path.join(base, f))]
+        if any(not name.endswith((".pyc", ".pyo")) for name in names):
+            return True
+    return False
 
 
 def stray_sentence(folders):

@@ -165,3 +165,23 @@ def test_the_worker_is_told_the_kit_root(monkeypatch):
         sandbox.close()
     assert len(seen) == 1 and paths.KIT_ROOT in seen[0]
     assert seen[0][seen[0].index(paths.KIT_ROOT) - 1] == sandbox.scratch  # the argument after the scratch folder
+
+
+def test_a_folder_the_layout_does_not_know_is_stray_unless_it_holds_only_caches(tmp_path):
+    """What an update leaves in grader/ (issue 21): hidden cases an instructor added to the old grader/cases/ are
+    stray; the bytecode caches Python kept for the old cases are not (a learner's trial: they drew a warning about
+    cases the learner never added)."""
+    grader = tmp_path / "grader"
+    (grader / "judging").mkdir(parents=True)
+    (grader / "judging" / "__init__.py").write_text('"""a package"""\n')
+    (grader / "__pycache__").mkdir()
+    (grader / "cases" / "tool_call" / "__pycache__").mkdir(parents=True)
+    (grader / "cases" / "tool_call" / "__pycache__" / "test_01_parsing.cpython-311.pyc").write_bytes(b"\0")
+    assert paths.stray_folders(str(grader)) == []
+    (grader / "cases" / "tool_call" / "test_local.py").write_text("def test_mine(): pass\n")
+    (grader / "notes").mkdir()
+    (grader / "notes" / "todo.txt").write_text("x")
+    assert paths.stray_folders(str(grader)) == ["cases", "notes"]
+    assert paths.stray_sentence(["cases"]).startswith("grader/cases/ is not part of the grader's layout, so nothing in "
+                                                      "it is run (hidden cases live in grader/judging/cases/")
+    assert paths.stray_folders() == []  # this clone is clean

@@ -203,10 +203,11 @@ def write_source(course, assignment="ps1", notebooks="all"):
     """
     import nbformat
 
-    from course.release import copy_student_grader, refuse_stray_folders, write_licenses
+    from course.release import copy_student_grader, write_licenses
     from grader.classroom.assignment import select_notebooks
     from grader.classroom.batch import assignment_maxima
     from grader.intake.exercises import EXERCISES
+    from grader.paths import refuse_stray_folders
 
     generated = {filename: (solved, learner) for filename, solved, learner in generated_notebooks()}
     chosen = select_notebooks(notebooks, sorted(generated))

@@ -17,7 +17,7 @@ import re
 import shutil
 import sys
 
-from grader.paths import GRADER_DIR, REQUIREMENTS_PATH, stray_folders, stray_sentence
+from grader.paths import GRADER_DIR, REQUIREMENTS_PATH, refuse_stray_folders
 
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
@@ -87,25 +87,11 @@ def instructor_only(relative):
     return any(fnmatch.fnmatchcase(relative, pattern) for pattern in INSTRUCTOR_ONLY)
 
 
-def refuse_stray_folders(what):
-    """Raise ValueError (one sentence) when ``grader/`` holds a folder that is none of its packages
-    (``grader.paths.stray_folders``): what is in it would reach students, or be missed, unnoticed."""
-    stray = stray_folders()
-    if stray:
-        raise ValueError(f"{stray_sentence(stray)} {what} was not built.")
-
-
-def belongs(relative, folder):
-    """True when ``folder`` (``/``-separated, inside ``grader/``, ending in ``/``) is part of the grader's layout:
-    a package (it holds ``__init__.py``), or the case folders below ``judging/cases/``."""
-    return relative.startswith(CASES) or os.path.isfile(os.path.join(folder, "__init__.py"))
-
-
 def copy_student_grader(destination, exercise_ids):
     """Write the student's grader into ``destination/grader``: visible cases only, the assigned exercises only.
 
-    Only the grader's packages and case folders are copied (``belongs``); a folder that is neither is refused
-    before anything is written (``refuse_stray_folders``).
+    A folder in ``grader/`` that is none of its packages is refused before anything is written
+    (``grader.paths.refuse_stray_folders``).
 
     Args:
         destination: the release folder (str). exercise_ids: the exercises kept in ``exercises.json`` (set of str).
@@ -119,8 +105,7 @@ def copy_student_grader(destination, exercise_ids):
     for base, folders, names in os.walk(GRADER_DIR):
         relative = os.path.relpath(base, GRADER_DIR).replace(os.sep, "/")
         prefix = "" if relative == "." else relative + "/"
-        folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/")
-                            and belongs(prefix + f + "/", os.path.join(base, f)))
+        folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/"))
         for name in sorted(names):
             if not name.endswith((".py", ".json", ".ini")) or instructor_only(prefix + name):
                 continue

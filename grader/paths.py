@@ -94,3 +94,12 @@ def stray_sentence(folders):
     return (f"{listed} {'is' if len(folders) == 1 else 'are'} not part of the grader's layout, so nothing in "
             f"{'it' if len(folders) == 1 else 'them'} is run (hidden cases live in grader/judging/cases/<exercise>/): "
             "move what you added there, or delete it.")
+
+
+def refuse_stray_folders(what):
+    """Raise ValueError, one sentence ending "``what`` was not built.", when ``grader/`` holds a stray folder
+    (``stray_folders``). For every build that copies the grader for someone else (the student release, nbgrader's
+    source, Gradescope's bundle): what is in such a folder would travel unnoticed, and never run."""
+    stray = stray_folders()
+    if stray:
+        raise ValueError(f"{stray_sentence(stray)} {what} was not built.")

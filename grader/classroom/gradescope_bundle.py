@@ -16,7 +16,7 @@ import stat
 import sys
 import zipfile
 
-from grader.paths import GRADER_DIR, SOLUTIONS_DIR, stray_folders, stray_sentence
+from grader.paths import GRADER_DIR, SOLUTIONS_DIR, refuse_stray_folders
 from grader.results.grade_result import points_text
 
 
@@ -153,8 +153,13 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
         assignment: the exercise ids every upload is graded on (list of str; default: the capstone).
         hidden_visibility, score_visibility: Gradescope visibilities for hidden cases and the overall score
             (``grader.results.formats.gradescope_results``).
+    Raises:
+        ValueError: ``grader/`` holds a folder that is none of its packages (``grader.paths.refuse_stray_folders``):
+            the bundle copies ``grader/`` whole, so what is in it would travel, and never run.
     """
     from grader.results.provenance import license_texts
+
+    refuse_stray_folders("The bundle")
 
     options = " ".join([*(f"--exercise {e}" for e in assignment), f"--hidden-visibility {hidden_visibility}",
                         f"--score-visibility {score_visibility}"])
@@ -217,7 +222,7 @@ def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_
 
 
 def main(argv=None):
-    """Command line; returns 0 on success, 2 for a bad choice of exercises. ``--grade-upload`` is what the
+    """Command line; returns 0 on success, 2 for a bad choice of exercises or a stray folder in ``grader/``. ``--grade-upload`` is what the
     bundle's ``run_autograder`` calls."""
     from grader.results.provenance import version_line
     from grader.classroom.assignment import add_assignment_options, exercises_from
@@ -248,11 +253,11 @@ def main(argv=None):
         return 0
     if not args.zip:
         parser.error("give the bundle to write, e.g. autograder.zip")
-    stray = stray_folders()
-    if stray:  # the bundle copies grader/ whole: what is in such a folder would travel, and never run
-        print(f"error: {stray_sentence(stray)} The bundle was not built.", file=sys.stderr)
+    try:
+        members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 2
-    members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility)
     from grader.classroom.batch import assignment_maxima
 
     maxima = assignment_maxima(assignment)

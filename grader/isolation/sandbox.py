@@ -212,12 +212,6 @@ class Sandbox:
         self.transport = PortableTransport() if self.portable else PosixTransport(self.scratch)
         _LIVE.add(self)
 
-    @property
-    def confinement(self):
-        """The kernel's rules the worker starts under (``grader.isolation.kernel_rules.prepare``'s plan), or None
-        where the kernel offers none or nothing can apply them (the portable transport)."""
-        return self.transport.confinement
-
     # -- process management -------------------------------------------------------------------
 
     def _spawn(self):
@@ -282,7 +276,8 @@ class Sandbox:
         return data
 
     def _watch(self):
-        """The portable transport's limits, checked from the grader: the worker's memory and its output file."""
+        """The limits the kernel does not hold for a watched worker (the portable transport; macOS, where
+        ``RLIMIT_AS`` is not enforced), checked from the grader: the worker's memory and its output file."""
         if memory_used(self.process.pid) > self.limits.memory_mb * 1024 * 1024:
             self._kill()
             raise _Stop(f"ran out of memory (it used more than {self.limits.memory_mb} MB, the grader's limit) and "

@@ -122,8 +122,6 @@ class PortableTransport:
     Every method is the transport's part of ``grader.isolation.sandbox.Sandbox``, which holds the protocol.
     """
 
-    confinement = None  # nothing can apply the kernel's rules without a hook between fork and exec
-
     def __init__(self):
         self.pipes = None
 

@@ -1,0 +1,1 @@
+../../alice/ps1/05_capstone.py

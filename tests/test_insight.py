@@ -572,7 +572,8 @@ def test_report_page_renders_in_headless_chromium(graded_class):
 
 # -- one CSV guard for every CSV file (issue 21) ---------------------------------------------------------
 
-FORMULA_NAMES = ["bob", " =eve", "\uff1dmal", "\uff0bplus", "  @at", "'quoted", "-2+3"]
+FORMULA_NAMES = ["bob", " =eve", "\uff1dmal", "\uff0bplus", "  @at", "'quoted", "-2+3",
+                 "  \uff20cmd", " +1+1", "\t=tab", "\uff0b\uff0d"]  # the second line: inputs written after the fix
 PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
@@ -608,8 +609,11 @@ def test_students_whose_names_start_a_formula_stay_students_in_every_csv_file(tm
                               str(folder), "--workers", "1"], cwd=ROOT, capture_output=True, text=True, env=env)
     assert insight.returncode == 0, insight.stderr
     assert insight.stdout.startswith(f"Class report of {len(FORMULA_NAMES)} students: "), insight.stdout
+    from grader.classroom.batch import shown  # the batch shows a control character as \\xNN, reversibly
+
+    names = [shown(name) for name in FORMULA_NAMES]
     data = read_batch_output(tmp_path / "out")
-    assert data.students == sorted(FORMULA_NAMES) and data.notes == []
+    assert data.students == sorted(names) and data.notes == []
     files = sorted((tmp_path / "out").glob("*.csv")) + sorted((tmp_path / "out" / "insight").glob("*.csv"))
     assert {f.name for f in files} >= {"gradebook.csv", "canvas.csv", "maxima.csv", "students.csv",
                                        "similar_pairs.csv", "failures.csv"}
@@ -619,11 +623,11 @@ def test_students_whose_names_start_a_formula_stay_students_in_every_csv_file(tm
             for row in csv.reader(handle):
                 for cell in row:
                     assert not starts_a_formula(cell), (path.name, cell)
-                    named.update(name for name in FORMULA_NAMES if cell.endswith(name))
-    assert named == set(FORMULA_NAMES)  # every student's name was written somewhere, behind the guard
+                    named.update(name for name in names if cell.endswith(name))
+    assert named == set(names)  # every student's name was written somewhere, behind the guard
     with open(tmp_path / "out" / "insight" / "students.csv", encoding="utf-8", newline="") as handle:
-        shown = {row["student"] for row in csv.DictReader(handle)}
-    assert shown == {safe_cell(name) for name in FORMULA_NAMES} and "' =eve" in shown and "'\uff1dmal" in shown
+        written = {row["student"] for row in csv.DictReader(handle)}
+    assert written == {safe_cell(name) for name in names} and "' =eve" in written and "'\uff1dmal" in written
 
 
 def test_the_guard_can_be_undone_exactly():

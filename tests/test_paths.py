@@ -120,6 +120,9 @@ TARGETS = [
     ("read a hidden case", os.path.join(paths.CASES_DIR, "tool_call", "test_01_parsing.py")),
     ("list the hidden cases", paths.CASES_DIR),
     ("read the kit root's README", os.path.join(paths.KIT_ROOT, "README.md")),
+    ("read the canary pools", paths.CANARY_POOLS_PATH),
+    ("read a model answer", os.path.join(paths.SOLUTIONS_DIR, "answers", sorted(os.listdir(os.path.join(paths.SOLUTIONS_DIR, "answers")))[0])),
+    ("list the judging package", os.path.dirname(paths.CASES_DIR)),
 ]
 
 

@@ -24,7 +24,8 @@ import time
 
 from course.assemble import seed_form
 from course.misconceptions import faulty_module
-from grader.paths import FAULTY_DIR, KIT_ROOT as ROOT, TESTS_DIR
+from grader.paths import FAULTY_DIR, TESTS_DIR
+from grader.paths import KIT_ROOT as ROOT
 
 FAULTS = faulty_module("faults").FAULTS
 

@@ -34,12 +34,14 @@ import time
 
 import nbformat
 
-from grader.paths import FAULTY_DIR, KIT_ROOT as ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR, TESTS_DIR
+from grader.paths import FAULTY_DIR, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR, TESTS_DIR
+from grader.paths import KIT_ROOT as ROOT
 
 sys.path.append(TESTS_DIR)  # the synthetic class of the kit's own tests (tests/insight_class.py; a clone only)
-from grader.intake.exercises import EXERCISES  # noqa: E402
-from grader.insight.mistakes import load_mistakes  # noqa: E402
 from insight_class import HERE, result_from, write_batch_output  # noqa: E402
+
+from grader.insight.mistakes import load_mistakes  # noqa: E402
+from grader.intake.exercises import EXERCISES  # noqa: E402
 
 ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 

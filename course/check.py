@@ -20,10 +20,9 @@ import sys
 from grader.intake.exercises import BY_ID, EXERCISES, detect
 from grader.intake.extract import extract
 from grader.judging.rule_ids import MARKER
-from grader.paths import CASES_DIR
-from grader.pipeline import grade
-from grader.paths import NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
 from grader.judging.visible_cases import VISIBLE_CASES
+from grader.paths import CASES_DIR, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
+from grader.pipeline import grade
 
 # Which step exercise teaches each area of rule ids (the part before the dot): its notebook states the rule, so
 # its hidden cases must check it at least as strictly as the capstone does. Read by area, not by id, so a new

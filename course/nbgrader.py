@@ -23,11 +23,17 @@ self-checks, and the kit's licenses. Then nbgrader's own commands work as docume
 import argparse
 import ast
 import io
-import tokenize
 import os
 import sys
+import tokenize
 
-from course.notebooks import BEGIN, BEGIN_HIDDEN, END, generated_notebooks, strip_solutions
+from course.notebooks import (
+    BEGIN,
+    BEGIN_HIDDEN,
+    END,
+    generated_notebooks,
+    strip_solutions,
+)
 
 TEST_CELL = '''# Autograder test (nbgrader) for exercise "{exercise}", worth {points:g} points: the kit grades this notebook's
 # saved file with its visible and hidden cases, in a fresh process; the number it shows last is this cell's score.

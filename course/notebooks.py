@@ -23,8 +23,8 @@ import os
 import nbformat
 
 from course.assemble import ADAPTER, assemble
-from grader.paths import KIT_ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
 from grader.learner.progress import stub_digest
+from grader.paths import KIT_ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
 
 SOLVED_DIR = SOLVED_NOTEBOOKS_DIR
 LEARNER_DIR = NOTEBOOKS_DIR

@@ -39,11 +39,11 @@ import threading
 import time
 
 from grader import __version__
-from grader.results.provenance import code_fingerprint
+from grader.isolation.limits import Limits
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
 from grader.results.formats import gradescope_results
+from grader.results.provenance import code_fingerprint
 from grader.results.text_report import text_report
-from grader.isolation.limits import Limits
 
 SUFFIXES = (".py", ".ipynb")
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", ".git"}
@@ -301,8 +301,8 @@ def grade_student(student, files, refused, out, limits, assignment, key):
     Raises:
         Stopped: grading was stopped by a signal; nothing of this student was written.
     """
-    from grader.results.provenance import provenance
     from grader.results.grade_result import GradeResult, best_per_exercise
+    from grader.results.provenance import provenance
 
     if _STOPPING:
         raise Stopped(student)
@@ -511,8 +511,8 @@ def write_tables(out, students, summaries, maxima, canvas_assignment="Tool-call 
         summaries: ``{student: summary}`` of those graded (now or before); the others get blank rows.
         maxima: ``assignment_maxima``. canvas_assignment, canvas_id: see ``grader.classroom.gradebook.canvas_csv``.
     """
-    from grader.intake.exercises import BY_ID
     from grader.classroom.gradebook import canvas_csv, gradebook_csv, maxima_csv
+    from grader.intake.exercises import BY_ID
 
     entries = [{"student": shown(s), "folder": safe_file_name(s), "summary": summaries.get(s), "pending": PENDING}
                for s in students]
@@ -606,10 +606,14 @@ SIGNAL_NAMES = {signal.SIGINT: "Ctrl+C (SIGINT)", signal.SIGTERM: "SIGTERM"}
 def main(argv=None):
     """Command line; returns 0 when the batch completed (whatever the scores), 2 for a missing folder or
     bad options, 128 + the signal's number (130 for Ctrl+C, 143 for SIGTERM) when it was stopped."""
-    from grader.results.provenance import version_line
     from grader.classroom.assignment import add_assignment_options, exercises_from
-    from grader.classroom.cli import add_grading_options, limits_from, warn_of_stray_folders
+    from grader.classroom.cli import (
+        add_grading_options,
+        limits_from,
+        warn_of_stray_folders,
+    )
     from grader.classroom.gradebook import CANVAS_ID_COLUMNS
+    from grader.results.provenance import version_line
 
     parser = argparse.ArgumentParser(prog="python -m grader.batch", description=__doc__.splitlines()[0])
     parser.add_argument("submissions", help="folder with one file or one folder per student")

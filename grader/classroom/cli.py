@@ -5,14 +5,14 @@ import importlib.util
 import os
 import sys
 
-from grader.results.provenance import version_line
 from grader.intake.exercises import BY_ID
-from grader.results.atomic_write import write_json_atomically, write_text_atomically
-from grader.results.formats import exercism_results, gradescope_results, junit_xml
-from grader.results.text_report import text_report
+from grader.isolation.limits import Limits
 from grader.paths import stray_folders, stray_sentence
 from grader.pipeline import grade
-from grader.isolation.limits import Limits
+from grader.results.atomic_write import write_json_atomically, write_text_atomically
+from grader.results.formats import exercism_results, gradescope_results, junit_xml
+from grader.results.provenance import version_line
+from grader.results.text_report import text_report
 
 
 def build_parser():

@@ -19,7 +19,6 @@ import zipfile
 from grader.paths import GRADER_DIR, SOLUTIONS_DIR, refuse_stray_folders
 from grader.results.grade_result import points_text
 
-
 # IPython turns a notebook's magics into Python as a kernel does (grader.intake.extract); without it such cells fail.
 REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\nipython>=8.0,<10\n"
 
@@ -127,11 +126,11 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
     """
     from grader.classroom.batch import grade_files, missing_exercises, submission_files
     from grader.intake.exercises import DEFAULT
+    from grader.isolation.limits import Limits
     from grader.results.atomic_write import write_json_atomically
     from grader.results.formats import gradescope_results
-    from grader.results.text_report import text_report
-    from grader.isolation.limits import Limits
     from grader.results.grade_result import best_per_exercise
+    from grader.results.text_report import text_report
 
     assignment = list(assignment or [DEFAULT.id])
     files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
@@ -224,9 +223,9 @@ def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_
 def main(argv=None):
     """Command line; returns 0 on success, 2 for a bad choice of exercises or a stray folder in ``grader/``. ``--grade-upload`` is what the
     bundle's ``run_autograder`` calls."""
-    from grader.results.provenance import version_line
     from grader.classroom.assignment import add_assignment_options, exercises_from
     from grader.results.formats import VISIBILITIES
+    from grader.results.provenance import version_line
 
     parser = argparse.ArgumentParser(prog="python -m grader.gradescope", description=__doc__.splitlines()[0])
     parser.add_argument("zip", nargs="?", help="the bundle to write, e.g. autograder.zip")

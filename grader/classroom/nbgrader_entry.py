@@ -42,8 +42,8 @@ def main(argv=None):
         unknown (one sentence on stderr, which nbgrader reports as the cell's error).
     """
     from grader.intake.exercises import BY_ID
-    from grader.results.text_report import text_report
     from grader.pipeline import grade
+    from grader.results.text_report import text_report
 
     parser = argparse.ArgumentParser(prog="python -m grader.autograde", description=__doc__.splitlines()[0])
     parser.add_argument("notebook", help="the notebook's file name, in the current folder (nbgrader runs cells there)")

@@ -309,7 +309,12 @@ def _similarity_section(report):
 def _method_section(report):
     similarity = ""
     if report.similarity is not None:
-        from grader.insight.similarity import GUARANTEE, MAX_CHARACTERS, MIN_OWN_CHARACTERS, NOISE
+        from grader.insight.similarity import (
+            GUARANTEE,
+            MAX_CHARACTERS,
+            MIN_OWN_CHARACTERS,
+            NOISE,
+        )
 
         similarity = (f"<li><b>Similarity</b>: copydetect with k-grams of {NOISE} characters of normalised code and a "
                       f"window that finds every match of {GUARANTEE} or more; a submission with fewer than "

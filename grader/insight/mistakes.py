@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from grader.paths import MISCONCEPTIONS_PATH
 
 
-
 @dataclass(frozen=True)
 class Mistake:
     """One known mistake.

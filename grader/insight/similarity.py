@@ -434,7 +434,7 @@ def code_files_for(data, submissions):
         the mapping; a student or file that is no longer in ``submissions`` is left out.
     """
     # The batch names each feedback file after the submitted file, made file-name safe by safe_file_name.
-    from grader.classroom.batch import safe_file_name, find_submissions, shown
+    from grader.classroom.batch import find_submissions, safe_file_name, shown
 
     found = find_submissions(submissions)
     by_name = {shown(student): files for student, (files, _refused) in found.items()}

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from grader.paths import EXERCISES_PATH
 
 
-
 @dataclass(frozen=True)
 class Exercise:
     """One graded exercise.

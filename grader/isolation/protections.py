@@ -9,7 +9,6 @@ from grader.isolation import kernel_rules
 from grader.isolation.processes import psutil_or_none
 from grader.isolation.transport_portable import portable_worker
 
-
 PROTECTIONS = ("separate process", "time limits", "memory limit", "output limit", "audit-hook guard",
                "kernel rules", "process-tree cleanup")
 

@@ -17,7 +17,6 @@ import time
 from grader.isolation.processes import kill_tree_portable
 from grader.paths import KIT_ROOT
 
-
 PORTABLE_SWITCH = "KIT_PORTABLE_WORKER"  # "1": always the portable transport; "0": never where POSIX allows
 
 

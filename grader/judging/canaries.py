@@ -17,9 +17,9 @@ import json
 import secrets
 
 from grader.judging import expectations as expect
+from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.scripted_models import make_call
 from grader.paths import CANARY_POOLS_PATH
-from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 
 # Only the instructor's grader has canary_pools.json (course.release leaves it out): a student release draws
 # its self-check canaries from this small public pool instead, which shares no value with the grader's.

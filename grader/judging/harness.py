@@ -11,12 +11,12 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from grader.judging.scripted_models import Answers, NeverCorrects, make_call
-from grader.judging.registries import SEED_TOOLS, encode_registry
 from grader.isolation.limits import Limits
 from grader.isolation.sandbox import LoadReport
 from grader.isolation.sanitise import clean_text
 from grader.isolation.worker import DESCRIPTIONS
+from grader.judging.registries import SEED_TOOLS, encode_registry
+from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 
 ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping

@@ -14,7 +14,14 @@ import tempfile
 
 import pytest
 
-from grader.judging.canaries import RUNS_PER_KIND, WHY, kinds_for, run_canary, void_note, void_reference
+from grader.judging.canaries import (
+    RUNS_PER_KIND,
+    WHY,
+    kinds_for,
+    run_canary,
+    void_note,
+    void_reference,
+)
 from grader.judging.expectations import CaseFailed
 from grader.results.grade_result import CaseResult
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 
 from grader.judging import expectations as expect
 from grader.judging import reference_steps
-from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
+from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 
 VALID = make_call("get_weather", {"city": "Paris"})
 

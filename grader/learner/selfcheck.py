@@ -14,9 +14,20 @@ import threading
 from grader.intake.exercises import BY_ID
 from grader.isolation.worker import apply_view, describe
 from grader.judging import expectations, reference_steps
-from grader.judging.harness import Responder, Transcript, from_description, receipt_dispatch
+from grader.judging.harness import (
+    Responder,
+    Transcript,
+    from_description,
+    receipt_dispatch,
+)
 from grader.judging.registries import fresh
-from grader.judging.visible_cases import VISIBLE_CASES, ToolCallCase, expand, failure_text, registry_source
+from grader.judging.visible_cases import (
+    VISIBLE_CASES,
+    ToolCallCase,
+    expand,
+    failure_text,
+    registry_source,
+)
 from grader.learner import notebook_file
 
 CASE_SECONDS = 5
@@ -178,8 +189,8 @@ class KernelHarness:
         """Run the tool-call entry on ``raw`` (see ``grader.judging.harness.ExerciseHarness.run``); returns a Transcript."""
         import types
 
-        from grader.judging.scripted_models import NeverCorrects
         from grader.judging.registries import SEED_TOOLS
+        from grader.judging.scripted_models import NeverCorrects
 
         self.last_input = raw if isinstance(raw, str) else str(raw)
         case = types.SimpleNamespace(raw=raw, tools=tools if tools is not None else SEED_TOOLS,
@@ -206,7 +217,13 @@ class KernelHarness:
 
 def _void_failed_canaries(function, exercise, rows, cases):
     """Fail the passed rows whose canary fails, as the grader voids them; returns the notes that say why once."""
-    from grader.judging.canaries import CANARIES, RUNS_PER_KIND, run_canary, void_note, void_reference
+    from grader.judging.canaries import (
+        CANARIES,
+        RUNS_PER_KIND,
+        run_canary,
+        void_note,
+        void_reference,
+    )
 
     canaries = CANARIES.get(BY_ID[exercise].cases, {})
     harness = KernelHarness(function, exercise)

@@ -11,12 +11,18 @@ import json
 
 import ipywidgets as widgets
 
-from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, NeverCorrects, make_call
-from grader.paths import REAL_CALLS_PATH
+from grader.judging.registries import REAL_CALL_TOOLS, fresh
+from grader.judging.scripted_models import (
+    Answers,
+    Fails,
+    FixesWhatIsNamed,
+    NeverCorrects,
+    make_call,
+)
 from grader.learner.own_steps import own_check, own_steps, problems_by_own_steps
 from grader.learner.progress import course_progress, format_progress
+from grader.paths import REAL_CALLS_PATH
 from grader.results.grade_result import points_text
-from grader.judging.registries import REAL_CALL_TOOLS, fresh
 
 PRE = "white-space: pre-wrap; font-family: monospace; margin: 0"
 

@@ -13,8 +13,8 @@
 import xml.etree.ElementTree as ElementTree
 
 from grader.isolation.sanitise import strip_controls
-from grader.results.provenance import provenance
 from grader.results.grade_result import points_text
+from grader.results.provenance import provenance
 from grader.results.text_report import capped
 
 EXERCISM_OUTPUT_LIMIT = 500

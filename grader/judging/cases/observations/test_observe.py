@@ -7,9 +7,9 @@ the problems (one sentence each) and the registry, as notebook 3 defines it (iss
 import pytest
 
 from grader.judging.expectations import expect_no_observation, expect_observation, fail
-from grader.judging.scripted_models import make_call
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "observe"
 ORDER = 1

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from grader.judging.expectations import expect_parse_error, expect_parsed, fail
-from grader.judging.scripted_models import make_call
 from grader.judging.rule_ids import params, rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "parse_call"
 ORDER = 1

@@ -2,7 +2,13 @@
 
 import pytest
 
-from grader.judging.expectations import expect_no_violations, expect_says_what_is_wrong, expect_violations, fail, returned
+from grader.judging.expectations import (
+    expect_no_violations,
+    expect_says_what_is_wrong,
+    expect_violations,
+    fail,
+    returned,
+)
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.rule_ids import params, rule_id
 

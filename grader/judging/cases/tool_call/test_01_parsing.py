@@ -5,8 +5,8 @@ import json
 import pytest
 
 from grader.judging.expectations import expect_rejected_after_one_retry
-from grader.judging.scripted_models import make_call
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "Parsing the raw call"
 ORDER = 1

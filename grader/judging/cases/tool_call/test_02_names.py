@@ -2,10 +2,14 @@
 
 import pytest
 
-from grader.judging.expectations import expect_dispatched, expect_no_retry, expect_rejected_after_one_retry
-from grader.judging.scripted_models import make_call
+from grader.judging.expectations import (
+    expect_dispatched,
+    expect_no_retry,
+    expect_rejected_after_one_retry,
+)
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "Tool names"
 ORDER = 2

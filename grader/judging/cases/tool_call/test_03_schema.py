@@ -5,9 +5,9 @@ import json
 import pytest
 
 from grader.judging.expectations import expect_mentions, expect_rejected_after_one_retry
-from grader.judging.scripted_models import make_call
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import params, rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "Arguments against the schema"
 ORDER = 3

@@ -2,10 +2,16 @@
 
 import pytest
 
-from grader.judging.expectations import expect_dispatched, expect_no_retry, fail, finished, strict_equal
-from grader.judging.scripted_models import make_call
+from grader.judging.expectations import (
+    expect_dispatched,
+    expect_no_retry,
+    fail,
+    finished,
+    strict_equal,
+)
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "Dispatching valid calls"
 ORDER = 4

@@ -10,12 +10,18 @@ names every field as often in both, and fails (``grader.judging.expectations.exp
 import pytest
 
 from grader.judging.expectations import (
-    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry,
-    expect_says_what_is_wrong, fail, finished,
+    expect_dispatched,
+    expect_mentions,
+    expect_one_retry,
+    expect_rejected,
+    expect_rejected_after_one_retry,
+    expect_says_what_is_wrong,
+    fail,
+    finished,
 )
-from grader.judging.scripted_models import Answers, FixesWhatIsNamed, make_call
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import Answers, FixesWhatIsNamed, make_call
 
 GROUP = "Error observations"
 ORDER = 5

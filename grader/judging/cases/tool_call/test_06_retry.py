@@ -3,10 +3,16 @@
 import pytest
 
 from grader.judging.expectations import (
-    expect_dispatched, expect_mentions, expect_no_retry, expect_one_retry, expect_rejected, fail, finished,
+    expect_dispatched,
+    expect_mentions,
+    expect_no_retry,
+    expect_one_retry,
+    expect_rejected,
+    fail,
+    finished,
 )
-from grader.judging.scripted_models import Answers, Fails, NeverCorrects, make_call
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import Answers, Fails, NeverCorrects, make_call
 
 GROUP = "Bounded retry"
 ORDER = 6

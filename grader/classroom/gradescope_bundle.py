@@ -19,8 +19,15 @@ import zipfile
 from grader.paths import GRADER_DIR, SOLUTIONS_DIR, refuse_stray_folders
 from grader.results.grade_result import points_text
 
-# IPython turns a notebook's magics into Python as a kernel does (grader.intake.extract); without it such cells fail.
-REQUIREMENTS = "pytest>=8.0,<10\nnbformat>=5.9,<6\nipython>=8.0,<10\n"
+
+def grader_requirements():
+    """The bundle's ``requirements-grader.txt`` (str): what grading needs (``GRADING_PACKAGES``, pyproject.toml's
+    dependencies), with the kit's own ranges (``grader.results.provenance.pinned``). IPython among them turns a
+    notebook's magics into Python as a kernel does (``grader.intake.extract``); without it such cells fail."""
+    from grader.results.provenance import GRADING_PACKAGES, pinned
+
+    return "".join(line + "\n" for line in pinned(GRADING_PACKAGES))
+
 
 SETUP_SH = r"""#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image.
@@ -165,7 +172,7 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
     files = {
         "setup.sh": (SETUP_SH.encode(), True),
         "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
-        "requirements-grader.txt": (REQUIREMENTS.encode(), False),
+        "requirements-grader.txt": (grader_requirements().encode(), False),
     }
     files.update({name: (text.encode(), False) for name, text in license_texts().items()})
     for base, folders, names in os.walk(GRADER_DIR):

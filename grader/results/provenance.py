@@ -5,18 +5,56 @@ autograder's own), JUnit's ``<properties>``, the batch's per-student results and
 ``grader`` column. The version names a release (CHANGELOG.md says what changed, scores included); the
 fingerprint tells apart two copies of one version whose grader differs (a case an instructor added,
 a local edit), which the version alone cannot.
+
+The kit's requirement ranges are read here too (``pinned``): what the student release and the Gradescope bundle
+install comes from the same ranges as the README's set-up and ``pip install``.
 """
 
 import functools
 import hashlib
 import os
+import re
 
 from grader import __version__
-from grader.paths import GRADER_DIR, LICENSE_PATHS
+from grader.paths import GRADER_DIR, LICENSE_PATHS, REQUIREMENTS_PATH
 
 DISTRIBUTION = "tool-call-kit"  # the name pyproject.toml gives the installable package
 # The code is MIT-licensed, the course text CC BY 4.0 (docs/instructors.md says why and what is which).
 LICENSE_FILES = tuple(LICENSE_PATHS)
+
+
+# What grading needs, by name: pyproject.toml's dependencies, and what the Gradescope bundle installs
+# (tests/test_packaging.py keeps the three equal).
+GRADING_PACKAGES = ("nbformat", "ipython", "pytest", "tqdm", "psutil")
+
+
+def requirement_lines():
+    """The kit's requirement lines (list of str): requirements.txt in a clone, the distribution's metadata (its
+    dependencies and extras, markers cut off) when installed."""
+    try:
+        with open(REQUIREMENTS_PATH, encoding="utf-8") as handle:
+            return handle.read().splitlines()
+    except OSError:
+        from importlib import metadata
+
+        return [requirement.split(";")[0].replace(" ", "") for requirement in metadata.requires(DISTRIBUTION) or []]
+
+
+def pinned(names):
+    """The kit's requirement line of each package in ``names``, in that order, with its range (list of str).
+
+    Raises:
+        LookupError: a package has no line (the requirement files and this list disagree).
+    """
+    lines = {}
+    for line in requirement_lines():
+        line = line.split("#")[0].strip()
+        if line and not line.startswith("-"):
+            lines[re.split(r"[<>=!~\[ ;]", line, maxsplit=1)[0].lower()] = line
+    missing = [name for name in names if name not in lines]
+    if missing:
+        raise LookupError(f"the kit's requirements name no range for {', '.join(missing)}")
+    return [lines[name] for name in names]
 
 
 def version_line():

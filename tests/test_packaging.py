@@ -273,3 +273,118 @@ def test_every_shipped_module_imports_only_what_its_role_declares():
     assert found["grader.insight.similarity"] == {"numpy", "copydetect", "markupsafe"}
     assert found["grader.intake.extract"] == {"IPython", "nbformat"}
     assert found["grader.learner.widgets"] == {"ipywidgets"}
+
+
+@pytest.fixture(scope="session")
+def installed_kit_with_insight(tmp_path_factory):
+    """A fresh venv with `pip install "<kit>[insight]"`: yields its Python."""
+    base = tmp_path_factory.mktemp("installed-insight")
+    return make_venv(str(base / "venv"), source_copy(str(base / "src")) + "[insight]")
+
+
+def documented_shipped_commands():
+    """The documented ``python -m`` commands of the shipped packages (the benchmarks stay in a clone)."""
+    from test_commands import COMMANDS
+
+    return sorted(module for module in COMMANDS if module.split(".")[0] in SHIPPED)
+
+
+IMPORT_EACH = """
+import importlib, json, sys
+failed = {}
+for module in sys.argv[1:]:
+    try:
+        importlib.import_module(module)
+    except Exception as exc:
+        failed[module] = f"{type(exc).__name__}: {exc}"
+print(json.dumps(failed))
+"""
+
+
+@pytest.mark.install
+def test_the_installed_kit_starts_every_documented_command_from_its_declared_dependencies(installed_kit, tmp_path):
+    """Without any extra, from another folder: every documented command starts (`--help`), every shipped module
+    imports, except the learner's widgets, which need the notebooks extra (ipywidgets), and say so."""
+    commands = documented_shipped_commands()
+    assert {"grader", "grader.batch", "grader.gradescope", "grader.insight", "course.release",
+            "course.misconceptions"} <= set(commands)
+    for module in commands:
+        process = run(installed_kit, "-m", module, "--help", cwd=tmp_path)
+        assert process.returncode == 0 and "Traceback" not in process.stderr, (module, process.stderr[-2000:])
+        assert process.stdout.startswith(f"usage: python -m {module}"), (module, process.stdout[:200])
+    bin_dir = os.path.dirname(installed_kit)
+    for script in ("toolcall-grade", "toolcall-batch", "toolcall-gradescope", "toolcall-release", "toolcall-nbgrader"):
+        process = subprocess.run([os.path.join(bin_dir, script), "--help"], cwd=tmp_path, capture_output=True,
+                                 text=True, timeout=120)
+        assert process.returncode == 0 and process.stdout.startswith("usage: "), (script, process.stderr[-2000:])
+    modules = [m for m in shipped_modules() if not m.endswith("__main__") and m != "grader.isolation.worker"]
+    process = run(installed_kit, "-c", IMPORT_EACH, *modules, cwd=tmp_path)
+    assert process.returncode == 0, process.stderr[-2000:]
+    assert json.loads(process.stdout) == {"grader.learner.widgets": "ModuleNotFoundError: No module named 'ipywidgets'",
+                                          "grader.widgets": "ModuleNotFoundError: No module named 'ipywidgets'"}
+
+
+@pytest.mark.install
+def test_a_command_the_installed_kit_cannot_serve_says_why_in_one_sentence(installed_kit, tmp_path):
+    """The class report without its extra crashed with "No module named 'matplotlib'"; the known mistakes'
+    generator needs the faulty library of a clone. Each says so in one sentence and exits 2, no traceback."""
+    (tmp_path / "graded" / "results").mkdir(parents=True)
+    insight = run(installed_kit, "-m", "grader.insight", "graded", cwd=tmp_path)
+    assert (insight.returncode, insight.stdout) == (2, "")
+    assert insight.stderr == ("error: python -m grader.insight needs the kit's insight extra, and matplotlib is not "
+                              'installed: pip install "tool-call-kit[insight]" (in a clone: pip install -r '
+                              "requirements-insight.txt).\n")
+    misconceptions = run(installed_kit, "-m", "course.misconceptions", "--check", cwd=tmp_path)
+    assert (misconceptions.returncode, misconceptions.stdout) == (2, "")
+    assert misconceptions.stderr.startswith("error: python -m course.misconceptions needs a clone of the kit: it "
+                                            "grades the faulty library in tests/faulty/, which an installed kit does not have")
+    assert misconceptions.stderr.count("\n") == 1 and "Traceback" not in misconceptions.stderr
+
+
+def magics_notebook(path):
+    """A correct capstone (tests/faulty/base.py) in cells with IPython magics, as a learner's notebook may hold."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as handle:
+        helpers, _, entry = handle.read().partition("def handle_tool_call(raw, ask_model):")
+    cells = ["%load_ext autoreload", "%%time\n" + helpers, "%time x = 1",
+             "%%time\ndef handle_tool_call(raw, ask_model):" + entry]
+    nbformat.write(new_notebook(cells=[new_code_cell(source) for source in cells]), path)
+    return path
+
+
+@pytest.mark.install
+def test_the_installed_kit_grades_a_notebook_with_magics_as_the_clone_does(installed_kit_with_insight, tmp_path):
+    """After `pip install .` a notebook with a %%time cell scored 0/129 (IPython was not a dependency) while the
+    clone gave it full marks. Graded from another folder, the installed kit's results equal the clone's."""
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    magics_notebook(work / "magic.ipynb")
+    installed = run(installed_kit_with_insight, "-m", "grader", "magic.ipynb", "--results", "installed.json", cwd=work)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    clone = subprocess.run([sys.executable, "-m", "grader", str(work / "magic.ipynb"), "--results",
+                            str(tmp_path / "clone.json")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert clone.returncode == 0, clone.stderr[-2000:]
+    results = {name: json.loads(path.read_text(encoding="utf-8"))
+               for name, path in (("installed", work / "installed.json"), ("clone", tmp_path / "clone.json"))}
+    assert results["clone"]["score"] == available("capstone") > 0
+    assert normalise(results["installed"]) == normalise(results["clone"])
+    assert "IPython is not installed" not in installed.stdout
+
+
+@pytest.mark.install
+def test_the_installed_kit_with_its_insight_extra_writes_the_class_report(installed_kit_with_insight, tmp_path):
+    submitted = tmp_path / "submitted"
+    for student in ("alice", "bob"):
+        (submitted / student).mkdir(parents=True)
+        shutil.copy(os.path.join(GOLDEN, "seed_sample", "submission.py"), submitted / student / "ps1.py")
+    batch = run(installed_kit_with_insight, "-m", "grader.batch", "submitted", "--out", "graded", "--no-progress",
+                cwd=tmp_path)
+    assert batch.returncode == 0, batch.stderr[-2000:]
+    report = run(installed_kit_with_insight, "-m", "grader.insight", "graded", "--submissions", "submitted",
+                 cwd=tmp_path)
+    assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr[-2000:]
+    assert report.stdout.startswith("Class report of 2 students: graded/insight/report.html")
+    assert "1 alike pair(s)" in report.stdout  # the same file twice: the similarity step ran (copydetect, numpy)
+    assert (tmp_path / "graded" / "insight" / "report.html").read_text(encoding="utf-8").count("data:image/png") >= 1

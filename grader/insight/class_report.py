@@ -225,8 +225,29 @@ def write_report(report, html_path, csv_folder):
     return [html_path] + written
 
 
+# The packages of the kit's `insight` extra (requirements-insight.txt) that the report imports: the page's plots,
+# and the similarity step's. Without them the command says how to install them, in one sentence.
+EXTRA_MODULES = ("matplotlib", "numpy", "copydetect", "markupsafe")
+NEEDS_THE_EXTRA = ("python -m grader.insight needs the kit's insight extra, and {module} is not installed: "
+                   'pip install "tool-call-kit[insight]" (in a clone: pip install -r requirements-insight.txt).')
+
+
+def missing_extra():
+    """The first module of the insight extra that cannot be imported here (str), or None."""
+    import importlib.util
+
+    for module in EXTRA_MODULES:
+        try:
+            if importlib.util.find_spec(module) is None:
+                return module
+        except (ImportError, ValueError):  # a broken install, or one that left a module without a spec
+            return module
+    return None
+
+
 def main(argv=None):
-    """Command line; returns 0 when the report was written, 2 when the folder is not a batch output."""
+    """Command line; returns 0 when the report was written, 2 when the folder is not a batch output or the insight
+    extra is not installed."""
     parser = argparse.ArgumentParser(prog="python -m grader.insight", description=__doc__.splitlines()[0])
     parser.add_argument("out", help="the --out folder of python -m grader.batch")
     parser.add_argument("--submissions", default=None,
@@ -243,6 +264,10 @@ def main(argv=None):
         return 2
     if args.submissions is not None and not os.path.isdir(args.submissions):
         print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
+        return 2
+    missing = missing_extra()
+    if missing is not None:
+        print(f"error: {NEEDS_THE_EXTRA.format(module=missing)}", file=sys.stderr)
         return 2
     html_path = args.report or os.path.join(args.out, "insight", "report.html")
     csv_folder = args.csv or os.path.dirname(os.path.abspath(html_path))

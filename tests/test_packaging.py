@@ -6,8 +6,9 @@ dependencies); without a network the install tests skip and say why. The tests t
 are marked ``install``.
 
 The requirement files by role (issue 22) are checked here too: pyproject.toml's dependencies and extras equal
-requirements.txt and requirements-insight.txt, the Gradescope bundle installs the same dependencies, and
-every module the kit ships imports only what its command's set declares.
+requirements.txt and requirements-insight.txt, the Gradescope bundle installs the same dependencies, every
+module the kit ships imports only what its command's set declares, and requirements-lock.txt pins each ranged
+package inside its range on every Python from 3.10 to 3.13.
 """
 
 import json
@@ -194,6 +195,68 @@ def test_the_gradescope_bundle_installs_what_grading_needs_with_the_same_ranges(
     assert _requirement_ranges(bundled.splitlines()) == _requirement_ranges(pyproject()["dependencies"])
     assert "pytest>=8.4,<10\n" in bundled and "ipython>=8.0,<10\n" in bundled
     assert bundle_files()["requirements-grader.txt"] == (bundled.encode(), False)
+
+
+def locked():
+    """The lock's lines as ``packaging`` requirements (list)."""
+    from packaging.requirements import Requirement
+
+    with open(os.path.join(ROOT, "requirements-lock.txt"), encoding="utf-8") as handle:
+        return [Requirement(line.split("#")[0].strip()) for line in handle if line.split("#")[0].strip()]
+
+
+LOCK_PYTHONS = ("3.10", "3.11", "3.12", "3.13")
+
+
+def python_environment(version, platform):
+    """A marker environment for Python ``version`` (``"3.12"``) on ``platform`` (``sys.platform``'s values)."""
+    return {"python_version": version, "python_full_version": version + ".5", "sys_platform": platform,
+            "os_name": "nt" if platform == "win32" else "posix", "implementation_name": "cpython",
+            "platform_python_implementation": "CPython", "platform_system": {"win32": "Windows", "darwin": "Darwin",
+                                                                              "linux": "Linux"}[platform],
+            "platform_machine": "x86_64", "platform_release": "", "platform_version": "", "extra": ""}
+
+
+def test_every_locked_package_satisfies_its_range_and_every_ranged_package_is_locked():
+    """requirements-lock.txt pins exact versions for CI; the ranges stay for users. On every Python the kit supports
+    (3.10 to 3.13) and every system, each ranged package has exactly one pin, inside its range."""
+    from packaging.specifiers import SpecifierSet
+    from packaging.utils import canonicalize_name
+
+    lock = locked()
+    assert len(lock) > len(RANGED)  # the ranged packages and everything they need
+    for requirement in lock:
+        assert len(requirement.specifier) == 1 and next(iter(requirement.specifier)).operator == "==", str(requirement)
+    ranges = {canonicalize_name(name): SpecifierSet(spec) for name, spec in RANGED.items()}
+    for version in LOCK_PYTHONS:
+        for platform in ("linux", "win32", "darwin"):
+            environment = python_environment(version, platform)
+            pins = {}
+            for requirement in lock:
+                if requirement.marker is None or requirement.marker.evaluate(environment):
+                    name = canonicalize_name(requirement.name)
+                    assert name not in pins, f"{name} is pinned twice for Python {version} on {platform}"
+                    pins[name] = next(iter(requirement.specifier)).version
+            for name, spec in ranges.items():
+                assert name in pins, f"{name} is ranged but not locked for Python {version} on {platform}"
+                assert spec.contains(pins[name], prereleases=True), f"{name}=={pins[name]} is outside {spec}"
+    # A lock built on 3.11 alone held ipython 9 and numpy 2.4, which do not install on Python 3.10.
+    ipython = {str(r.marker): str(r.specifier) for r in lock if r.name == "ipython"}
+    assert ipython['python_full_version < "3.11"'].startswith("==8.")
+
+
+def test_ci_and_the_readme_install_the_test_set_with_the_lock():
+    with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as handle:
+        ci = handle.read()
+    assert ".venv/bin/pip install -q -r requirements-test.txt -c requirements-lock.txt && .venv/bin/python -m pytest" in ci
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    assert ".venv/bin/python -m pip install -r requirements.txt && .venv/bin/jupyter lab notebooks" in readme
+    assert ".venv/bin/python -m pip install -r requirements-test.txt -c requirements-lock.txt" in readme
+    assert ".venv\\Scripts\\python -m pip install -r requirements-test.txt -c requirements-lock.txt" in readme
+    with open(os.path.join(ROOT, "requirements-lock.txt"), encoding="utf-8") as handle:
+        refresh = handle.read().splitlines()[1].lstrip("# ")  # the header uv writes: the command that made it
+    assert refresh.startswith("uv pip compile --universal --python-version 3.10 ") and f"`{refresh}`" in readme
 
 
 def test_the_version_is_defined_once():

@@ -40,13 +40,13 @@ def run_grader(submission, *options, results=None, timeout=300, env=None):
 
 
 @pytest.fixture
-def grade(tmp_path):
-    """``grade(path, *options) -> (process, results)``, writing results.json into a temporary folder."""
+def grade():
+    """``grade(path, *options) -> (outcome, results)``: graded in this process, once per session for the same
+    submission (``tests/graded.py``); ``outcome`` has the command line's ``returncode``, ``stdout``, ``stderr``.
+    Tests of the command line itself use ``run_grader``."""
+    from graded import graded
 
-    def _grade(submission, *options):
-        return run_grader(submission, *options, results=tmp_path / "results.json")
-
-    return _grade
+    return graded
 
 
 def docked_groups(results):

@@ -79,6 +79,32 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
         "-q",
     ]
     # pytest's own chatter is not the learner's report; the report is built from plugin.results.
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), stack_room():
         pytest.main(args, plugins=[plugin, sys.modules["grader.judging.pytest_plugin"]])  # the module holds the harness fixture
     return plugin
+
+
+# Frames the cases may use above the caller's: pytest's own (about 60) and the cases' deepest data (900 levels,
+# encoded for the worker) must fit whoever calls the grader.
+CASE_FRAMES = 3000
+
+
+@contextlib.contextmanager
+def stack_room(frames=CASE_FRAMES):
+    """Within the block, the recursion limit leaves ``frames`` (int) frames above the caller's stack depth.
+
+    A case that sends 900 nested lists to the worker is encoded here, in the grader's process, and counts
+    against Python's recursion limit (1000) from wherever ``grade`` was called: from a fresh command it fitted,
+    from a process forked deep inside a test run (or any deep caller) it raised RecursionError and the case
+    became an internal error. Only the grader's own code runs here (learner code runs in the worker, under the
+    worker's own limit), so the room is safe to give. The previous limit is restored afterwards.
+    """
+    previous = sys.getrecursionlimit()
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    sys.setrecursionlimit(max(previous, depth + frames))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)

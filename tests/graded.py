@@ -1,0 +1,129 @@
+"""Grading in the test process, each distinct submission once per test session.
+
+Most tests ask what the grader makes of a submission, not how its command line starts: they grade with
+``grader.pipeline.grade`` in this process (the submission still runs only in the grader's worker processes) and
+read the results.json the command line would write (``grader.results.formats.gradescope_results``). A fresh
+``python -m grader`` process costs about 0.3 s of start-up and imports per grading; the command line's own
+contract (exit status, files written, ``-I`` isolation) keeps its subprocess tests in ``tests/test_cli.py``.
+
+The same submissions are graded by several files (the faulty library by its own tests and by the class report's,
+the seed's sample by three), so results are kept for the session, keyed by everything a result depends on: the
+submission's bytes and file name, the grader's fingerprint (``grader.results.provenance.code_fingerprint``: its
+modules, cases and metadata), the exercises asked for, the limits and any seed in the environment. A test that
+means to grade again (a grading whose randomness or timing it studies) passes ``again=True``.
+"""
+
+import copy
+import hashlib
+import os
+from dataclasses import dataclass
+
+# Variables that change what a grading draws or how it runs: part of the cache key.
+SEED_VARIABLES = ("KIT_SEED", "KIT_PORTABLE_WORKER")
+
+_RESULTS = {}  # cache key -> (Outcome, results dict)
+counts = {"graded": 0, "reused": 0}  # for the session's summary line (tests/conftest.py)
+
+
+@dataclass
+class Outcome:
+    """What ``python -m grader`` would have ended with: ``returncode`` (0 graded, 2 not gradable, as
+    ``grader.classroom.cli.main``), ``stdout`` (the text report) and ``stderr`` (its ``error:`` line, or "")."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _key(submission, exercises, limits):
+    from grader.results.provenance import code_fingerprint
+
+    try:
+        with open(submission, "rb") as handle:
+            content = hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        content = None  # a missing file: graded each time (its error names the path)
+    seeds = tuple(os.environ.get(name) for name in SEED_VARIABLES)
+    return (content, os.path.basename(os.fspath(submission)), code_fingerprint(), tuple(exercises or ()),
+            repr(limits), seeds)
+
+
+def graded(submission, *options, again=False):
+    """Grade ``submission`` as ``python -m grader SUBMISSION OPTIONS --results R`` would, in this process.
+
+    Args:
+        submission: path of a ``.py`` or ``.ipynb`` file (str or path-like).
+        options: the command line's grading options (str): ``--exercise ID`` (repeatable), ``--case-timeout``,
+            ``--load-timeout``, ``--memory-mb``, ``--total-timeout``; output options are not accepted.
+        again: grade even when this session already graded the same submission (bool).
+    Returns:
+        ``(Outcome, results)``: results is the results.json dict (a copy: a test may change it freely).
+    Raises:
+        SystemExit: an option the command line would refuse (argparse's own exit, status 2).
+    """
+    from grader.classroom.cli import build_parser, limits_from
+    from grader.pipeline import grade
+    from grader.results.formats import gradescope_results
+    from grader.results.text_report import text_report
+
+    args = build_parser().parse_args([os.fspath(submission), *options])
+    assert not (args.results or args.exercism or args.junit), "graded() returns the results; it writes no file"
+    limits = limits_from(args)
+    key = _key(submission, args.exercise, limits)
+    if again or key[0] is None or key not in _RESULTS:
+        os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # as the command line sets it
+        result = grade(args.submission, limits=limits, exercise_ids=args.exercise)
+        outcome = Outcome(2 if result.error else 0, text_report(result),
+                          f"error: {result.error}\n" if result.error else "")
+        _RESULTS[key] = (outcome, gradescope_results(result))
+        counts["graded"] += 1
+    else:
+        counts["reused"] += 1
+    outcome, results = _RESULTS[key]
+    return copy.copy(outcome), copy.deepcopy(results)
+
+
+def _graded_in_child(submission, options):
+    return _key(submission, _exercises(options), _limits(options)), graded(submission, *options)
+
+
+def _exercises(options):
+    from grader.classroom.cli import build_parser
+
+    return build_parser().parse_args(["-", *options]).exercise
+
+
+def _limits(options):
+    from grader.classroom.cli import build_parser, limits_from
+
+    return limits_from(build_parser().parse_args(["-", *options]))
+
+
+def grade_ahead(submissions, workers=None):
+    """Grade many submissions at once in ``workers`` processes and keep their results for ``graded``.
+
+    For a file whose parametrised tests each grade one submission (the faulty library): graded one by one,
+    each test waits for its grading; graded ahead, two gradings share the machine's two cores.
+
+    Args:
+        submissions: ``(path, options)`` pairs (path str or path-like; options a tuple of str, as ``graded``'s).
+        workers: processes (int; default: the machine's CPU count, at most 4).
+    Returns:
+        int: how many were graded now (those graded before in this session are skipped).
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    from grader.pipeline import warm_bytecode_cache
+
+    todo = [(path, tuple(options)) for path, options in submissions
+            if _key(path, _exercises(options), _limits(options)) not in _RESULTS]
+    if not todo:
+        return 0
+    # Compiled once here: a pool process compiling the grader's modules while another grades would change
+    # the grader's folder under it, and that grading would be voided (grader.pipeline.folder_state_digest).
+    warm_bytecode_cache()
+    with ProcessPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
+        for key, value in pool.map(_graded_in_child, *zip(*todo)):
+            _RESULTS[key] = value
+            counts["graded"] += 1
+    return len(todo)

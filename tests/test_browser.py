@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - requirements-test.txt installs it
     sync_playwright = None
 
 pytestmark = [
+    pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)"),
     pytest.mark.skipif(sync_playwright is None, reason="Playwright's Python package is not installed"),
 ]

@@ -682,6 +682,7 @@ def built_autograder(tmp_path_factory):
     return root
 
 
+@pytest.mark.install
 def test_gradescope_setup_installs_into_a_virtual_environment(built_autograder):
     root = built_autograder
     assert (root / "kit-venv" / "bin" / "python").exists()

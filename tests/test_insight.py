@@ -539,6 +539,7 @@ def test_every_number_on_the_page_with_similarity_is_in_a_csv_file(graded_class)
     assert not missing, f"numbers on the page that no CSV file holds: {sorted(missing)}"
 
 
+@pytest.mark.browser
 def test_report_page_renders_in_headless_chromium(graded_class):
     """The page opens from a file with no server and no network; a screenshot is saved like the learner view's."""
     from test_browser import CHROMIUM, CHROMIUM_ARGS, sync_playwright

@@ -94,6 +94,7 @@ def kit_score(course, path):
     return data["score"], sum(t["max_score"] for t in data["tests"])
 
 
+@pytest.mark.install
 def test_the_release_keeps_signatures_and_hides_every_answer(course):
     release = course["root"] / "release" / "ps1"
     parsing = nbformat.read(release / "01_parsing.ipynb", as_version=4)
@@ -111,6 +112,7 @@ def test_the_release_keeps_signatures_and_hides_every_answer(course):
     assert not list(release.rglob("solutions"))
 
 
+@pytest.mark.install
 def test_nbgrader_scores_equal_the_kits_for_a_correct_a_faulty_and_a_stub_submission(course):
     root = course["root"]
     with open(root / "grades.csv", newline="", encoding="utf-8") as handle:

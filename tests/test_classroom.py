@@ -190,9 +190,10 @@ def test_a_release_never_claims_the_hidden_cases_passed(release, tmp_path):
 def test_released_notebooks_run(release, name):
     path = release / "notebooks" / name
     notebook = nbformat.read(path, as_version=4)
+    # execute() raises CellExecutionError on the first error: reaching the line after it is the pass.
     NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
-    errors = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
-    assert errors == []
+    ran = [c for c in notebook.cells if c.cell_type == "code" and c.source.strip()]
+    assert ran and [c.execution_count is not None for c in ran] == [True] * len(ran)
 
 
 # -- batch grading ---------------------------------------------------------------------------------

@@ -3,10 +3,20 @@
 import os
 
 import pytest
-
 from conftest import ROOT, docked_groups
+from faulty.faults import (
+    DISPATCH,
+    FAULTS,
+    NAMES,
+    OBSERVATIONS,
+    PARSING,
+    PUBLIC,
+    REAL,
+    RETRY,
+    ROBUSTNESS,
+    SCHEMA,
+)
 from faulty.step_faults import BASES, STEP_FAULTS
-from faulty.faults import FAULTS, OBSERVATIONS, NAMES, PARSING, PUBLIC, REAL, RETRY, ROBUSTNESS, SCHEMA, DISPATCH
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")

@@ -12,8 +12,8 @@ import zipfile
 
 import nbformat
 import pytest
-
 from conftest import ROOT
+
 from grader.intake.exercises import EXERCISES
 
 pytestmark = pytest.mark.slow  # about a hundred submissions, each graded for all eight exercises

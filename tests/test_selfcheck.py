@@ -30,10 +30,11 @@ def test_stub_fails_every_case_without_raising():
 def test_exceptions_and_endless_loops_become_rows(monkeypatch):
     monkeypatch.setattr(selfcheck, "CASE_SECONDS", 0.2)
     raising = load("def handle_tool_call(raw, ask_model):\n    raise KeyError('name')\n")["handle_tool_call"]
-    assert all("raised KeyError" in d for _, _, d in check(raising).rows)
+    rows = check(raising).rows
+    assert len(rows) == 6 and all("raised KeyError" in d for _, _, d in rows)
     looping = load("def handle_tool_call(raw, ask_model):\n    while True:\n        pass\n")["handle_tool_call"]
     report = check(looping)
-    assert all("did not finish within 0.2 s" in detail for _, _, detail in report.rows)
+    assert len(report.rows) == 6 and all("did not finish within 0.2 s" in detail for _, _, detail in report.rows)
 
 
 def test_learner_globals_are_restored_after_the_check():

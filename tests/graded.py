@@ -21,7 +21,7 @@ from dataclasses import dataclass
 # Variables that change what a grading draws or how it runs: part of the cache key.
 SEED_VARIABLES = ("KIT_SEED", "KIT_PORTABLE_WORKER")
 
-_RESULTS = {}  # cache key -> (Outcome, results dict)
+_RESULTS = {}  # cache key -> (Outcome, results dict, GradeResult)
 counts = {"graded": 0, "reused": 0}  # for the session's summary line (tests/conftest.py)
 
 
@@ -35,7 +35,7 @@ class Outcome:
     stderr: str
 
 
-def _key(submission, exercises, limits):
+def _key(submission, exercises, limits, within=None):
     from grader.results.provenance import code_fingerprint
 
     try:
@@ -45,7 +45,35 @@ def _key(submission, exercises, limits):
         content = None  # a missing file: graded each time (its error names the path)
     seeds = tuple(os.environ.get(name) for name in SEED_VARIABLES)
     return (content, os.path.basename(os.fspath(submission)), code_fingerprint(), tuple(exercises or ()),
-            repr(limits), seeds)
+            tuple(within or ()), repr(limits), seeds)
+
+
+def _parse(submission, options):
+    from grader.classroom.cli import build_parser, limits_from
+
+    args = build_parser().parse_args([os.fspath(submission), *options])
+    assert not (args.results or args.exercism or args.junit), "graded() returns the results; it writes no file"
+    return args, limits_from(args)
+
+
+def _grade_once(submission, options, within=None, again=False):
+    """The cache entry ``(Outcome, results dict, GradeResult)`` for one grading, graded now when needed."""
+    from grader.pipeline import grade
+    from grader.results.formats import gradescope_results
+    from grader.results.text_report import text_report
+
+    args, limits = _parse(submission, options)
+    key = _key(submission, args.exercise, limits, within)
+    if again or key[0] is None or key not in _RESULTS:
+        os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # as the command line sets it
+        result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within)
+        outcome = Outcome(2 if result.error else 0, text_report(result),
+                          f"error: {result.error}\n" if result.error else "")
+        _RESULTS[key] = (outcome, gradescope_results(result), result)
+        counts["graded"] += 1
+    else:
+        counts["reused"] += 1
+    return key, _RESULTS[key]
 
 
 def graded(submission, *options, again=False):
@@ -61,42 +89,19 @@ def graded(submission, *options, again=False):
     Raises:
         SystemExit: an option the command line would refuse (argparse's own exit, status 2).
     """
-    from grader.classroom.cli import build_parser, limits_from
-    from grader.pipeline import grade
-    from grader.results.formats import gradescope_results
-    from grader.results.text_report import text_report
-
-    args = build_parser().parse_args([os.fspath(submission), *options])
-    assert not (args.results or args.exercism or args.junit), "graded() returns the results; it writes no file"
-    limits = limits_from(args)
-    key = _key(submission, args.exercise, limits)
-    if again or key[0] is None or key not in _RESULTS:
-        os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # as the command line sets it
-        result = grade(args.submission, limits=limits, exercise_ids=args.exercise)
-        outcome = Outcome(2 if result.error else 0, text_report(result),
-                          f"error: {result.error}\n" if result.error else "")
-        _RESULTS[key] = (outcome, gradescope_results(result))
-        counts["graded"] += 1
-    else:
-        counts["reused"] += 1
-    outcome, results = _RESULTS[key]
+    _, (outcome, results, _) = _grade_once(submission, options, again=again)
     return copy.copy(outcome), copy.deepcopy(results)
 
 
-def _graded_in_child(submission, options):
-    return _key(submission, _exercises(options), _limits(options)), graded(submission, *options)
+def graded_result(submission, within=None):
+    """The ``GradeResult`` of ``submission`` graded as the batch grades a file of an assignment (``within``: its
+    exercise ids, or None), once per session; a copy."""
+    _, (_, _, result) = _grade_once(submission, (), within=within)
+    return copy.deepcopy(result)
 
 
-def _exercises(options):
-    from grader.classroom.cli import build_parser
-
-    return build_parser().parse_args(["-", *options]).exercise
-
-
-def _limits(options):
-    from grader.classroom.cli import build_parser, limits_from
-
-    return limits_from(build_parser().parse_args(["-", *options]))
+def _graded_in_child(submission, options, within):
+    return _grade_once(submission, options, within=within)
 
 
 def grade_ahead(submissions, workers=None):
@@ -106,7 +111,8 @@ def grade_ahead(submissions, workers=None):
     each test waits for its grading; graded ahead, two gradings share the machine's two cores.
 
     Args:
-        submissions: ``(path, options)`` pairs (path str or path-like; options a tuple of str, as ``graded``'s).
+        submissions: ``(path, options)`` or ``(path, options, within)`` tuples (path str or path-like; options a
+            tuple of str, as ``graded``'s; within as ``graded_result``'s).
         workers: processes (int; default: the machine's CPU count, at most 4).
     Returns:
         int: how many were graded now (those graded before in this session are skipped).
@@ -115,15 +121,26 @@ def grade_ahead(submissions, workers=None):
 
     from grader.pipeline import warm_bytecode_cache
 
-    todo = [(path, tuple(options)) for path, options in submissions
-            if _key(path, _exercises(options), _limits(options)) not in _RESULTS]
+    todo, seen = [], set()
+    for path, options, *rest in submissions:
+        within = rest[0] if rest else None
+        args, limits = _parse(path, options)
+        key = _key(path, args.exercise, limits, within)
+        if key not in _RESULTS and key not in seen:
+            seen.add(key)
+            todo.append((path, tuple(options), within))
     if not todo:
         return 0
     # Compiled once here: a pool process compiling the grader's modules while another grades would change
     # the grader's folder under it, and that grading would be voided (grader.pipeline.folder_state_digest).
     warm_bytecode_cache()
-    with ProcessPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
-        for key, value in pool.map(_graded_in_child, *zip(*todo)):
-            _RESULTS[key] = value
-            counts["graded"] += 1
+    try:
+        with ProcessPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
+            for key, value in pool.map(_graded_in_child, *zip(*todo)):
+                _RESULTS[key] = value
+                counts["graded"] += 1
+    except Exception as exc:  # only a speed-up: each test then grades its own submission, and says why here
+        import warnings
+
+        warnings.warn(f"grading ahead stopped ({type(exc).__name__}: {exc}); the tests grade one at a time")
     return len(todo)

@@ -445,14 +445,35 @@ def test_each_exercise_of_a_two_exercise_notebook_is_compared_on_its_own_cells()
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
-    """The synthetic class, graded by the real batch, and its report with similarity (CLI, 2 workers)."""
+    """The synthetic class, graded by the batch (in this process, 2 pool processes, the whole course assigned),
+    and its report with similarity (the class report's command line, 2 workers).
+
+    Each file is graded once per session and two at a time ahead of the batch (``tests/graded.py``); the batch's
+    pool, forked from this process, takes those results instead of grading again, and does the rest as always
+    (each student's best file per exercise, the missing exercises, the summaries and the tables). The batch's
+    own command line is tested on a class of its own below and in ``tests/test_classroom.py``.
+    """
+    from graded import grade_ahead, graded_result
+
+    from grader.classroom import batch
+    from grader.intake.exercises import EXERCISES
+
     folder = tmp_path_factory.mktemp("insight")
     manifest = build_class(folder / "submissions")
+    assignment = [e.id for e in EXERCISES]
+    students = batch.find_submissions(str(folder / "submissions"))
+    grade_ahead([(path, (), assignment) for files, _ in students.values() for path in files])
+
+    def graded_files(files, limits, exercise_ids=None, within=None):
+        for path in files:
+            yield path, graded_result(path, within=within), None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(batch, "grade_files", graded_files)
+        summaries, graded_now, left = batch.run_batch(str(folder / "submissions"), str(folder / "out"), workers=2,
+                                                      progress=False, assignment=assignment)
+    assert graded_now == len(students) and left == []
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    batch = subprocess.run([sys.executable, "-m", "grader.batch", str(folder / "submissions"), "--out", str(folder / "out"),
-                            "--workers", "2", "--no-progress", "--notebooks", "all"],  # the whole course is assigned
-                           cwd=ROOT, capture_output=True, text=True, env=env)
-    assert batch.returncode == 0, batch.stderr
     insight = subprocess.run([sys.executable, "-m", "grader.insight", str(folder / "out"), "--submissions",
                               str(folder / "submissions"), "--workers", "2"], cwd=ROOT, capture_output=True, text=True,
                              env=env)

@@ -29,6 +29,8 @@ Writes ``OUT/gradebook.csv``, ``OUT/maxima.csv``, ``OUT/canvas.csv`` (``grader.c
 
 import argparse
 import concurrent.futures
+import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -270,7 +272,6 @@ def missing_exercises(result, assignment, where):
         ``{exercise id: the sentence}`` for the exercises added (dict).
     """
     from grader.intake.exercises import BY_ID
-    from grader.pipeline import run_exercises
 
     present = {case.exercise_id for case in result.cases}
     added = {}
@@ -279,9 +280,23 @@ def missing_exercises(result, assignment, where):
             continue
         exercise = BY_ID[exercise_id]
         added[exercise_id] = f"{where} defines {', '.join(exercise.functions)} (the exercise of {exercise.notebook})"
-        filler = run_exercises(result.submission, None, [exercise], None, fatal=f"Not graded: {added[exercise_id]}.")
-        result.cases += filler.cases
+        result.cases += [dataclasses.replace(case) for case in _failed_cases(exercise_id, f"Not graded: {added[exercise_id]}.")]
     return added
+
+
+@functools.lru_cache(maxsize=64)
+def _failed_cases(exercise_id, sentence):
+    """Every case of one exercise, failed with ``sentence`` (tuple of ``CaseResult``; callers copy them).
+
+    Counted once per process and sentence: it is a pytest run over the exercise's cases (about 0.3 s), and a
+    course-wide assignment asks it for every exercise a student did not hand in (seven per student handing in
+    the capstone alone: most of a class's grading time before). No submission is involved, so the result is
+    the same each time.
+    """
+    from grader.intake.exercises import BY_ID
+    from grader.pipeline import run_exercises
+
+    return tuple(run_exercises("(missing)", None, [BY_ID[exercise_id]], None, fatal=sentence).cases)
 
 
 def grade_student(student, files, refused, out, limits, assignment, key):

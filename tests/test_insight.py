@@ -16,17 +16,24 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
-from grader.intake.exercises import BY_ID
+from insight_class import build_class, result_from, write_batch_output
+
 from grader.insight.class_report import build_report, main, tables, write_report
-from grader.insight.mistakes import Mistake, MistakeRow, explain, load_mistakes, match_class, rows_for
+from grader.insight.mistakes import (
+    Mistake,
+    MistakeRow,
+    explain,
+    load_mistakes,
+    match_class,
+    rows_for,
+)
 from grader.insight.read_batch import read_batch_output
 from grader.insight.statistics import NEGATIVE, point_biserial
+from grader.intake.exercises import BY_ID
 from grader.paths import MISCONCEPTIONS_PATH
 from grader.results.csv_cells import original_cell, safe_cell
 from grader.results.grade_result import CaseResult
-from insight_class import build_class, result_from, write_batch_output
 
 CAPSTONE = BY_ID["capstone"]
 
@@ -242,8 +249,9 @@ def test_mistakes_with_the_same_cases_share_a_row_and_a_stub_like_one_is_not_ide
 
 def test_the_known_mistakes_file_lists_exactly_the_faulty_library():
     """Cheap drift check on every run; the cases each mistake fails are checked by the graded class below."""
-    from course.misconceptions import dump, library
     from faulty.faults import FAULTS
+
+    from course.misconceptions import dump, library
 
     stored = load_mistakes()
     expected = [(i, e, n, o) for i, e, n, o, _ in library()]
@@ -470,7 +478,7 @@ def graded_class(tmp_path_factory):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(batch, "grade_files", graded_files)
-        summaries, graded_now, left = batch.run_batch(str(folder / "submissions"), str(folder / "out"), workers=2,
+        _, graded_now, left = batch.run_batch(str(folder / "submissions"), str(folder / "out"), workers=2,
                                                       progress=False, assignment=assignment)
     assert graded_now == len(students) and left == []
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
@@ -631,7 +639,9 @@ def test_students_whose_names_start_a_formula_stay_students_in_every_csv_file(tm
                               str(folder), "--workers", "1"], cwd=ROOT, capture_output=True, text=True, env=env)
     assert insight.returncode == 0, insight.stderr
     assert insight.stdout.startswith(f"Class report of {len(FORMULA_NAMES)} students: "), insight.stdout
-    from grader.classroom.batch import shown  # the batch shows a control character as \\xNN, reversibly
+    from grader.classroom.batch import (
+        shown,  # the batch shows a control character as \\xNN, reversibly
+    )
 
     names = [shown(name) for name in FORMULA_NAMES]
     data = read_batch_output(tmp_path / "out")

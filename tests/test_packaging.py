@@ -395,7 +395,7 @@ def test_a_command_the_installed_kit_cannot_serve_says_why_in_one_sentence(insta
     insight = run(installed_kit, "-m", "grader.insight", "graded", cwd=tmp_path)
     assert (insight.returncode, insight.stdout) == (2, "")
     assert insight.stderr == ("error: python -m grader.insight needs the kit's insight extra, and matplotlib is not "
-                              'installed: pip install "tool-call-kit[insight]" (in a clone: pip install -r '
+                              'installed: pip install "/path/to/the/kit[insight]" (in a clone: pip install -r '
                               "requirements-insight.txt).\n")
     misconceptions = run(installed_kit, "-m", "course.misconceptions", "--check", cwd=tmp_path)
     assert (misconceptions.returncode, misconceptions.stdout) == (2, "")

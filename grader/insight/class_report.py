@@ -229,7 +229,7 @@ def write_report(report, html_path, csv_folder):
 # and the similarity step's. Without them the command says how to install them, in one sentence.
 EXTRA_MODULES = ("matplotlib", "numpy", "copydetect", "markupsafe")
 NEEDS_THE_EXTRA = ("python -m grader.insight needs the kit's insight extra, and {module} is not installed: "
-                   'pip install "tool-call-kit[insight]" (in a clone: pip install -r requirements-insight.txt).')
+                   'pip install "/path/to/the/kit[insight]" (in a clone: pip install -r requirements-insight.txt).')
 
 
 def missing_extra():

@@ -52,3 +52,17 @@ def grade():
 def docked_groups(results):
     """The set of case groups in a results.json that lost points."""
     return {test["tags"][0] for test in results["tests"] if test["status"] == "failed"}
+
+
+def pytest_collection_finish(session):
+    """Start building the install tests' venvs in the background if any selected test needs one (tests/venvs.py)."""
+    import venvs
+
+    needed = {name for item in session.items for name in getattr(item, "fixturenames", ())}
+    venvs.start_for(needed)
+
+
+def pytest_sessionfinish(session):
+    import venvs
+
+    venvs.clean_up()

@@ -226,6 +226,7 @@ def small_tmpfs(path, megabytes):
     return process.returncode == 0
 
 
+@pytest.mark.slow
 def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
     """The filler writes 8 MB files from a thread for as long as it may; classmates graded at the same time, with
     their scratch folders and results on the same (small) disk, keep their results."""

@@ -495,6 +495,7 @@ def graded_class(tmp_path_factory):
     return manifest, folder, read
 
 
+@pytest.mark.slow
 def test_the_known_mistakes_file_matches_what_the_grader_says_today(graded_class):
     """Each planted student holds one library solution, so their pattern is that mistake's (within its row
     of look-alikes, whose cases differ by one: a retry budget in a global may give its retry to any case)."""
@@ -512,6 +513,7 @@ def test_the_known_mistakes_file_matches_what_the_grader_says_today(graded_class
                 f"({len(pattern - row.cases)} the file does not name); run python -m course.misconceptions")
 
 
+@pytest.mark.slow
 def test_report_names_each_planted_mistake_with_its_count(graded_class):
     manifest, _, read = graded_class
     rows = {r["mistake_ids"]: r for r in read("mistakes.csv")}
@@ -535,6 +537,7 @@ def test_report_names_each_planted_mistake_with_its_count(graded_class):
     assert (student, "exact", "capstone:first_violation_only") in matches
 
 
+@pytest.mark.slow
 def test_report_lists_the_copied_pair_and_no_pair_of_independent_solutions(graded_class):
     manifest, _, read = graded_class
     pairs = {(r["student"], r["other_student"]): r for r in read("similar_pairs.csv") if r["exercise"] == "capstone"}
@@ -547,6 +550,7 @@ def test_report_lists_the_copied_pair_and_no_pair_of_independent_solutions(grade
     assert any(g["members"] == "; ".join(copied) for g in groups)
 
 
+@pytest.mark.slow
 def test_report_counts_the_stub_and_the_missing_file(graded_class):
     manifest, _, read = graded_class
     capstone = next(r for r in read("exercises.csv") if r["exercise"] == "capstone")
@@ -559,6 +563,7 @@ def test_report_counts_the_stub_and_the_missing_file(graded_class):
     assert not full & set(manifest.styles.values()) and manifest.copied[1] not in full
 
 
+@pytest.mark.slow
 def test_every_number_on_the_page_with_similarity_is_in_a_csv_file(graded_class):
     _, folder, _ = graded_class
     parser = VisibleText()
@@ -568,6 +573,7 @@ def test_every_number_on_the_page_with_similarity_is_in_a_csv_file(graded_class)
     assert not missing, f"numbers on the page that no CSV file holds: {sorted(missing)}"
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_report_page_renders_in_headless_chromium(graded_class):
     """The page opens from a file with no server and no network; a screenshot is saved like the learner view's."""

@@ -23,8 +23,9 @@ import pytest
 
 from conftest import ROOT
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="stopping a batch is tested with POSIX signals and process groups read from /proc")
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="stopping a batch is tested with POSIX signals and process groups read from /proc"),
+              pytest.mark.slow]  # whole batches interrupted at random moments, then resumed
 
 SEED = int(os.environ.get("KIT_TEST_SEED", random.SystemRandom().randrange(10 ** 6)))
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")

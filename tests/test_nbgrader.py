@@ -13,12 +13,10 @@ import subprocess
 
 import nbformat
 import pytest
-
 from conftest import ROOT
-from test_packaging import make_venv, source_copy
-from points import available, golden, shown
+from points import golden
+from test_packaging import ready_venv
 
-NBGRADER = "nbgrader==0.9.6"
 NOTEBOOKS = ("01_parsing.ipynb", "05_capstone.ipynb")
 FAULTY_PARSE = '''import json
 
@@ -43,7 +41,7 @@ SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.p
 def course(tmp_path_factory):
     """A venv with nbgrader and the kit, and an nbgrader course whose ps1 was generated, submitted and autograded."""
     base = tmp_path_factory.mktemp("nbgrader")
-    python = make_venv(str(base / "venv"), NBGRADER, source_copy(str(base / "kit")))
+    python = ready_venv("nbgrader")  # nbgrader and the kit (tests/venvs.py)
     bin_dir = os.path.dirname(python)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"],
            # nbgrader's kernel and settings come from this venv and this test only.

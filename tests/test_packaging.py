@@ -19,53 +19,29 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
+from points import available, golden
 from test_golden import GOLDEN, normalise
 
 import grader
-from points import available, golden, shown
 
 NETWORK_ERRORS = ("Failed to establish a new connection", "Temporary failure in name resolution",
                   "No matching distribution found", "Could not find a version that satisfies", "Network is unreachable")
-# What a source copy leaves out: the clone's own environment and caches, build output, anything not the kit's.
-COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "build", "*.egg-info", "artifacts",
-                                     ".pytest_cache", ".ipynb_checkpoints")
+def ready_venv(name):
+    """The Python of the session's venv ``name`` (``tests/venvs.py``, built in the background); skips the test
+    without a network."""
+    import venvs
 
-
-def venv_python(venv):
-    """The Python executable of a virtual environment (str)."""
-    return os.path.join(venv, "Scripts" if os.name == "nt" else "bin", "python")
-
-
-def make_venv(folder, *requirements):
-    """Create a venv in ``folder`` and ``pip install`` ``requirements`` into it; skip the test without a network.
-
-    Returns:
-        the venv's Python (str).
-    """
-    subprocess.run([sys.executable, "-m", "venv", folder], check=True, capture_output=True)
-    python = venv_python(folder)
-    process = subprocess.run([python, "-m", "pip", "install", "--disable-pip-version-check", "-q", *requirements],
-                             capture_output=True, text=True, timeout=900)
-    if process.returncode != 0:
-        if any(error in process.stdout + process.stderr for error in NETWORK_ERRORS):
-            pytest.skip("pip could not reach the package index: " + process.stderr.strip().splitlines()[-1])
-        raise AssertionError(f"pip install failed:\n{process.stdout[-3000:]}\n{process.stderr[-3000:]}")
+    python, reason = venvs.built(name, NETWORK_ERRORS)
+    if python is None:
+        pytest.skip(reason)
     return python
-
-
-def source_copy(folder):
-    """A copy of the kit's files in ``folder`` (what a fresh clone holds), to build from (str)."""
-    shutil.copytree(ROOT, folder, ignore=COPY_IGNORE)
-    return folder
 
 
 @pytest.fixture(scope="session")
 def installed_kit(tmp_path_factory):
     """A fresh venv with the kit installed by `pip install <kit>`: yields its Python."""
-    base = tmp_path_factory.mktemp("installed-kit")
-    return make_venv(str(base / "venv"), source_copy(str(base / "src")))
+    return ready_venv("kit")
 
 
 def run(python, *args, cwd):
@@ -341,8 +317,7 @@ def test_every_shipped_module_imports_only_what_its_role_declares():
 @pytest.fixture(scope="session")
 def installed_kit_with_insight(tmp_path_factory):
     """A fresh venv with `pip install "<kit>[insight]"`: yields its Python."""
-    base = tmp_path_factory.mktemp("installed-insight")
-    return make_venv(str(base / "venv"), source_copy(str(base / "src")) + "[insight]")
+    return ready_venv("kit-insight")
 
 
 def documented_shipped_commands():

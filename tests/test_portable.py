@@ -33,6 +33,8 @@ PORTABLE = {"KIT_PORTABLE_WORKER": "1"}
 DEFAULT = {"KIT_PORTABLE_WORKER": "0"}
 ASK = {"__kit__": "ask_model"}
 
+pytestmark = pytest.mark.slow  # the faulty library and the hostile fixtures again, on the other transport (their timeouts by design)
+
 
 def scores(results):
     """What must not depend on the transport: the total and each case's name, score and status."""

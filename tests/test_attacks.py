@@ -141,7 +141,7 @@ def test_an_observation_that_never_says_what_is_wrong_loses_the_observation_poin
     assert results["score"] <= available("capstone") - 27
     judged = ("Error observations", "Real malformed calls", public)
     others = [t for t in results["tests"] if t["tags"][0] not in judged]
-    assert all(t["status"] == "passed" for t in others)
+    assert len(others) > 50 and all(t["status"] == "passed" for t in others)
 
 
 def test_one_generic_problem_is_not_every_violation(tmp_path):

@@ -93,10 +93,10 @@ def graded(submission, *options, again=False):
     return copy.copy(outcome), copy.deepcopy(results)
 
 
-def graded_result(submission, within=None):
-    """The ``GradeResult`` of ``submission`` graded as the batch grades a file of an assignment (``within``: its
-    exercise ids, or None), once per session; a copy."""
-    _, (_, _, result) = _grade_once(submission, (), within=within)
+def graded_result(submission, *options, within=None):
+    """The ``GradeResult`` of ``submission`` graded with ``options`` (as ``graded``'s), or as the batch grades a file
+    of an assignment (``within``: its exercise ids, or None), once per session; a copy."""
+    _, (_, _, result) = _grade_once(submission, options, within=within)
     return copy.deepcopy(result)
 
 

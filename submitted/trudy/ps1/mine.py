@@ -1,1 +1,0 @@
-../../alice/ps1/05_capstone.py

@@ -39,7 +39,7 @@ def ready_venv(name):
 
 
 @pytest.fixture(scope="session")
-def installed_kit(tmp_path_factory):
+def installed_kit():
     """A fresh venv with the kit installed by `pip install <kit>`: yields its Python."""
     return ready_venv("kit")
 
@@ -315,7 +315,7 @@ def test_every_shipped_module_imports_only_what_its_role_declares():
 
 
 @pytest.fixture(scope="session")
-def installed_kit_with_insight(tmp_path_factory):
+def installed_kit_with_insight():
     """A fresh venv with `pip install "<kit>[insight]"`: yields its Python."""
     return ready_venv("kit-insight")
 

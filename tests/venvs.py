@@ -67,10 +67,11 @@ def start_for(fixture_names):
 
 
 def built(name, network_errors=(), timeout=1800):
-    """Wait for the venv ``name`` and return its Python (str).
+    """Wait for the venv ``name``: ``(its Python, None)``, or ``(None, the reason)`` when pip could not reach the
+    package index (one of ``network_errors``, str, in its output), for the caller to skip.
 
-    Returns ``None`` with the reason when pip could not reach the package index (one of ``network_errors`` in its
-    output): the caller skips. Raises AssertionError with pip's output when the build failed otherwise.
+    Raises:
+        AssertionError: with pip's output, when the build failed otherwise.
     """
     start(name)
     process, venv, log = _RUNNING[name]

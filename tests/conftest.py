@@ -54,6 +54,43 @@ def docked_groups(results):
     return {test["tags"][0] for test in results["tests"] if test["status"] == "failed"}
 
 
+# Files in the order their tests start: pytest-xdist hands each worker a whole file (``--dist loadfile``), so the
+# longest go first and do not run alone at the end; the install tests go last, to find their venvs built
+# (tests/venvs.py). Measured with ``--durations=0`` (docs/speed.md, "The kit's own test suite"); a file not named
+# here runs between the two lists, in collection order.
+FIRST = ("test_portable.py", "test_insight.py", "test_browser.py", "test_attacks.py", "test_classroom.py",
+         "test_interrupt.py", "test_hostile.py", "test_no_answers.py", "test_faulty_library.py")
+LAST = ("test_nbgrader.py", "test_packaging.py")
+
+
+def file_rank(item):
+    """Where ``item``'s file starts in the session (int, lower first): ``FIRST``, then the rest, then ``LAST``."""
+    name = os.path.basename(str(item.path))
+    if name in FIRST:
+        return FIRST.index(name)
+    return len(FIRST) + 1 + LAST.index(name) if name in LAST else len(FIRST)
+
+
+def pytest_configure(config):
+    """In the controller, before any worker starts: the session's shared folder (tests/session_share.py), and the
+    kit's bytecode compiled once (a grading voids itself when its grader's folder changes under it, and a shell
+    with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile the grader afresh in every ``python -m grader``)."""
+    import compileall
+
+    import session_share
+    from grader.pipeline import grader_packages
+
+    if session_share.is_worker(config):
+        return
+    session_share.start()
+    for package in [*grader_packages(), os.path.join(ROOT, "course")]:  # not the cases: compiled on every grading
+        compileall.compile_dir(package, quiet=2, maxlevels=0)
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=file_rank)  # stable: each file's own order (a notebook's cells) is kept
+
+
 def pytest_collection_finish(session):
     """Start building the install tests' venvs in the background if any selected test needs one (tests/venvs.py)."""
     import venvs
@@ -63,6 +100,11 @@ def pytest_collection_finish(session):
 
 
 def pytest_sessionfinish(session):
+    """In the controller, once every worker is done: stop the venv builds and remove the shared folder."""
+    import session_share
     import venvs
 
+    if session_share.is_worker(session.config):
+        return
     venvs.clean_up()
+    session_share.finish()

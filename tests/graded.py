@@ -11,12 +11,19 @@ the seed's sample by three), so results are kept for the session, keyed by every
 submission's bytes and file name, the grader's fingerprint (``grader.results.provenance.code_fingerprint``: its
 modules, cases and metadata), the exercises asked for, the limits and any seed in the environment. A test that
 means to grade again (a grading whose randomness or timing it studies) passes ``again=True``.
+
+The suite's processes (pytest-xdist's workers) share what they graded: each result is also kept as a file in the
+session's folder (``tests/session_share.py``), so a submission graded by one worker's tests is read, not graded
+again, by the other's.
 """
 
 import copy
 import hashlib
 import os
+import pickle
 from dataclasses import dataclass
+
+import session_share
 
 # Variables that change what a grading draws or how it runs: part of the cache key.
 SEED_VARIABLES = ("KIT_SEED", "KIT_PORTABLE_WORKER")
@@ -48,6 +55,32 @@ def _key(submission, exercises, limits, within=None):
             tuple(within or ()), repr(limits), seeds)
 
 
+def _stored_path(key):
+    """Where the session keeps the result of ``key`` for every test process (str)."""
+    folder = os.path.join(session_share.folder(), "graded")
+    os.makedirs(folder, exist_ok=True)
+    return os.path.join(folder, hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest() + ".pickle")
+
+
+def _stored(key):
+    """The entry another test process of this session stored for ``key``, kept in memory too; or None."""
+    try:
+        with open(_stored_path(key), "rb") as handle:
+            _RESULTS[key] = pickle.load(handle)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None
+    return _RESULTS[key]
+
+
+def _store(key, value):
+    """Keep ``value`` for ``key`` in memory and, written whole or not at all, for the session's other processes."""
+    _RESULTS[key] = value
+    path = _stored_path(key)
+    with open(f"{path}.{os.getpid()}", "wb") as handle:
+        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(f"{path}.{os.getpid()}", path)
+
+
 def _parse(submission, options):
     from grader.classroom.cli import build_parser, limits_from
 
@@ -64,12 +97,16 @@ def _grade_once(submission, options, within=None, again=False):
 
     args, limits = _parse(submission, options)
     key = _key(submission, args.exercise, limits, within)
-    if again or key[0] is None or key not in _RESULTS:
+    if again or key[0] is None or (key not in _RESULTS and _stored(key) is None):
         os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # as the command line sets it
         result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within)
         outcome = Outcome(2 if result.error else 0, text_report(result),
                           f"error: {result.error}\n" if result.error else "")
-        _RESULTS[key] = (outcome, gradescope_results(result), result)
+        value = (outcome, gradescope_results(result), result)
+        if again or key[0] is None:
+            _RESULTS[key] = value  # a grading asked for again is this test's own: the others keep theirs
+        else:
+            _store(key, value)
         counts["graded"] += 1
     else:
         counts["reused"] += 1
@@ -100,6 +137,13 @@ def graded_result(submission, *options, within=None):
     return copy.deepcopy(result)
 
 
+def default_workers():
+    """How many gradings one test process runs at once (int): its share of the machine's CPUs (pytest-xdist's
+    workers share them), at most 4 and at least 2, because a grading also waits for its worker process."""
+    share = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    return max(2, min(4, (os.cpu_count() or 1) // share))
+
+
 def _graded_in_child(submission, options, within):
     return _grade_once(submission, options, within=within)
 
@@ -113,7 +157,7 @@ def grade_ahead(submissions, workers=None):
     Args:
         submissions: ``(path, options)`` or ``(path, options, within)`` tuples (path str or path-like; options a
             tuple of str, as ``graded``'s; within as ``graded_result``'s).
-        workers: processes (int; default: the machine's CPU count, at most 4).
+        workers: processes (int; default: ``default_workers()``).
     Returns:
         int: how many were graded now (those graded before in this session are skipped).
     """
@@ -126,7 +170,7 @@ def grade_ahead(submissions, workers=None):
         within = rest[0] if rest else None
         args, limits = _parse(path, options)
         key = _key(path, args.exercise, limits, within)
-        if key not in _RESULTS and key not in seen:
+        if key not in _RESULTS and key not in seen and _stored(key) is None:
             seen.add(key)
             todo.append((path, tuple(options), within))
     if not todo:
@@ -135,9 +179,9 @@ def grade_ahead(submissions, workers=None):
     # the grader's folder under it, and that grading would be voided (grader.pipeline.folder_state_digest).
     warm_bytecode_cache()
     try:
-        with ProcessPoolExecutor(max_workers=workers or min(4, os.cpu_count() or 1)) as pool:
+        with ProcessPoolExecutor(max_workers=workers or default_workers()) as pool:
             for key, value in pool.map(_graded_in_child, *zip(*todo)):
-                _RESULTS[key] = value
+                _store(key, value)
                 counts["graded"] += 1
     except Exception as exc:  # only a speed-up: each test then grades its own submission, and says why here
         import warnings

@@ -3,14 +3,18 @@
 Building one is mostly waiting for pip (downloads, unpacking, about 20 to 100 s each); done in the background
 while the rest of the suite grades, the three of them cost the suite little of its wall-clock time. A build starts
 when the session's selected tests include one that needs it (``pytest_collection_finish`` in tests/conftest.py),
-or on first use otherwise; its fixture waits for it (``built``).
+or on first use otherwise; its fixture waits for it (``built``). Each is built once per session, in the session's
+shared folder (``tests/session_share.py``), by the first of pytest-xdist's worker processes to ask for it.
 """
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
-import tempfile
+import time
+
+import session_share
 
 from grader.paths import KIT_ROOT
 
@@ -24,8 +28,7 @@ BUILDS = {
     "kit-insight": (("installed_kit_with_insight",), ("KIT[insight]",)),
     "nbgrader": (("course",), (NBGRADER, "KIT")),
 }
-_BASE = None
-_RUNNING = {}  # name -> (Popen, folder, log path)
+_RUNNING = {}  # name -> (Popen or None when another test process builds it, venv folder, log path, exit status file)
 
 
 def venv_python(venv):
@@ -40,23 +43,32 @@ def source_copy(folder):
 
 
 def start(name):
-    """Start building the venv ``name`` of ``BUILDS`` in the background (once per session); returns None."""
-    global _BASE
+    """Start building the venv ``name`` of ``BUILDS`` in the background, once per session: the first test process
+    to ask builds it (``session_share.claim``), the others wait for its exit status file. Returns None."""
     if name in _RUNNING:
         return
-    _BASE = _BASE or tempfile.mkdtemp(prefix="kit-venvs-")
-    folder = os.path.join(_BASE, name)
+    folder = os.path.join(session_share.folder(), "venvs", name)
+    venv, log, status = os.path.join(folder, "venv"), os.path.join(folder, "build.log"), os.path.join(folder, "status")
+    os.makedirs(os.path.dirname(folder), exist_ok=True)
+    if not session_share.claim(f"venv-{name}"):
+        _RUNNING[name] = (None, venv, log, status)
+        return
     os.makedirs(folder)
     kit = source_copy(os.path.join(folder, "kit"))
     requirements = [item.replace("KIT", kit) for item in BUILDS[name][1]]
-    venv = os.path.join(folder, "venv")
-    script = ("import subprocess, sys, venv\n"
+    # The build writes its exit status last (whole, by a rename): what a process that did not start it waits for.
+    script = ("import os, subprocess, sys, venv\n"
               f"venv.create({venv!r}, with_pip=True)\n"
-              f"sys.exit(subprocess.call([{venv_python(venv)!r}, '-m', 'pip', 'install', '--disable-pip-version-check', "
-              f"'-q', *{requirements!r}]))\n")
-    log = os.path.join(folder, "build.log")
+              f"code = subprocess.call([{venv_python(venv)!r}, '-m', 'pip', 'install', '--disable-pip-version-check', "
+              f"'-q', *{requirements!r}])\n"
+              f"open({status + '.part'!r}, 'w').write(str(code))\n"
+              f"os.replace({status + '.part'!r}, {status!r})\n")
     with open(log, "w", encoding="utf-8") as handle:
-        _RUNNING[name] = (subprocess.Popen([sys.executable, "-c", script], stdout=handle, stderr=subprocess.STDOUT), venv, log)
+        process = subprocess.Popen([sys.executable, "-c", script], stdout=handle, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    with open(os.path.join(folder, "pid"), "w", encoding="utf-8") as handle:
+        handle.write(str(process.pid))
+    _RUNNING[name] = (process, venv, log, status)
 
 
 def start_for(fixture_names):
@@ -74,11 +86,19 @@ def built(name, network_errors=(), timeout=1800):
         AssertionError: with pip's output, when the build failed otherwise.
     """
     start(name)
-    process, venv, log = _RUNNING[name]
-    process.wait(timeout=timeout)
+    process, venv, log, status = _RUNNING[name]
+    deadline = time.monotonic() + timeout
+    if process is not None:
+        process.wait(timeout=timeout)
+    while not os.path.exists(status):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the {name} venv was not built within {timeout} s (by another test process)")
+        time.sleep(0.2)
+    with open(status, encoding="utf-8") as handle:
+        returncode = int(handle.read() or 1)
     with open(log, encoding="utf-8", errors="replace") as handle:
         output = handle.read()
-    if process.returncode != 0:
+    if returncode != 0:
         if any(error in output for error in network_errors):
             return None, "pip could not reach the package index: " + output.strip().splitlines()[-1]
         raise AssertionError(f"building the {name} venv failed:\n{output[-3000:]}")
@@ -86,10 +106,15 @@ def built(name, network_errors=(), timeout=1800):
 
 
 def clean_up():
-    """Stop what still builds and remove every venv of the session."""
-    for process, _, _ in _RUNNING.values():
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    if _BASE:
-        shutil.rmtree(_BASE, ignore_errors=True)
+    """Stop every build of the session that still runs (in the controller at the session's end, when no test
+    process waits for one any more: a build may belong to a worker that finished first); returns None."""
+    base = os.path.join(session_share.folder(), "venvs")
+    for name in os.listdir(base) if os.path.isdir(base) else ():
+        try:
+            with open(os.path.join(base, name, "pid"), encoding="utf-8") as handle:
+                pid = int(handle.read())
+            if hasattr(os, "killpg") and not os.path.exists(os.path.join(base, name, "status")):
+                os.killpg(pid, signal.SIGKILL)  # its own session: the builder and the pip it started
+        except (OSError, ValueError):
+            pass
+    _RUNNING.clear()

@@ -21,6 +21,7 @@ import copy
 import hashlib
 import os
 import pickle
+import time
 from dataclasses import dataclass
 
 import session_share
@@ -29,6 +30,7 @@ import session_share
 SEED_VARIABLES = ("KIT_SEED", "KIT_PORTABLE_WORKER")
 
 _RESULTS = {}  # cache key -> (Outcome, results dict, GradeResult)
+_MINE = set()  # the keys this process claimed (``_claim``): it grades them, the session's other processes wait
 counts = {"graded": 0, "reused": 0}  # for the session's summary line (tests/conftest.py)
 
 
@@ -55,21 +57,45 @@ def _key(submission, exercises, limits, within=None):
             tuple(within or ()), repr(limits), seeds)
 
 
-def _stored_path(key):
-    """Where the session keeps the result of ``key`` for every test process (str)."""
+def _stored_path(key, suffix=".pickle"):
+    """Where the session keeps the result of ``key`` for every test process (str); ``suffix`` ``".claim"`` names the
+    folder a process makes when it starts grading ``key``, ``".failed"`` the file it leaves when that failed."""
     folder = os.path.join(session_share.folder(), "graded")
     os.makedirs(folder, exist_ok=True)
-    return os.path.join(folder, hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest() + ".pickle")
+    return os.path.join(folder, hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest() + suffix)
 
 
-def _stored(key):
-    """The entry another test process of this session stored for ``key``, kept in memory too; or None."""
+def _claim(key):
+    """Take the grading of ``key`` for this process (True), or learn that another test process has it (False)."""
+    if key in _MINE:
+        return True
     try:
-        with open(_stored_path(key), "rb") as handle:
-            _RESULTS[key] = pickle.load(handle)
-    except (OSError, EOFError, pickle.UnpicklingError):
-        return None
-    return _RESULTS[key]
+        os.mkdir(_stored_path(key, ".claim"))  # atomic: exactly one process of the session succeeds
+    except FileExistsError:
+        return False
+    _MINE.add(key)
+    return True
+
+
+def _stored(key, wait=False, timeout=900):
+    """The entry a test process of this session stored for ``key``, kept in memory too; or None.
+
+    Args:
+        wait: while another process grades ``key`` (it claimed it), wait for its result (bool).
+        timeout: seconds to wait at most (float).
+    Returns:
+        the cache entry, or None: nothing stored (and, when waiting, the other process failed or took too long).
+    """
+    path, deadline = _stored_path(key), time.monotonic() + timeout
+    while True:
+        try:
+            with open(path, "rb") as handle:
+                _RESULTS[key] = pickle.load(handle)
+            return _RESULTS[key]
+        except (OSError, EOFError, pickle.UnpicklingError):
+            if not wait or os.path.exists(_stored_path(key, ".failed")) or time.monotonic() > deadline:
+                return None
+            time.sleep(0.05)
 
 
 def _store(key, value):
@@ -89,28 +115,40 @@ def _parse(submission, options):
     return args, limits_from(args)
 
 
-def _grade_once(submission, options, within=None, again=False):
-    """The cache entry ``(Outcome, results dict, GradeResult)`` for one grading, graded now when needed."""
+def _grade_once(submission, options, within=None, again=False, claimed=False):
+    """The cache entry ``(Outcome, results dict, GradeResult)`` for one grading, graded now when needed: by this
+    process when it is the first of the session to ask (or ``again``, or ``claimed``: a pool process of
+    ``grade_ahead`` grading what its parent claimed), else read from the process that graded it."""
+    args, limits = _parse(submission, options)
+    key = _key(submission, args.exercise, limits, within)
+    if again or key[0] is None:
+        _RESULTS[key] = _grade_now(args, limits, within)  # this test's own grading: the others keep theirs
+    elif key in _RESULTS or _stored(key) is not None:
+        counts["reused"] += 1
+    elif claimed or _claim(key):
+        try:
+            _store(key, _grade_now(args, limits, within))
+        except BaseException:
+            open(_stored_path(key, ".failed"), "w").close()  # whoever waits for it grades it itself
+            raise
+    elif _stored(key, wait=True) is not None:
+        counts["reused"] += 1
+    else:
+        _RESULTS[key] = _grade_now(args, limits, within)
+    return key, _RESULTS[key]
+
+
+def _grade_now(args, limits, within):
+    """Grade as the command line would (``args``: its parsed options); the cache entry (a tuple of three)."""
     from grader.pipeline import grade
     from grader.results.formats import gradescope_results
     from grader.results.text_report import text_report
 
-    args, limits = _parse(submission, options)
-    key = _key(submission, args.exercise, limits, within)
-    if again or key[0] is None or (key not in _RESULTS and _stored(key) is None):
-        os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # as the command line sets it
-        result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within)
-        outcome = Outcome(2 if result.error else 0, text_report(result),
-                          f"error: {result.error}\n" if result.error else "")
-        value = (outcome, gradescope_results(result), result)
-        if again or key[0] is None:
-            _RESULTS[key] = value  # a grading asked for again is this test's own: the others keep theirs
-        else:
-            _store(key, value)
-        counts["graded"] += 1
-    else:
-        counts["reused"] += 1
-    return key, _RESULTS[key]
+    os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # as the command line sets it
+    result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within)
+    outcome = Outcome(2 if result.error else 0, text_report(result), f"error: {result.error}\n" if result.error else "")
+    counts["graded"] += 1
+    return outcome, gradescope_results(result), result
 
 
 def graded(submission, *options, again=False):
@@ -145,7 +183,7 @@ def default_workers():
 
 
 def _graded_in_child(submission, options, within):
-    return _grade_once(submission, options, within=within)
+    return _grade_once(submission, options, within=within, claimed=True)
 
 
 def grade_ahead(submissions, workers=None):
@@ -159,7 +197,8 @@ def grade_ahead(submissions, workers=None):
             tuple of str, as ``graded``'s; within as ``graded_result``'s).
         workers: processes (int; default: ``default_workers()``).
     Returns:
-        int: how many were graded now (those graded before in this session are skipped).
+        int: how many were graded now (those this session's processes graded or are grading are skipped: their
+        tests wait for them).
     """
     from concurrent.futures import ProcessPoolExecutor
 
@@ -170,7 +209,7 @@ def grade_ahead(submissions, workers=None):
         within = rest[0] if rest else None
         args, limits = _parse(path, options)
         key = _key(path, args.exercise, limits, within)
-        if key not in _RESULTS and key not in seen and _stored(key) is None:
+        if key not in _RESULTS and key not in seen and _stored(key) is None and _claim(key):
             seen.add(key)
             todo.append((path, tuple(options), within))
     if not todo:
@@ -181,7 +220,7 @@ def grade_ahead(submissions, workers=None):
     try:
         with ProcessPoolExecutor(max_workers=workers or default_workers()) as pool:
             for key, value in pool.map(_graded_in_child, *zip(*todo)):
-                _store(key, value)
+                _RESULTS[key] = value  # the child stored it for the session's other processes
                 counts["graded"] += 1
     except Exception as exc:  # only a speed-up: each test then grades its own submission, and says why here
         import warnings

@@ -239,7 +239,11 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
     try:
         students = disk / "submitted"
         students.mkdir()
-        shutil.copy(os.path.join(ATTACKS, "disk_fill_scratch.py"), students / "mallory.py")
+        # Each case waits 0.05 s instead of the attack's 0.4 s: the disk is full within a second of loading either
+        # way, and its grading still outlasts the classmate graded beside it (8 s, not 65 s, of the suite's time).
+        attack = open(os.path.join(ATTACKS, "disk_fill_scratch.py"), encoding="utf-8").read()
+        assert attack.count("time.sleep(0.4)") == 1
+        (students / "mallory.py").write_text(attack.replace("time.sleep(0.4)", "time.sleep(0.05)"), encoding="utf-8")
         for name in ("alice", "bob", "carol"):
             shutil.copy(os.path.join(ROOT, "tests", "faulty", "base.py"), students / f"{name}.py")
         (disk / "tmp").mkdir()

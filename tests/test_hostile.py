@@ -94,19 +94,59 @@ def test_every_fixture_has_an_expectation():
     assert sorted(EXPECTED) == sorted(os.listdir(HOSTILE))
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_hostile_submission(tmp_path, name):
-    pattern, seconds, status = EXPECTED[name]
-    temporary = tmp_path / "tmp"  # the grader's TMPDIR: its scratch folders, and nobody else's, go here
-    temporary.mkdir()
-    processes_before = worker_processes(str(temporary))
-    grader_before = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
-    started = time.monotonic()
-    process, results = run_grader(os.path.join(HOSTILE, name), *OPTIONS, results=tmp_path / "results.json",
-                                  timeout=seconds + 60, env={"TMPDIR": str(temporary)})
-    elapsed = time.monotonic() - started
+def git_status_of_the_grader():
+    """``git status --porcelain grader`` (str): what changed in the grader's folder, as git sees it."""
+    return subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
 
-    assert elapsed < seconds, f"grading took {elapsed:.1f} s"
+
+def grade_hostile(folder, name, env=None):
+    """Grade the fixture ``name`` as a user would, with its own TMPDIR in ``folder`` (a new path-like folder).
+
+    Returns:
+        dict: ``process`` and ``results`` (``run_grader``'s), ``elapsed`` (s), ``before`` and ``after`` (the
+        processes of this grading found before it started and after it ended, ``worker_processes``).
+    """
+    _, seconds, _ = EXPECTED[name]
+    temporary = folder / "tmp"  # the grader's TMPDIR: its scratch folders, and nobody else's, go here
+    temporary.mkdir(parents=True)
+    before = worker_processes(str(temporary))
+    started = time.monotonic()
+    process, results = run_grader(os.path.join(HOSTILE, name), *OPTIONS, results=folder / "results.json",
+                                  timeout=seconds + 60, env={"TMPDIR": str(temporary), **(env or {})})
+    elapsed = time.monotonic() - started
+    return {"process": process, "results": results, "elapsed": elapsed, "before": before,
+            "after": worker_processes(str(temporary)), "scratch": os.listdir(temporary)}
+
+
+def grade_every_fixture(folder, env=None, workers=4):
+    """Every fixture graded by ``grade_hostile``, ``workers`` at a time (most of their time is their timeouts,
+    by design: graded one after another they took 51 s of the suite, mostly waiting).
+
+    Returns:
+        ``(records, changed)``: fixture name -> ``grade_hostile``'s dict, and whether the grader's files changed
+        while they were graded (bool).
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    grader_before = git_status_of_the_grader()
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {name: pool.submit(grade_hostile, folder / name, name, env) for name in sorted(EXPECTED)}
+        records = {name: future.result() for name, future in futures.items()}
+    return records, git_status_of_the_grader() != grader_before
+
+
+@pytest.fixture(scope="module")
+def graded_fixtures(tmp_path_factory):
+    """Every fixture graded once for this file's tests, four at a time (``grade_every_fixture``)."""
+    return grade_every_fixture(tmp_path_factory.mktemp("hostile"))
+
+
+def check_hostile(name, record, grader_changed):
+    """Every promise this file's docstring makes about the fixture ``name``, asserted on its ``record``
+    (``grade_hostile``'s dict); ``grader_changed``: whether the grader's files changed meanwhile (bool)."""
+    pattern, seconds, status = EXPECTED[name]
+    process, results = record["process"], record["results"]
+    assert record["elapsed"] < seconds, f"grading took {record['elapsed']:.1f} s"
     assert process.returncode == status, process.stderr
     assert "Traceback" not in process.stdout + process.stderr
     assert results is not None and results["tests"]
@@ -119,7 +159,12 @@ def test_hostile_submission(tmp_path, name):
     assert "\x1b" not in process.stdout and len(process.stdout) < 300_000
     hidden_outputs = " ".join(t["output"] for t in results["tests"] if "hidden" in t["tags"])
     assert "ECHO" not in hidden_outputs and "INPUT" not in hidden_outputs  # nothing echoed from a hidden case
-    assert worker_processes(str(temporary)) <= processes_before, "a process was left behind"
-    assert os.listdir(temporary) == [], "a scratch folder was left behind"
-    after = subprocess.run(["git", "status", "--porcelain", "grader"], cwd=ROOT, capture_output=True, text=True).stdout
-    assert after == grader_before, "the grader's files changed"
+    assert record["after"] <= record["before"], "a process was left behind"
+    assert record["scratch"] == [], "a scratch folder was left behind"
+    assert not grader_changed, "the grader's files changed"
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_submission(graded_fixtures, name):
+    records, grader_changed = graded_fixtures
+    check_hostile(name, records[name], grader_changed)

@@ -30,7 +30,6 @@ from test_golden import GOLDEN, SUBMISSIONS, reference_submission
 
 psutil = pytest.importorskip("psutil", reason="the portable transport kills process trees with psutil")
 PORTABLE = {"KIT_PORTABLE_WORKER": "1"}
-DEFAULT = {"KIT_PORTABLE_WORKER": "0"}
 ASK = {"__kit__": "ask_model"}
 
 pytestmark = pytest.mark.slow  # the faulty library and the hostile fixtures again, on the other transport (their timeouts by design)
@@ -80,23 +79,53 @@ def test_golden_examples_score_the_same_on_the_portable_transport(tmp_path, name
     assert process.stdout.count("the grader's sandbox lacks kernel rules and has only in part") == (0 if unreadable else 1)
 
 
+@pytest.fixture(scope="module")
+def library_graded_ahead(tmp_path_factory):
+    """Each library solution graded on the portable transport, two at a time, before its test (``tests/graded.py``;
+    in the test process: the golden examples and hostile fixtures above and below keep the command line's checks
+    that no process or scratch folder is left behind). The default transport's results are the session's own,
+    graded once for tests/test_faulty_library.py."""
+    from graded import grade_ahead
+
+    folder = tmp_path_factory.mktemp("library")
+    for fault in FAULTS:
+        (folder / f"{fault.name}.py").write_text(apply_edits(fault), encoding="utf-8")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KIT_PORTABLE_WORKER", "1")
+        grade_ahead([(folder / f"{fault.name}.py", ()) for fault in FAULTS])
+
+
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
-def test_faulty_library_scores_the_same_on_both_transports(tmp_path, fault):
+def test_faulty_library_scores_the_same_on_both_transports(library_graded_ahead, tmp_path, monkeypatch, fault):
+    from graded import graded
+
     submission = tmp_path / f"{fault.name}.py"
     submission.write_text(apply_edits(fault), encoding="utf-8")
-    _, portable = grade_with(submission, PORTABLE, tmp_path, "portable")
-    _, default = grade_with(submission, DEFAULT, tmp_path, "default")
+    monkeypatch.delenv("KIT_PORTABLE_WORKER", raising=False)  # as tests/test_faulty_library.py grades it
+    default_process, default = graded(submission)
+    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
+    portable_process, portable = graded(submission)
+    assert portable_process.returncode == default_process.returncode == 0, portable_process.stderr
+    assert portable_process.stdout.count("the grader's sandbox lacks kernel rules") == 1  # it did take the other path
+    assert "the grader's sandbox lacks kernel rules" not in default_process.stdout
     assert scores(portable) == scores(default)
     assert portable["score"] < sum(t["max_score"] for t in portable["tests"])
 
 
+@pytest.fixture(scope="module")
+def hostile_on_the_portable_transport(tmp_path_factory):
+    """Every hostile fixture graded once on the portable transport, four at a time (tests/test_hostile.py)."""
+    return hostile.grade_every_fixture(tmp_path_factory.mktemp("hostile"), env=PORTABLE)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the hostile fixtures' expectations are Linux's")
 @pytest.mark.parametrize("name", sorted(hostile.EXPECTED))
-def test_hostile_fixtures_on_the_portable_transport(tmp_path, monkeypatch, name):
+def test_hostile_fixtures_on_the_portable_transport(hostile_on_the_portable_transport, name):
     """Every fixture is refused as on the default path (zero, its sentence, nothing left behind); without
     kernel rules the guard, the grader's watch and the tree kill are what stop them."""
-    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
-    hostile.test_hostile_submission(tmp_path, name)
+    records, grader_changed = hostile_on_the_portable_transport
+    assert "the grader's sandbox lacks kernel rules" in records[name]["process"].stdout or name == "not_json.ipynb"
+    hostile.check_hostile(name, records[name], grader_changed)
 
 
 # -- the switch and the note --------------------------------------------------------------------------

@@ -80,13 +80,15 @@ def test_golden_examples_score_the_same_on_the_portable_transport(tmp_path, name
 
 
 @pytest.fixture(scope="module")
-def library_graded_ahead(tmp_path_factory):
+def library_graded_ahead(tmp_path_factory, request):
     """Each library solution graded on the portable transport, two at a time, before its test (``tests/graded.py``;
     in the test process: the golden examples and hostile fixtures above and below keep the command line's checks
     that no process or scratch folder is left behind). The default transport's results are the session's own,
-    graded once for tests/test_faulty_library.py."""
+    graded once for tests/test_faulty_library.py. Skipped when fewer than ten of these tests were selected."""
     from graded import grade_ahead
 
+    if sum("library_graded_ahead" in getattr(item, "fixturenames", ()) for item in request.session.items) < 10:
+        return  # a few selected (-k): each grades its own
     folder = tmp_path_factory.mktemp("library")
     for fault in FAULTS:
         (folder / f"{fault.name}.py").write_text(apply_edits(fault), encoding="utf-8")
@@ -95,16 +97,28 @@ def library_graded_ahead(tmp_path_factory):
         grade_ahead([(folder / f"{fault.name}.py", ()) for fault in FAULTS])
 
 
+# Faults whose score depends on where the grader's canary runs fall (drawn afresh for every grading, so that no
+# submission can predict them): their state carries from case to case, and a canary before a retry case uses up
+# the global retry (20 or 21 points, on either transport). Those are graded on both with one fixed plan.
+CARRIES_STATE = {"global_retry_counter"}
+
+
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
 def test_faulty_library_scores_the_same_on_both_transports(library_graded_ahead, tmp_path, monkeypatch, fault):
+    import random
+    import secrets
+
     from graded import graded
 
     submission = tmp_path / f"{fault.name}.py"
     submission.write_text(apply_edits(fault), encoding="utf-8")
+    again = fault.name in CARRIES_STATE
+    if again:  # the plan's draw (grader.judging.pytest_plugin), the same on both transports
+        monkeypatch.setattr(secrets, "SystemRandom", lambda: random.Random(fault.name))
     monkeypatch.delenv("KIT_PORTABLE_WORKER", raising=False)  # as tests/test_faulty_library.py grades it
-    default_process, default = graded(submission)
+    default_process, default = graded(submission, again=again)
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
-    portable_process, portable = graded(submission)
+    portable_process, portable = graded(submission, again=again)
     assert portable_process.returncode == default_process.returncode == 0, portable_process.stderr
     assert portable_process.stdout.count("the grader's sandbox lacks kernel rules") == 1  # it did take the other path
     assert "the grader's sandbox lacks kernel rules" not in default_process.stdout
@@ -114,7 +128,7 @@ def test_faulty_library_scores_the_same_on_both_transports(library_graded_ahead,
 
 @pytest.fixture(scope="module")
 def hostile_on_the_portable_transport(tmp_path_factory):
-    """Every hostile fixture graded once on the portable transport, four at a time (tests/test_hostile.py)."""
+    """Every hostile fixture graded once on the portable transport, two at a time (tests/test_hostile.py)."""
     return hostile.grade_every_fixture(tmp_path_factory.mktemp("hostile"), env=PORTABLE)
 
 

@@ -56,11 +56,12 @@ def start(name):
     os.makedirs(folder)
     kit = source_copy(os.path.join(folder, "kit"))
     requirements = [item.replace("KIT", kit) for item in BUILDS[name][1]]
-    # The build writes its exit status last (whole, by a rename): what a process that did not start it waits for.
+    # --no-compile: pip's bytecode for every file of every package (a good part of a build's CPU) is not what the
+    # tests check; a module is compiled when a test first imports it. The build writes its exit status last (whole, by a rename): what a process that did not start it waits for.
     script = ("import os, subprocess, sys, venv\n"
               f"venv.create({venv!r}, with_pip=True)\n"
               f"code = subprocess.call([{venv_python(venv)!r}, '-m', 'pip', 'install', '--disable-pip-version-check', "
-              f"'-q', *{requirements!r}])\n"
+              f"'--no-compile', '-q', *{requirements!r}])\n"
               f"open({status + '.part'!r}, 'w').write(str(code))\n"
               f"os.replace({status + '.part'!r}, {status!r})\n")
     with open(log, "w", encoding="utf-8") as handle:

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 
 import session_share
@@ -22,11 +23,15 @@ NBGRADER = "nbgrader==0.9.6"
 # What a source copy leaves out: the clone's own environment and caches, build output, anything not the kit's.
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "build", "*.egg-info", "artifacts",
                                      ".pytest_cache", ".ipynb_checkpoints")
-# name -> (the fixtures that need it, what pip installs: "KIT" stands for a fresh copy of the kit's files)
+# name -> (the fixtures that need it, what pip installs: "KIT" stands for a fresh copy of the kit's files, whether
+# the venv sees this test environment's packages too). The kit's own venvs are fresh: they test what the kit declares.
+# nbgrader's is layered on this environment (a .pth file naming its site-packages, after the venv's own): pip adds
+# nbgrader and what it needs beyond the kit's set, instead of unpacking all of Jupyter a third time (72 s of the
+# suite's end waited for that build).
 BUILDS = {
-    "kit": (("installed_kit",), ("KIT",)),
-    "kit-insight": (("installed_kit_with_insight",), ("KIT[insight]",)),
-    "nbgrader": (("course",), (NBGRADER, "KIT")),
+    "kit": (("installed_kit",), ("KIT",), False),
+    "kit-insight": (("installed_kit_with_insight",), ("KIT[insight]",), False),
+    "nbgrader": (("course",), (NBGRADER, "KIT"), True),
 }
 _RUNNING = {}  # name -> (Popen or None when another test process builds it, venv folder, log path, exit status file)
 
@@ -57,9 +62,16 @@ def start(name):
     kit = source_copy(os.path.join(folder, "kit"))
     requirements = [item.replace("KIT", kit) for item in BUILDS[name][1]]
     # --no-compile: pip's bytecode for every file of every package (a good part of a build's CPU) is not what the
-    # tests check; a module is compiled when a test first imports it. The build writes its exit status last (whole, by a rename): what a process that did not start it waits for.
+    # tests check; a module is compiled when a test first imports it. The build writes its exit status last (whole,
+    # by a rename): what a process that did not start it waits for.
+    layer = ""
+    if BUILDS[name][2]:
+        layer = (f"site = subprocess.check_output([{venv_python(venv)!r}, '-c', 'import sysconfig; "
+                 f"print(sysconfig.get_paths()[\\'purelib\\'])'], text=True).strip()\n"
+                 f"open(os.path.join(site, 'zz_test_environment.pth'), 'w').write({sysconfig.get_paths()['purelib']!r})\n")
     script = ("import os, subprocess, sys, venv\n"
               f"venv.create({venv!r}, with_pip=True)\n"
+              + layer +
               f"code = subprocess.call([{venv_python(venv)!r}, '-m', 'pip', 'install', '--disable-pip-version-check', "
               f"'--no-compile', '-q', *{requirements!r}])\n"
               f"open({status + '.part'!r}, 'w').write(str(code))\n"
@@ -74,7 +86,7 @@ def start(name):
 
 def start_for(fixture_names):
     """Start the builds that any of ``fixture_names`` (set of str: the selected tests' fixtures) needs."""
-    for name, (fixtures, _) in BUILDS.items():
+    for name, (fixtures, _, _) in BUILDS.items():
         if set(fixtures) & set(fixture_names):
             start(name)
 

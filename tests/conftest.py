@@ -49,6 +49,23 @@ def grade():
     return graded
 
 
+@pytest.fixture(scope="session")
+def student_release():
+    """The full student release, ``python -m course.release DEST --zip`` (a ``pathlib.Path``; its archive beside it,
+    ``DEST.zip``), built once per session for every test process (``tests/session_share.py``). Read it; a test
+    that changes files copies it first."""
+    import pathlib
+
+    import session_share
+
+    def build(destination):
+        process = subprocess.run([sys.executable, "-m", "course.release", destination, "--zip"], cwd=ROOT,
+                                 capture_output=True, text=True)
+        assert process.returncode == 0, process.stderr
+
+    return pathlib.Path(session_share.built_once("course", build))
+
+
 def docked_groups(results):
     """The set of case groups in a results.json that lost points."""
     return {test["tags"][0] for test in results["tests"] if test["status"] == "failed"}

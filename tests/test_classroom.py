@@ -25,13 +25,10 @@ GRADESCOPE_STATUSES = {"passed", "failed"}
 
 # -- student release --------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def release(tmp_path_factory):
-    destination = tmp_path_factory.mktemp("release") / "course"
-    process = subprocess.run([sys.executable, "-m", "course.release", str(destination), "--zip"], cwd=ROOT,
-                             capture_output=True, text=True)
-    assert process.returncode == 0, process.stderr
-    return destination
+@pytest.fixture
+def release(student_release):
+    """The session's student release (tests/conftest.py), built once for this file, the browser's and no-answers'."""
+    return student_release
 
 
 def test_release_holds_nothing_hidden(release):

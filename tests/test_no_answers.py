@@ -73,13 +73,10 @@ def code_cells(folder):
     return cells
 
 
-@pytest.fixture(scope="module")
-def release_folder(tmp_path_factory):
-    from course.release import build_release
-
-    destination = tmp_path_factory.mktemp("release") / "course"
-    build_release(str(destination))
-    return destination
+@pytest.fixture
+def release_folder(student_release):
+    """The session's student release (tests/conftest.py)."""
+    return student_release
 
 
 def test_no_code_cell_of_a_learner_notebook_or_the_release_earns_hidden_points(tmp_path, release_folder):

@@ -257,6 +257,7 @@ def grader_version():
     return __version__
 
 
+@pytest.mark.slow  # eight batch runs of the class (about 25 s)
 def test_batch_rerun_reuses_only_what_the_same_content_grader_and_options_produced(class_folder, tmp_path):
     out = tmp_path / "out"
     batch(class_folder, out)

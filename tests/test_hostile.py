@@ -18,8 +18,9 @@ import pytest
 
 from conftest import ROOT, run_grader
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="the fixtures' expected sentences and the leftover-process check (/proc) are Linux's")
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="the fixtures' expected sentences and the leftover-process check (/proc) are Linux's"),
+              pytest.mark.slow]  # 37 fixtures, most of them stopped by their timeouts by design (about 35 s)
 
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
 OPTIONS = ("--case-timeout", "1", "--load-timeout", "2", "--memory-mb", "512")

@@ -116,6 +116,7 @@ def test_instructor_only_parts_of_the_grader(path, only):
     assert instructor_only(path) is only
 
 
+@pytest.mark.slow  # copies the whole kit and builds from it four times (about 15 s)
 def test_a_folder_an_update_left_behind_stops_every_build_for_students(tmp_path):
     """An attacker's trial of issue 21: hidden cases an instructor had added in ``grader/cases/`` (the flat layout's
     place; ``git pull`` leaves untracked files where they are) went into the student release and nbgrader's

@@ -18,6 +18,8 @@ from faulty.faults import (
 )
 from faulty.step_faults import BASES, STEP_FAULTS
 
+pytestmark = pytest.mark.slow  # 126 submissions, each graded for every case (about 40 s on two cores)
+
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")
 

@@ -134,7 +134,7 @@ def write_batch_output(out, graded):
     """
     from grader.classroom.batch import safe_file_name, write_tables
     from grader.intake.exercises import EXERCISES
-    from grader.results.atomic_write import write_json_atomically, write_text_atomically
+    from grader.results.atomic_write import write_json_atomically
     from grader.results.formats import gradescope_results
     from grader.results.grade_result import best_per_exercise
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from conftest import ROOT, run_grader
-from points import available, golden, shown
+from points import available, shown
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
 GRADESCOPE_TEST_KEYS = {"name", "number", "score", "max_score", "status", "output", "visibility", "tags", "extra_data"}

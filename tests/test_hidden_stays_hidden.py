@@ -7,7 +7,6 @@ canary or a reload of the worker. Each is graded twice, the second time with eve
 (another city, a trailing space); the hidden part of the two reports must be identical (issue 12).
 """
 
-import os
 import sys
 
 import pytest

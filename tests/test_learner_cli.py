@@ -9,7 +9,7 @@ import time
 import nbformat
 
 from conftest import ROOT
-from points import available, golden, shown
+from points import available, shown
 
 LEARNER = os.path.join(ROOT, "notebooks")
 SOLVED = os.path.join(ROOT, "solutions", "notebooks")

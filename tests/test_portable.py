@@ -15,7 +15,7 @@ import time
 import pytest
 
 import test_hostile as hostile
-from conftest import ROOT, run_grader
+from conftest import run_grader
 from faulty.faults import FAULTS
 from grader.isolation import protections as protections_module
 from grader.judging.harness import Responder, Transcript

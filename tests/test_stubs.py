@@ -11,8 +11,6 @@ import pytest
 
 from grader.intake.exercises import EXERCISES
 
-pytestmark = pytest.mark.slow  # fourteen constant stubs for each of the eight exercises, each graded
-
 CONSTANTS = {
     "none": None,
     "empty-string": "",

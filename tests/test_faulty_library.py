@@ -37,7 +37,8 @@ def apply_edits(fault, source=None):
 
 @pytest.fixture(scope="module", autouse=True)
 def graded_ahead(tmp_path_factory, request):
-    """Every library solution graded once, two at a time, before the tests read their results (``tests/graded.py``):
+    """Every library solution graded once, ahead, in pool processes (as many at once as this test process's share of
+    the cores), before the tests read their results (``tests/graded.py``):
     each test below still writes and grades its own file, and finds it graded. Skipped when only a few of this
     file's tests were selected (``-k``): they grade their own."""
     from graded import grade_ahead

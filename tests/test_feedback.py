@@ -91,6 +91,32 @@ def test_an_endless_loop_is_one_line_of_feedback(grade, tmp_path):
     assert sum("Not run:" in test["output"] for test in results["tests"]) == len(results["tests"]) - 2
 
 
+def test_a_canary_that_times_out_does_not_end_the_cases_early(grade, tmp_path, monkeypatch):
+    """Found by the suite (1 grading in 12): the canaries' places are drawn per grading, and a canary's timeout
+    counted toward "2 cases in a row", so the same endless loop sometimes showed one timed-out case, sometimes two.
+    Here every canary runs before the first cases; the cases must still stop after two of their own timeouts."""
+    import random
+    import secrets
+
+    class FirstPlaces(random.Random):
+        def sample(self, population, k):
+            return list(population)[:k]
+
+    monkeypatch.setattr(secrets, "SystemRandom", FirstPlaces)
+    source = "TOOLS = {}\n\ndef handle_tool_call(raw, ask_model):\n    while True:\n        pass\n"
+    process, results = graded_again(write(tmp_path, "loop_after_canaries.py", source))
+    timed_out = [t["name"] for t in results["tests"] if "What happened: The submission timed out after" in t["output"]]
+    assert len(timed_out) == 2, timed_out
+    assert sum("Not run:" in t["output"] for t in results["tests"]) == len(results["tests"]) - 2
+
+
+def graded_again(path):
+    """``path`` graded for the capstone in this process, never taken from the session's cache (tests/graded.py)."""
+    from graded import graded
+
+    return graded(path, "--exercise", "capstone", again=True)
+
+
 def test_cut_text_ends_with_an_ellipsis():
     """Item 7: text cut for length says so with "…" where it was cut."""
     from grader.results.text_report import capped

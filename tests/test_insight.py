@@ -457,7 +457,8 @@ def graded_class(tmp_path_factory):
     """The synthetic class, graded by the batch (in this process, 2 pool processes, the whole course assigned),
     and its report with similarity (the class report's command line, 2 workers).
 
-    Each file is graded once per session and two at a time ahead of the batch (``tests/graded.py``); the batch's
+    Each distinct file is graded once per session, ahead of the batch (``tests/graded.py``: as many at once as this
+    process's share of the cores); the batch's
     pool, forked from this process, takes those results instead of grading again, and does the rest as always
     (each student's best file per exercise, the missing exercises, the summaries and the tables). The batch's
     own command line is tested on a class of its own below and in ``tests/test_classroom.py``.

@@ -32,7 +32,7 @@ def exercises_it_names(source):
 
 def hidden_points(sources, tmp_path):
     """``{label: (hidden points, first cases that earned them)}`` for each of ``sources`` (``{label: source}``)
-    graded as a submission for every exercise it names, two at a time (``tests/graded.py``); a source naming
+    graded as a submission for every exercise it names, ahead of the tests (``tests/graded.py``); a source naming
     none earns ``(0, [])`` ungraded."""
     from graded import grade_ahead, graded
 

@@ -81,7 +81,7 @@ def test_golden_examples_score_the_same_on_the_portable_transport(tmp_path, name
 
 @pytest.fixture(scope="module")
 def library_graded_ahead(tmp_path_factory, request):
-    """Each library solution graded on the portable transport, two at a time, before its test (``tests/graded.py``;
+    """Each library solution graded on the portable transport ahead of its test (``tests/graded.py``;
     in the test process: the golden examples and hostile fixtures above and below keep the command line's checks
     that no process or scratch folder is left behind). The default transport's results are the session's own,
     graded once for tests/test_faulty_library.py. Skipped when fewer than ten of these tests were selected."""

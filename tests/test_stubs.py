@@ -41,7 +41,7 @@ def test_every_constant_earns_nothing(tmp_path, exercise):
     earned, options = {}, ("--exercise", exercise.id)
     for label, constant in CONSTANTS.items():
         (tmp_path / f"{label}.py").write_text(stub_source(exercise, constant), encoding="utf-8")
-    grade_ahead([(tmp_path / f"{label}.py", options) for label in CONSTANTS])  # two at a time (tests/graded.py)
+    grade_ahead([(tmp_path / f"{label}.py", options) for label in CONSTANTS])  # ahead, in pool processes (tests/graded.py)
     for label in CONSTANTS:
         result = graded_result(tmp_path / f"{label}.py", *options)
         assert result.max_score > 0 and result.error is None

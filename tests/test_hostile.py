@@ -62,7 +62,9 @@ EXPECTED = {
     "deep_garbage_in_the_channel.py": (r"wrote garbage into the grader's channel", 30, 0),
     "not_json.ipynb": (r"is not a readable Jupyter notebook", 30, 2),
     "disarms_the_guard.py": (r"could not rewire _refuse the grader does not allow changing a function's __code__", 30, 0),
-    "hangs_on_every_other_case.py": (r"timed out on 6 cases, so the remaining cases were skipped", 40, 0),
+    # Every other call hangs; a canary run between two cases takes a call that does not, so those two cases time
+    # out in a row (canaries are no cases: they neither break nor extend a streak). Either stop is bounded.
+    "hangs_on_every_other_case.py": (r"timed out on (6 cases|2 cases in a row), so the remaining cases were skipped", 40, 0),
     "imports_under_another_name.py": (r"failed PermissionError the grader does not allow importing x\._posixsubprocess", 30, 0),
     "imports_with_a_nul_in_its_name.py": (r"failed PermissionError the grader does not allow importing _posixsubprocess", 30, 0),
     "rewires_realpath.py": (r"chmod solutions 0777 refused: the grader does not allow os\.chmod outside the scratch folder"

@@ -92,6 +92,6 @@ def built_once(name, build, timeout=900):
 
 def _write(path, text):
     """Write ``text`` to ``path`` whole or not at all (a reader polls for the file's existence)."""
-    with open(path + ".part", "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(path + ".part", path)
+    from grader.results.atomic_write import write_text_atomically
+
+    write_text_atomically(path, text)

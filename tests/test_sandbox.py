@@ -2,6 +2,7 @@
 worker), the kernel's rules without the guard, the process tree, the scratch folder's bounds, and what the
 standard library may do in the worker."""
 
+import json
 import os
 import sys
 import time
@@ -91,6 +92,64 @@ def test_the_request_budget_is_per_call_not_per_case(sandbox_for):
     assert outcome.problem is None
     assert [r["result"] for r in outcome.results] == [{"plain": "done"}] * 4
     assert len(transcript.observations) == 20
+
+
+# -- long strings travel after their message's line (grader.isolation.sandbox.frame_message) --------------
+
+DIGEST = (
+    "import hashlib\n"
+    "def handle(first, second, short, ask_model):\n"
+    "    retry = ask_model('again')\n"
+    "    digest = lambda text: [len(text), hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()]\n"
+    "    return [digest(first), digest(second), short, digest(retry)]\n")
+
+
+def _digest(text):
+    import hashlib
+
+    return [len(text), hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()]
+
+
+@pytest.mark.parametrize("portable", ["0", "1"])
+def test_long_strings_reach_the_worker_exactly_as_sent(portable, monkeypatch):
+    """The 1 MB cases' calls go as bytes after the JSON line: every character must arrive, the ones JSON
+    escapes (quotes, newlines, backslashes), non-ASCII text and a lone surrogate included, on both transports."""
+    from grader.isolation.sandbox import LONG_TEXT
+
+    monkeypatch.setenv("KIT_PORTABLE_WORKER", portable)
+    first = ('{"name": "é\\n\n' + "x" * LONG_TEXT + '\ud800 ✓"}')
+    second = "\n" * (LONG_TEXT + 3)
+    retry = '"\u2028' * LONG_TEXT
+    sandbox = Sandbox(Limits(case_seconds=5.0))
+    try:
+        sandbox.begin_load([{"label": "submission.py", "kind": "file", "code": DIGEST}], ["handle"])
+        assert sandbox.load().fatal is None
+        transcript = Transcript()
+        responder = Responder(transcript, NeverCorrects(retry), lambda name, arguments: "ok")
+        invocations = [[first, second, "short \n", ASK], [second, first, "", ASK]]
+        outcome = sandbox.run("handle", invocations, {}, responder)
+    finally:
+        sandbox.close()
+    assert outcome.problem is None
+    assert [r["result"]["plain"] for r in outcome.results] == [
+        [_digest(first), _digest(second), "short \n", _digest(retry)],
+        [_digest(second), _digest(first), "", _digest(retry)]]
+
+
+def test_a_framed_message_is_one_json_line_and_the_bytes_it_left_out():
+    from grader.isolation.sandbox import LONG_TEXT, frame_message
+
+    long = "ü" * LONG_TEXT
+    message = {"op": "case", "entry": "handle", "invocations": [["short", long]], "globals": {}, "view": None}
+    data = frame_message(message)
+    line, _, rest = data.partition(b"\n")
+    header = json.loads(line)
+    assert header["invocations"] == [["short", ""]]
+    assert header["texts"] == [[["invocations", 0, 1], 2 * LONG_TEXT]]  # ü is two bytes in UTF-8
+    assert rest == long.encode("utf-8")
+    assert message["invocations"] == [["short", long]] and "texts" not in message  # the caller's message unchanged
+    assert frame_message({"op": "reply", "value": "ok"}) == b'{"op": "reply", "value": "ok"}\n'
+    assert frame_message({"op": "reply", "value": long})[-2 * LONG_TEXT - 1:-2 * LONG_TEXT] == b"\n"
 
 
 # -- the kernel's boundary (Landlock), tested with the audit-hook guard switched off -------------

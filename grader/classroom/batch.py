@@ -412,10 +412,10 @@ def prepare_pool_process():
     signal.signal(signal.SIGINT, stop_grading)
     signal.signal(signal.SIGTERM, stop_grading)
     threading.Thread(target=_exit_with_the_batch, args=(os.getppid(),), daemon=True).start()
-    from grader.intake.extract import read_notebook_text
+    from grader.intake.extract import warm_notebook_validator
     from grader.judging.case_runner import import_pytest
 
-    read_notebook_text()
+    warm_notebook_validator()  # nbformat imported, and its fast validator compiled once for every notebook
     import_pytest()
 
 

@@ -27,7 +27,7 @@ MAX_SUBMISSION_BYTES = 5 * 1024 * 1024  # code and text: a .py file, or a notebo
 # notebook saved with 50 MB of them was refused before (found in a classroom trial).
 MAX_NOTEBOOK_FILE_BYTES = 200 * 1024 * 1024
 CLEAR_OUTPUTS = "clear its outputs (Edit > Clear Outputs of All Cells in JupyterLab), save, and hand it in again"
-LARGE_NOTEBOOK_CHARACTERS = 200_000  # above this, nbformat validates with fastjsonschema (see extract_notebook)
+LARGE_NOTEBOOK_CHARACTERS = 200_000  # above this, nbformat validates with fastjsonschema (see notebook_validator)
 
 
 class SubmissionError(Exception):
@@ -210,6 +210,43 @@ def read_notebook_text():
     return nbformat.reads
 
 
+def notebook_validator(characters):
+    """Which of nbformat's validators checks a notebook of ``characters`` (int) characters: ``"jsonschema"`` or
+    ``"fastjsonschema"`` (the names ``NBFORMAT_VALIDATOR`` takes).
+
+    jsonschema's validator starts at once and checks the course's notebooks in about 0.02 s, but is slow on huge
+    ones (a 5 MB notebook of 50,000 cells took 23 s); fastjsonschema checks that one in about 2 s, but compiles the
+    schema first, 0.06 to 0.1 s, which is nbformat's default and was the longest step of reading one notebook in
+    a one-off grading (issue 22). So fastjsonschema reads large notebooks, and every notebook in a process that has
+    compiled it already (a batch's pool process: ``warm_notebook_validator``); jsonschema reads the rest.
+    """
+    if characters > LARGE_NOTEBOOK_CHARACTERS:
+        return "fastjsonschema"
+    validator = sys.modules.get("nbformat.validator")
+    compiled = getattr(validator, "validators", {}) if validator is not None else {}
+    if any(isinstance(key, tuple) and key and key[0] == "fastjsonschema" for key in compiled):
+        return "fastjsonschema"
+    return "jsonschema"
+
+
+def warm_notebook_validator():
+    """Compile nbformat's fastjsonschema validator for the current notebook format in this process (about 0.1 s),
+    so that every later notebook read here is checked with it (``notebook_validator``). For a process that
+    reads many notebooks: a batch's pool process (``grader.classroom.batch.prepare_pool_process``)."""
+    read_notebook_text()
+    import nbformat.validator
+
+    previous = os.environ.get("NBFORMAT_VALIDATOR")
+    os.environ["NBFORMAT_VALIDATOR"] = "fastjsonschema"
+    try:
+        nbformat.validator.get_validator()
+    finally:
+        if previous is None:
+            os.environ.pop("NBFORMAT_VALIDATOR", None)
+        else:
+            os.environ["NBFORMAT_VALIDATOR"] = previous
+
+
 def extract_notebook(path, text):
     """Chunks from a notebook's text (see module docstring for which cells count).
 
@@ -218,10 +255,7 @@ def extract_notebook(path, text):
     """
     notebook_reader = read_notebook_text()
     previous = os.environ.get("NBFORMAT_VALIDATOR")
-    if len(text) > LARGE_NOTEBOOK_CHARACTERS:
-        # jsonschema's validator starts at once but is slow on huge notebooks (a 5 MB notebook of 50,000
-        # cells took 23 s); fastjsonschema compiles first (0.03 s), then checks it in about 2 s.
-        os.environ["NBFORMAT_VALIDATOR"] = "fastjsonschema"
+    os.environ["NBFORMAT_VALIDATOR"] = notebook_validator(len(text))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. MissingIDFieldWarning for old notebooks: noise for a learner

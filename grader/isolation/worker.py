@@ -118,7 +118,8 @@ def describe(value):
 
 
 class Channel:
-    """Newline-delimited JSON over two inherited pipe file descriptors (``request_fd``, ``reply_fd``: int)."""
+    """Newline-delimited JSON over two inherited pipe file descriptors (``request_fd``, ``reply_fd``: int); from
+    the grader, long strings follow their message's line as bytes (``receive``)."""
 
     def __init__(self, request_fd, reply_fd):
         self.reader = os.fdopen(request_fd, "rb")
@@ -132,10 +133,21 @@ class Channel:
             view = view[written:]
 
     def receive(self):
+        """The grader's next message (dict): one JSON line, then the bytes of each long string it left out
+        (``"texts"``: ``[[path, byte count], ...]``, see ``grader.isolation.sandbox.frame_message``)."""
         line = self.reader.readline()
         if not line:
             raise SystemExit(0)  # the grader closed the pipe: nothing more to do
-        return json.loads(line.decode("utf-8", "surrogatepass"))
+        message = json.loads(line.decode("utf-8", "surrogatepass"))
+        for path, size in message.pop("texts", ()):
+            data = self.reader.read(size)
+            if len(data) < size:
+                raise SystemExit(0)  # the grader went away in the middle of a message
+            holder = message
+            for key in path[:-1]:
+                holder = holder[key]
+            holder[path[-1]] = data.decode("utf-8", "surrogatepass")
+        return message
 
 
 def exception_text(exc):

@@ -123,6 +123,57 @@ def test_a_reading_process_that_runs_out_of_memory_gives_a_sentence(tmp_path):
     assert out["error"] == "n.ipynb could not be read: reading it ran out of memory or crashed."
 
 
+READ_AHEAD = """
+import json, os, sys, time
+sys.path.insert(0, {root!r})
+from grader.intake import extract as extract_module
+from grader.intake.extract import ReadInBackground
+path, change = sys.argv[1], sys.argv[2]
+ReadInBackground.ahead(["--results", "out.json", path])
+early = extract_module._AHEAD.get(os.path.realpath(path))
+if change == "yes":  # the file is replaced after the reader started: what is graded is what is there now
+    with open(path, "w") as handle:
+        handle.write(sys.argv[3])
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 10 ** 9))
+reading = ReadInBackground(path)
+taken_over = early is not None and reading.pid == early.pid
+pid = early.pid if early else None
+s = reading.result()
+gone = True
+if pid is not None:
+    try:
+        os.kill(pid, 0)
+        gone = False
+    except ProcessLookupError:
+        pass
+ReadInBackground.ahead([path, "second.ipynb"])  # two notebooks named: none is read ahead
+print(json.dumps({{"started": early is not None, "taken_over": taken_over, "reaped": gone,
+                  "chunks": s.chunks, "left": len(extract_module._AHEAD)}}))
+"""
+
+
+@pytest.mark.parametrize("change", ["no", "yes"])
+def test_the_notebook_a_command_names_is_read_ahead_unless_it_changed(tmp_path, change):
+    """``python -m grader notebook.ipynb`` starts reading before importing its command line (issue 22); the
+    reader is used only for the file as it still is, and its process is reaped."""
+    import json
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    path = tmp_path / "n.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("a = 1")]), path)
+    replacement = nbformat.writes(new_notebook(cells=[new_code_cell("b = 2")]))
+    process = subprocess.run([sys.executable, "-c", READ_AHEAD.format(root=ROOT), str(path), change, replacement],
+                             capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert process.returncode == 0, process.stderr
+    out = json.loads(process.stdout)
+    assert out["started"] is True and out["reaped"] is True and out["left"] == 0
+    assert out["taken_over"] is (change == "no")
+    assert [chunk["code"] for chunk in out["chunks"]] == (["b = 2"] if change == "yes" else ["a = 1"])
+
+
 def test_a_pipe_or_a_device_is_refused_at_once(tmp_path):
     """A FIFO named .ipynb blocked the grader forever, and /dev/zero never ends (an adversarial test)."""
     import os

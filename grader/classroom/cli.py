@@ -80,9 +80,6 @@ def main(argv=None):
               f"environment: {os.path.join('.venv', 'Scripts' if os.name == 'nt' else 'bin', 'python')} -m grader ... "
               "(see the README's set-up command).", file=sys.stderr)
         return 2
-    # One run reads one notebook: nbformat's jsonschema validator is ready at once, while its default
-    # (fastjsonschema) first compiles the schema, about 0.03 s, which pays off only over many notebooks.
-    os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")
     warn_of_stray_folders()
     limits = limits_from(args)
     result = grade(args.submission, limits=limits, exercise_ids=args.exercise)

@@ -140,3 +140,23 @@ def test_a_signal_at_a_random_moment_then_resume_gives_the_uninterrupted_gradebo
     assert (out / "canvas.csv").read_text(encoding="utf-8") == baseline["canvas"]
     assert stored_results(out) == baseline["results"]
     assert not [n for n in os.listdir(out / "results") if n.endswith(".tmp")]
+
+
+def test_a_signal_after_the_batch_finished_does_not_turn_its_status_into_a_kill(tmp_path):
+    """The batch restored the default handlers when its run ended, so a SIGTERM while the finished process was
+    exiting killed it (status -15 where the run had completed: a random moment of the trials above hit it)."""
+    submissions = tmp_path / "submitted"
+    (submissions / "empty").mkdir(parents=True)
+    (submissions / "empty" / "notes.txt").write_text("no code")
+    code = ("import os, signal, sys, time\n"
+            "from grader.classroom.batch import main\n"
+            "status = main(sys.argv[1:])\n"
+            "os.kill(os.getpid(), signal.SIGTERM)  # as if it came while the process exits\n"
+            "time.sleep(0.2)\n"
+            "sys.exit(status)\n")
+    process = subprocess.run([sys.executable, "-c", code, str(submissions), "--out", str(tmp_path / "out"),
+                              "--workers", "1", "--no-progress"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+    assert process.returncode == 0, process.stderr
+    assert "Graded 1 student" in process.stdout
+    assert (tmp_path / "out" / "gradebook.csv").exists()

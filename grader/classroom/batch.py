@@ -620,7 +620,10 @@ SIGNAL_NAMES = {signal.SIGINT: "Ctrl+C (SIGINT)", signal.SIGTERM: "SIGTERM"}
 
 def main(argv=None):
     """Command line; returns 0 when the batch completed (whatever the scores), 2 for a missing folder or
-    bad options, 128 + the signal's number (130 for Ctrl+C, 143 for SIGTERM) when it was stopped."""
+    bad options, 128 + the signal's number (130 for Ctrl+C, 143 for SIGTERM) when it was stopped.
+
+    It is the whole process (``python -m grader.batch``, ``toolcall-batch``): its SIGINT and SIGTERM handlers stay
+    installed when it returns, so a signal while the finished process exits does not kill it."""
     from grader.classroom.assignment import add_assignment_options, exercises_from
     from grader.classroom.cli import (
         add_grading_options,
@@ -661,7 +664,11 @@ def main(argv=None):
         received.append(signum)
         stop.set()
 
-    previous = {s: signal.signal(s, request_stop) for s in SIGNAL_NAMES}
+    # The handlers stay until the process ends: restoring the default ones after the run let a SIGTERM that came
+    # while the finished process was exiting kill it (status -15 instead of 0, found by tests/test_interrupt.py).
+    # A signal after the run is recorded and changes nothing: the gradebook is written.
+    for number in SIGNAL_NAMES:
+        signal.signal(number, request_stop)
     try:
         summaries, graded, left = run_batch(
             args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits_from(args),
@@ -670,9 +677,7 @@ def main(argv=None):
     except OSError as exc:  # the output folder cannot be written: say so, the graded students' files stay
         print(f"error: could not write into {args.out} ({exc.strerror or exc}).", file=sys.stderr)
         return 2
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+    received = list(received)  # what stopped the run; later signals are not part of it
     gradebook = os.path.join(args.out, "gradebook.csv")
     if received:
         print(f"Stopped by {SIGNAL_NAMES.get(received[0], 'a signal')}: graded {graded} student"

@@ -13,6 +13,7 @@ import html.parser
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -452,6 +453,48 @@ def test_each_exercise_of_a_two_exercise_notebook_is_compared_on_its_own_cells()
 
 # -- the graded synthetic class -------------------------------------------------------------------------
 
+def library_forms(files, folder, assignment):
+    """``{path: (copy, options, None)}`` for the files of ``files`` (a dict's values: paths) that hold a faulty
+    library solution (or a base) and that the batch grades as tests/test_faulty_library.py does: a copy named as
+    that file names it, in ``folder``, with its options. A file whose detected exercises differ from that form's
+    (for a step solution: more than its own exercise) is left out, and graded as the batch grades it."""
+    from course.misconceptions import library
+    from faulty.step_faults import BASES
+
+    from grader.intake import exercises as course
+    from grader.intake.extract import extract
+
+    def digest(text):
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+    with open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8") as handle:
+        names = {digest(handle.read()): ("base.py", "capstone")}
+    names.update({digest(code): ("base.py", exercise) for exercise, code in BASES.items()})
+    names.update({digest(source): (mistake.split(":", 1)[1] + ".py", exercise)
+                  for mistake, exercise, _, _, source in library()})
+    forms = {}
+    for path in files.values():
+        with open(path, "rb") as handle:
+            named = names.get(hashlib.sha256(handle.read()).hexdigest()) if path.endswith(".py") else None
+        if named is None:
+            continue
+        name, exercise = named
+        detected = [e.id for e in course.detect(extract(path))]
+        if not detected or not set(detected) <= set(assignment):
+            continue
+        if exercise == "capstone":
+            options = ()  # graded by what is detected, as the batch grades it
+        elif detected == [exercise]:
+            options = ("--exercise", exercise)
+        else:
+            continue
+        copy = folder / exercise / name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+        forms[path] = (str(copy), options, None)
+    return forms
+
+
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
     """The synthetic class, graded by the batch (in this process, 2 pool processes, the whole course assigned),
@@ -479,14 +522,21 @@ def graded_class(tmp_path_factory):
         for path in files:
             with open(path, "rb") as handle:
                 first.setdefault((hashlib.sha256(handle.read()).hexdigest(), os.path.splitext(path)[1]), path)
-    grade_ahead([(path, (), assignment) for path in first.values()])
+    # Most files are the faulty library's, which tests/test_faulty_library.py grades too, under the fault's name and
+    # with its exercise named: graded in that form, each is graded once for both files (and the two test processes
+    # share the work). The forms agree where the batch grades exactly what the submission holds: the exercises
+    # detected in it, all of them assigned (grader.pipeline.grade's ``within``).
+    as_library = library_forms(first, folder / "as_library", assignment)
+    grade_ahead([as_library.get(path, (path, (), assignment)) for path in first.values()])
 
     def as_graded(path, within):
         with open(path, "rb") as handle:
             same = first[(hashlib.sha256(handle.read()).hexdigest(), os.path.splitext(path)[1])]
-        result = graded_result(same, within=within)
-        stem = os.path.splitext(os.path.basename(same))[0]
-        if same == path or stem in json.dumps([result.notes, result.error, [vars(c) for c in result.cases]], default=str):
+        graded_as, options, graded_within = as_library.get(same, (same, (), within))
+        result = graded_result(graded_as, *options, within=graded_within)
+        stem = os.path.splitext(os.path.basename(graded_as))[0]
+        if graded_as == path or stem in json.dumps([result.notes, result.error, [vars(c) for c in result.cases]],
+                                                   default=str):
             return graded_result(path, within=within)
         result.submission = path
         return result

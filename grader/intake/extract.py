@@ -11,6 +11,7 @@ mark or a coding cookie decides the encoding).
 
 import ast
 import atexit
+import contextlib
 import io
 import json
 import os
@@ -237,10 +238,17 @@ def warm_notebook_validator():
     read_notebook_text()
     import nbformat.validator
 
-    previous = os.environ.get("NBFORMAT_VALIDATOR")
-    os.environ["NBFORMAT_VALIDATOR"] = "fastjsonschema"
-    try:
+    with _validator_named("fastjsonschema"):
         nbformat.validator.get_validator()
+
+
+@contextlib.contextmanager
+def _validator_named(name):
+    """Within the block, nbformat validates with ``name`` (``NBFORMAT_VALIDATOR``); the variable is restored after."""
+    previous = os.environ.get("NBFORMAT_VALIDATOR")
+    os.environ["NBFORMAT_VALIDATOR"] = name
+    try:
+        yield
     finally:
         if previous is None:
             os.environ.pop("NBFORMAT_VALIDATOR", None)
@@ -255,21 +263,14 @@ def extract_notebook(path, text):
         SubmissionError: the text is not a notebook nbformat can read.
     """
     notebook_reader = read_notebook_text()
-    previous = os.environ.get("NBFORMAT_VALIDATOR")
-    os.environ["NBFORMAT_VALIDATOR"] = notebook_validator(len(text))
     try:
-        with warnings.catch_warnings():
+        with _validator_named(notebook_validator(len(text))), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. MissingIDFieldWarning for old notebooks: noise for a learner
             notebook = notebook_reader(text, as_version=4)
     except Exception as exc:  # nbformat raises several types (NotJSONError, ValidationError, KeyError...)
         kind = type(exc).__name__
         raise SubmissionError(f"{os.path.basename(path)} is not a readable Jupyter notebook ({kind}); "
                               "re-download it or save it again from Jupyter.") from None
-    finally:
-        if previous is None:
-            os.environ.pop("NBFORMAT_VALIDATOR", None)
-        else:
-            os.environ["NBFORMAT_VALIDATOR"] = previous
     submission = Submission(path)
     cells = [c for c in notebook.get("cells", []) if c.get("cell_type") == "code"]
     for number, cell in enumerate(notebook.get("cells", []), start=1):

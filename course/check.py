@@ -22,7 +22,7 @@ from grader.intake.extract import extract
 from grader.judging.rule_ids import MARKER
 from grader.judging.visible_cases import VISIBLE_CASES
 from grader.paths import CASES_DIR, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
-from grader.pipeline import grade
+from grader.pipeline import grade, no_bytecode_writes
 
 # Which step exercise teaches each area of rule ids (the part before the dot): its notebook states the rule, so
 # its hidden cases must check it at least as strictly as the capstone does. Read by area, not by id, so a new
@@ -117,7 +117,8 @@ def rule_ids_of(folder, cases_dir=CASES_DIR):
         del sys.modules[name]
     args = [path, "-c", os.path.join(cases_dir, "pytest.ini"), "--rootdir", cases_dir, "--import-mode=importlib",
             "-p", "no:cacheprovider", "--disable-plugin-autoload", "--noconftest", "--collect-only", "-q"]
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    # No bytecode beside the cases: a file appearing in the grader's folder voids any grading running meanwhile.
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), no_bytecode_writes():
         status = pytest.main(args, plugins=[collector])
     if status not in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         raise ValueError(f"pytest could not collect the cases in {folder} (exit status {int(status)})")

@@ -6,10 +6,10 @@ import re
 import shutil
 import subprocess
 import sys
-import warnings
 
 import pytest
 
+import case_modules
 from conftest import ROOT
 from points import available
 from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
@@ -93,18 +93,6 @@ def test_a_capstone_only_rule_is_listed_once_with_its_reason():
 
 # -- at least as strict: the step cases hold every input the capstone has for the rules repairs target --------------
 
-def case_module(relative):
-    """Import one case file of grader/judging/cases by its path (the folders are not packages)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("case_" + relative.replace("/", "_")[:-3], f"{CASES_DIR}/{relative}")
-    module = importlib.util.module_from_spec(spec)
-    with warnings.catch_warnings():  # the grader registers its markers (points, rule, gate) when it runs the cases
-        warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
-        spec.loader.exec_module(module)
-    return module
-
-
 def parametrized(function, argument):
     """The values a parametrized case gives ``argument`` (list)."""
     mark = next(mark for mark in function.pytestmark if mark.name == "parametrize")
@@ -115,8 +103,8 @@ def parametrized(function, argument):
 
 
 def test_validate_call_has_every_near_miss_name_of_the_capstone():
-    capstone = case_module("tool_call/test_02_names.py")
-    step = case_module("schema/test_validate_call.py")
+    capstone = case_modules.load("tool_call/test_02_names.py")
+    step = case_modules.load("schema/test_validate_call.py")
     names = {name for group in step.NEAR_MISS_NAMES.values() for name, _ in group}
     assert set(parametrized(capstone.test_name_that_is_almost_right, "name")) <= names
     assert {"get_wether", ": get_weather"} <= names  # test_unknown_tool's misspelling; the real call's junk prefix
@@ -128,15 +116,15 @@ def test_validate_call_has_every_near_miss_name_of_the_capstone():
 
 
 def test_parse_call_has_every_non_object_of_the_capstone():
-    capstone = case_module("tool_call/test_01_parsing.py")
-    step = case_module("parsing/test_parse_call.py")
+    capstone = case_modules.load("tool_call/test_01_parsing.py")
+    step = case_modules.load("parsing/test_parse_call.py")
     raws = {raw for raw, _ in step.INVALID.values()}
     assert set(capstone.NON_OBJECTS.values()) <= raws
 
 
 def test_validate_call_has_every_non_object_arguments_and_type_mistake_of_the_capstone():
-    capstone = case_module("tool_call/test_03_schema.py")
-    step = case_module("schema/test_validate_call.py")
+    capstone = case_modules.load("tool_call/test_03_schema.py")
+    step = case_modules.load("schema/test_validate_call.py")
     sent = [arguments for _, arguments, _ in step.INVALID.values()]
     for arguments in capstone.NON_OBJECT_ARGUMENTS.values():
         assert any(type(arguments) is type(other) and arguments == other for other in sent), arguments
@@ -194,3 +182,25 @@ def test_a_case_file_that_cannot_be_collected_is_an_internal_error_not_fewer_cas
     path.write_text("import no_such_module_in_the_kit\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
     result = grade(os.path.join(ROOT, "tests", "faulty", "base.py"), exercise_ids=["capstone"], cases_dir=str(cases))
     assert any("internal grader error" in note for note in result.notes), result.notes
+
+
+def bytecode_files(folder):
+    """Every ``.pyc`` under ``folder`` (sorted list of str, relative)."""
+    return sorted(os.path.relpath(os.path.join(base, name), folder)
+                  for base, _, names in os.walk(folder) for name in names if name.endswith(".pyc"))
+
+
+def test_reading_the_cases_writes_no_bytecode_into_the_graders_folder(tmp_path, monkeypatch):
+    """Found by the suite in a shell without PYTHONDONTWRITEBYTECODE: the course check's collection and the tests'
+    reading of case tables left ``.pyc`` files beside the cases, inside the grader's folder, and a grading running
+    at that moment in another process was void ("the grader's own files changed"). Both must write nothing there,
+    whatever the shell says about bytecode."""
+    from course.check import rule_ids_of
+
+    cases = copy_of_the_cases(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert len(rule_ids_of("schema", cases_dir=str(cases))) >= 10
+    module = case_modules.load("json_schema/test_validate_arguments.py", cases_dir=cases)
+    assert module.VALID["minimal"] == {"city": "Paris"}
+    assert sys.dont_write_bytecode is False  # each put the setting back
+    assert bytecode_files(cases) == []

@@ -14,11 +14,6 @@ Hypothesis generates the pairs (hypothesis-jsonschema was tried and fails with c
 so instances are drawn from a small generator below, mixed with arbitrary JSON).
 """
 
-import importlib.util
-import os
-
-import warnings
-
 import jsonschema
 import pytest
 from referencing.exceptions import Unresolvable
@@ -26,10 +21,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+import case_modules
 from grader.judging import visible_cases
 from solutions import validate_arguments
 from solutions.json_schema import ANNOTATIONS, SUPPORTED
-from grader.paths import CASES_DIR, KIT_ROOT
+from grader.paths import KIT_ROOT
 
 ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 
@@ -79,12 +75,7 @@ def assert_same_verdict(value, schema):
 
 
 def _load_cases():
-    path = os.path.join(CASES_DIR, "json_schema", "test_validate_arguments.py")
-    spec = importlib.util.spec_from_file_location("json_schema_cases", path)
-    module = importlib.util.module_from_spec(spec)
-    with warnings.catch_warnings():  # the grader's own marks (points, gate, rule) are registered by its plugin only
-        warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
-        spec.loader.exec_module(module)
+    module = case_modules.load("json_schema/test_validate_arguments.py")
     pairs = [(value, module.WEATHER) for value in module.VALID.values()]
     pairs += [(value, module.WEATHER) for value, _ in module.INVALID.values()]
     pairs += [("anything", schema) for schema in module.UNSUPPORTED.values()]

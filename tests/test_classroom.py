@@ -764,3 +764,20 @@ def test_a_students_files_share_one_time_budget(tmp_path):
                for c in outcomes[0][1].cases)
     assert [problem for _, _, problem in outcomes[1:]] == ["not graded: the submission's files used up their time "
                                                            "budget of 2 s"] * 2
+
+
+def test_the_batch_compiles_the_grader_before_its_pool_processes_grade(monkeypatch):
+    """Each pool process used to compile a cold clone's modules at the start of its first grading: one process's
+    new ``.pyc`` could appear during another's grading, and a grading that sees the grader's folder change is
+    void. The batch compiles once, in its own process, before the pool starts."""
+    import concurrent.futures
+    import threading
+
+    import grader.pipeline
+    from grader.classroom import batch
+
+    order = []
+    monkeypatch.setattr(grader.pipeline, "warm_bytecode_cache", lambda: order.append("compiled"))
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", lambda **options: order.append("pool started"))
+    batch._Pool(2, threading.Event())
+    assert order == ["compiled", "pool started"]

@@ -437,7 +437,12 @@ class _Pool:
     running task, and a KeyboardInterrupt inside its workers let pytest record half a run as complete)."""
 
     def __init__(self, workers, stop):
+        from grader.pipeline import warm_bytecode_cache
+
         self.stop = stop
+        # Compiled here, once, before any pool process grades: two processes compiling a cold clone's modules at
+        # once could write a .pyc during the other's grading, which voids it (grader.pipeline.grade).
+        warm_bytecode_cache()
         self.executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=prepare_pool_process)
 
     def run(self, tasks, summaries, bar, retry=False):

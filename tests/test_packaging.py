@@ -224,7 +224,10 @@ def test_every_locked_package_satisfies_its_range_and_every_ranged_package_is_lo
 def test_ci_and_the_readme_install_the_test_set_with_the_lock():
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as handle:
         ci = handle.read()
-    assert ".venv/bin/pip install -q -r requirements-test.txt -c requirements-lock.txt && .venv/bin/python -m pytest" in ci
+    lines = ci.splitlines()
+    install = lines.index("python3 -m venv .venv && .venv/bin/pip install -q -r requirements-test.txt -c requirements-lock.txt")
+    suite = lines.index(".venv/bin/python -m pytest || status=$?")  # the README's command, its status kept
+    assert install < suite and lines[-1] == 'exit "$status"'
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
         readme = handle.read()
     assert ".venv/bin/python -m pip install -r requirements.txt && .venv/bin/jupyter lab notebooks" in readme

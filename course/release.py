@@ -28,7 +28,10 @@ CASES = "judging/cases/"
 STUDENT_CASES = ("visible",)
 # What a student needs: JupyterLab and widgets for the notebooks, nbformat and pytest for `python -m grader`.
 # The kit's test tools (nbval, nbclient, Playwright) and the batch's progress bar stay with the instructor.
-STUDENT_PACKAGES = ("jupyter", "jupyterlab", "ipywidgets", "nbformat", "pytest")
+# What a student's copy needs: JupyterLab and widgets for the notebooks, and what the grader it ships imports
+# (the notebook reader, IPython's transformer for %%time cells, pytest, psutil for the Windows transport). Not tqdm:
+# the batch stays with the grader. tests/test_classroom.py checks every import of the release is covered.
+STUDENT_PACKAGES = ("jupyter", "jupyterlab", "ipywidgets", "nbformat", "ipython", "pytest", "psutil")
 
 STUDENT_README = """# Tool-call validation: the course
 
@@ -139,7 +142,7 @@ def student_requirements():
     """The kit's requirements cut to ``STUDENT_PACKAGES``, keeping the same pinned ranges (str)."""
     from grader.results.provenance import pinned
 
-    return ("# The course: JupyterLab and widgets for the notebooks, nbformat and pytest for the grader.\n"
+    return ("# The course: JupyterLab and widgets for the notebooks; nbformat, IPython, pytest and psutil for the grader.\n"
             + "\n".join(pinned(STUDENT_PACKAGES)) + "\n")
 
 

@@ -21,7 +21,7 @@ from grader.intake.exercises import BY_ID, EXERCISES, detect
 from grader.intake.extract import extract
 from grader.judging.rule_ids import MARKER
 from grader.judging.visible_cases import VISIBLE_CASES
-from grader.paths import CASES_DIR, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
+from grader.paths import CASES_DIR, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR, needs_a_clone
 from grader.pipeline import grade, no_bytecode_writes
 
 # Which step exercise teaches each area of rule ids (the part before the dot): its notebook states the rule, so
@@ -165,11 +165,15 @@ def check_rule_coverage(cases_dir=CASES_DIR, taught_in=None, capstone_only=None)
 
 
 def main(argv=None):
-    """Check every exercise; returns the exit status (0: all good, 1: something failed)."""
+    """Check every exercise; returns the exit status (0: all good, 1: something failed, 2: not a clone)."""
     import argparse
 
     argparse.ArgumentParser(prog="python -m course.check", description="The course check: every stub fails, every "
                             "solution passes, every rule the capstone grades is graded in its step.").parse_args(argv)
+    if not os.path.isdir(NOTEBOOKS_DIR):
+        print("error: " + needs_a_clone("python -m course.check", "grades each learner notebook's stub",
+                                        NOTEBOOKS_DIR), file=sys.stderr)
+        return 2
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     failures = 0
     for exercise in EXERCISES:

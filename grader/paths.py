@@ -54,6 +54,24 @@ FAULTY_DIR = os.path.join(TESTS_DIR, "faulty")
 """The faulty library: solutions with one known fault each, the source of the class report's known mistakes."""
 
 
+def needs_a_clone(command, work, folder):
+    """The one sentence a clone-only command prints when run from an installed kit (``pip install``), which lacks
+    the clone's folders (``notebooks/``, ``tests/``); the command then exits 2 (the kit's status for input it cannot
+    use). Found when an instructor ran ``course.check`` and ``course.build`` from an installed kit: a traceback, and
+    ``--check`` called every notebook "out of date".
+
+    Args:
+        command: how it is run (str), e.g. ``"python -m course.check"``.
+        work: what it does with the folder, a verb phrase (str), e.g. ``"grades each learner notebook"``.
+        folder: the clone-only folder it needs (absolute str).
+    Returns:
+        str, e.g. ``"python -m course.check needs a clone of the kit: it grades each learner notebook in notebooks/,
+        which an installed kit does not have (/site-packages/notebooks is missing)."``
+    """
+    where = os.path.relpath(folder, KIT_ROOT).replace(os.sep, "/")
+    return f"{command} needs a clone of the kit: it {work} in {where}/, which an installed kit does not have ({folder} is missing)."
+
+
 def stray_folders(grader_dir=GRADER_DIR):
     """Folders directly in ``grader/`` that are none of its packages: what an update can leave behind.
 

@@ -380,6 +380,19 @@ def test_a_command_the_installed_kit_cannot_serve_says_why_in_one_sentence(insta
     assert misconceptions.stderr.startswith("error: python -m course.misconceptions needs a clone of the kit: it "
                                             "grades the faulty library in tests/faulty/, which an installed kit does not have")
     assert misconceptions.stderr.count("\n") == 1 and "Traceback" not in misconceptions.stderr
+    # Found by an instructor's trial: the course check crashed on the missing notebooks/, the build's --check called
+    # every notebook "out of date" (exit 1) and the build itself tried to write them into site-packages.
+    notebooks = run(installed_kit, "-c", "import grader.paths as p; print(p.NOTEBOOKS_DIR)", cwd=tmp_path).stdout.strip()
+    assert notebooks.endswith(os.path.join("site-packages", "notebooks"))
+    for command, work in ((["course.check"], "grades each learner notebook's stub"),
+                          (["course.build", "--check"], "writes the learner notebooks"),
+                          (["course.build"], "writes the learner notebooks")):
+        process = run(installed_kit, "-m", *command, cwd=tmp_path)
+        assert (process.returncode, process.stdout) == (2, ""), (command, process.stdout, process.stderr[-2000:])
+        assert process.stderr.startswith(f"error: python -m {command[0]} needs a clone of the kit: it {work} in "
+                                         "notebooks/, which an installed kit does not have ("), command
+        assert process.stderr.count("\n") == 1, command
+    assert not os.path.exists(notebooks)
 
 
 def magics_notebook(path):

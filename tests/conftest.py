@@ -1,4 +1,11 @@
-"""Shared helpers for the kit's own tests: run the grader as a learner would, in a subprocess."""
+"""The kit's own test session: its shared helpers and the hooks that set the session up.
+
+Helpers: ``run_grader`` (the command line, in a subprocess), the ``grade`` fixture (in this process, each distinct
+submission once per session: ``tests/graded.py``), the session's ``student_release``. Hooks: the controller
+prepares the shared session folder (``tests/session_share.py``), compiles the kit and points Hypothesis's example
+database into pytest's cache before any test process starts; the files are ordered longest first; the install
+tests' venvs start building as soon as collection shows they are needed (``tests/venvs.py``).
+"""
 
 import json
 import os
@@ -73,7 +80,7 @@ def docked_groups(results):
 
 # Files in the order their tests start: pytest-xdist hands each worker a whole file (``--dist loadfile``, in this
 # order with ``--no-loadscope-reorder``), so the longest go first and do not run alone at the end; nbgrader's
-# real autograde (about 35 s) among them, started once its venv (tests/venvs.py, built from the session's start)
+# real autograde (about 40 s) among them, started once its venv (tests/venvs.py, built from the session's start)
 # is likely ready; the installed kit's short tests last, to find theirs built. Measured with ``--durations=0`` (docs/speed.md, "The kit's own test suite"); a file not named
 # here runs between the two lists, in collection order.
 FIRST = ("test_portable.py", "test_insight.py", "test_browser.py", "test_attacks.py", "test_classroom.py",
@@ -90,7 +97,8 @@ def file_rank(item):
 
 
 def pytest_configure(config):
-    """In the controller, before any worker starts: the session's shared folder (tests/session_share.py), and the
+    """In every test process, Hypothesis's example database (``keep_hypothesis_examples_in_the_cache``). In the
+    controller, before any worker starts: the session's shared folder (tests/session_share.py), and the
     kit's bytecode compiled once (a grading voids itself when its grader's folder changes under it, and a shell
     with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile the grader afresh in every ``python -m grader``)."""
     import compileall
@@ -98,6 +106,7 @@ def pytest_configure(config):
     import session_share
     from grader.pipeline import grader_packages
 
+    keep_hypothesis_examples_in_the_cache(config)
     if session_share.is_worker(config):
         return
     session_share.start()
@@ -105,12 +114,34 @@ def pytest_configure(config):
         compileall.compile_dir(package, quiet=2, maxlevels=0)
 
 
+def keep_hypothesis_examples_in_the_cache(config):
+    """Hypothesis's folder (its example database, its cache of the constants in the code under test) in pytest's
+    cache folder (``cache_dir`` in pytest.ini, outside the clone); with the cache off (``-p no:cacheprovider``), a
+    temporary folder and no example database. By default Hypothesis writes ``.hypothesis/`` into the working folder:
+    the work tree, and every copy of the kit the tests make (found by a contributor's trial)."""
+    import tempfile
+
+    from hypothesis import settings
+    from hypothesis.configuration import set_hypothesis_home_dir
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    cache = getattr(config, "cache", None)
+    home = str(cache.mkdir("hypothesis")) if cache is not None else tempfile.mkdtemp(prefix="kit-hypothesis-")
+    set_hypothesis_home_dir(home)
+    database = DirectoryBasedExampleDatabase(os.path.join(home, "examples")) if cache is not None else None
+    settings.register_profile("kit", database=database)
+    settings.load_profile("kit")
+
+
 def pytest_collection_modifyitems(session, config, items):
+    """Start the files in ``file_rank``'s order (in the controller and in each xdist worker alike)."""
     items.sort(key=file_rank)  # stable: each file's own order (a notebook's cells) is kept
 
 
 def pytest_collection_finish(session):
-    """Start building the install tests' venvs in the background if any selected test needs one (tests/venvs.py)."""
+    """Start building the install tests' venvs in the background if any selected test needs one (tests/venvs.py).
+    Runs in every process that collects (under xdist, each worker): the first to claim a venv in the session folder
+    builds it, the others wait for it."""
     import venvs
 
     needed = {name for item in session.items for name in getattr(item, "fixturenames", ())}

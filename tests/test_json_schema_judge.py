@@ -14,6 +14,8 @@ Hypothesis generates the pairs (hypothesis-jsonschema was tried and fails with c
 so instances are drawn from a small generator below, mixed with arbitrary JSON).
 """
 
+import os
+
 import jsonschema
 import pytest
 from referencing.exceptions import Unresolvable
@@ -194,3 +196,21 @@ def test_generated_pairs_agree_with_the_judge(data):
     schema = data.draw(SCHEMAS, label="schema")
     value = data.draw(instances(schema, schema), label="value")
     assert_same_verdict(value, schema)
+
+
+def test_hypothesis_keeps_its_examples_in_pytests_cache_not_the_work_tree(request):
+    """Found by a contributor's trial: Hypothesis wrote its example database to ``.hypothesis/`` in the working
+    folder, so every run left it in the work tree and the install tests' copies of the kit carried it."""
+    from hypothesis.configuration import storage_directory
+    from hypothesis.database import DirectoryBasedExampleDatabase
+
+    home = os.path.realpath(storage_directory("constants", intent_to_write=False).path.parent)
+    assert not (home + os.sep).startswith(os.path.realpath(ROOT) + os.sep)
+    database = settings().database
+    cache = getattr(request.config, "cache", None)
+    if cache is None:  # -p no:cacheprovider: a temporary folder, no example database
+        assert database is None
+        return
+    assert home == os.path.realpath(cache.mkdir("hypothesis"))
+    assert isinstance(database, DirectoryBasedExampleDatabase)
+    assert os.path.realpath(database.path) == os.path.join(home, "examples")

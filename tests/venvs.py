@@ -22,7 +22,7 @@ from grader.paths import KIT_ROOT
 NBGRADER = "nbgrader==0.9.6"
 # What a source copy leaves out: the clone's own environment and caches, build output, anything not the kit's.
 COPY_IGNORE = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "build", "*.egg-info", "artifacts",
-                                     ".pytest_cache", ".ipynb_checkpoints")
+                                     ".pytest_cache", ".hypothesis", ".ipynb_checkpoints")
 # name -> (the fixtures that need it, what pip installs: "KIT" stands for a fresh copy of the kit's files, whether
 # the venv sees this test environment's packages too). The kit's own venvs are fresh: they test what the kit declares.
 # nbgrader's is layered on this environment (a .pth file naming its site-packages, after the venv's own): pip adds

@@ -45,3 +45,21 @@ def test_canary_inputs_look_like_ordinary_inputs():
         assert arguments["city"] in CITIES and set(arguments) <= {"city", "units"}
         assert unknown_name() not in SEED_TOOLS
         assert not not_an_object().lstrip().startswith("{")
+
+
+def test_a_validate_call_that_knows_only_the_seed_registry_earns_nothing_on_any_draw(monkeypatch):
+    """Found by the suite (about 1 grading in 27): each canary run drew one registry, the seed's with odds of 1 in 3,
+    so all three "accepts" runs sometimes fell on it and tests/hostile/recognises_the_canary_registry.py, which
+    validates only the seed's registry and refuses every other call, kept 35 points. Here every draw of
+    ``secrets.choice`` takes the last item (the seed's registry was the last of the canaries' registries): the
+    canaries must still see it refuse a valid call."""
+    import os
+    import secrets
+
+    from grader.paths import KIT_ROOT
+
+    monkeypatch.setattr(secrets, "choice", lambda items: list(items)[-1])
+    result = grade(os.path.join(KIT_ROOT, "tests", "hostile", "recognises_the_canary_registry.py"))
+    assert [c.exercise_id for c in result.cases][:1] == ["validate-call"]
+    assert sum(c.points for c in result.cases) == 0
+    assert any("failed the grader's check that it can accept a plainly valid input" in n for n in result.notes)

@@ -26,11 +26,10 @@ STUDENT_TOOLS = ("classroom/__init__.py", "classroom/cli.py")
 # And every case folder but these, which hold the hidden cases:
 CASES = "judging/cases/"
 STUDENT_CASES = ("visible",)
-# What a student needs: JupyterLab and widgets for the notebooks, nbformat and pytest for `python -m grader`.
-# The kit's test tools (nbval, nbclient, Playwright) and the batch's progress bar stay with the instructor.
 # What a student's copy needs: JupyterLab and widgets for the notebooks, and what the grader it ships imports
-# (the notebook reader, IPython's transformer for %%time cells, pytest, psutil for the Windows transport). Not tqdm:
-# the batch stays with the grader. tests/test_classroom.py checks every import of the release is covered.
+# (the notebook reader, IPython's transformer for %%time cells, pytest, psutil for the Windows transport). The
+# kit's test tools and the batch's progress bar (tqdm) stay with the instructor. tests/test_classroom.py checks
+# that every import of the release is declared.
 STUDENT_PACKAGES = ("jupyter", "jupyterlab", "ipywidgets", "nbformat", "ipython", "pytest", "psutil")
 
 STUDENT_README = """# Tool-call validation: the course

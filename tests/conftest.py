@@ -119,6 +119,8 @@ def keep_hypothesis_examples_in_the_cache(config):
     cache folder (``cache_dir`` in pytest.ini, outside the clone); with the cache off (``-p no:cacheprovider``), a
     temporary folder and no example database. By default Hypothesis writes ``.hypothesis/`` into the working folder:
     the work tree, and every copy of the kit the tests make (found by a contributor's trial)."""
+    import atexit
+    import shutil
     import tempfile
 
     from hypothesis import settings
@@ -126,7 +128,11 @@ def keep_hypothesis_examples_in_the_cache(config):
     from hypothesis.database import DirectoryBasedExampleDatabase
 
     cache = getattr(config, "cache", None)
-    home = str(cache.mkdir("hypothesis")) if cache is not None else tempfile.mkdtemp(prefix="kit-hypothesis-")
+    if cache is not None:
+        home = str(cache.mkdir("hypothesis"))
+    else:
+        home = tempfile.mkdtemp(prefix="kit-hypothesis-")
+        atexit.register(shutil.rmtree, home, True)  # one per test process: gone with it
     set_hypothesis_home_dir(home)
     database = DirectoryBasedExampleDatabase(os.path.join(home, "examples")) if cache is not None else None
     settings.register_profile("kit", database=database)

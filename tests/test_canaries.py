@@ -63,3 +63,31 @@ def test_a_validate_call_that_knows_only_the_seed_registry_earns_nothing_on_any_
     assert [c.exercise_id for c in result.cases][:1] == ["validate-call"]
     assert sum(c.points for c in result.cases) == 0
     assert any("failed the grader's check that it can accept a plainly valid input" in n for n in result.notes)
+
+
+OBSERVE_ON_THE_SEED_REGISTRY_ONLY = '''
+def observe(call, problems, tools):
+    if set(tools) != {"get_weather"}:
+        return "Tool call rejected; nothing was executed. Check the call and send it again."
+    if not problems:
+        return None
+    lines = "; ".join(" ".join(str(p).split())[:200] for p in problems[:10])
+    return f"Tool call rejected ({len(problems)} problems); nothing was executed. Fix them and resend: {lines}"
+'''
+
+
+def test_an_observe_that_knows_only_the_seed_registry_is_caught_on_every_draw(tmp_path, monkeypatch):
+    """The same kind as the validate_call above, written anew for observe: it answers properly on the seed's registry
+    and refuses every call on any other. Whichever registries the draws favour (first item or last), the canary
+    that checks a plainly valid call is accepted fails, and the score is the same."""
+    import secrets
+
+    path = tmp_path / "observe_seed_only.py"
+    path.write_text(OBSERVE_ON_THE_SEED_REGISTRY_ONLY, encoding="utf-8")
+    scores = []
+    for pick in (0, -1):
+        monkeypatch.setattr(secrets, "choice", lambda items, pick=pick: list(items)[pick])
+        result = grade(str(path), exercise_ids=["observe"])
+        assert any("failed the grader's check that it can accept a plainly valid input" in n for n in result.notes), pick
+        scores.append(sum(c.points for c in result.cases))
+    assert scores[0] == scores[1]

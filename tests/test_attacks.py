@@ -41,6 +41,7 @@ FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb"
 TESTED_HERE = FULL_MARKS + [
     "fair_class_based_step.py", "stub_observe_none.py", "stuffed_observation.py", "validate_call_one_generic_problem.py",
     "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
+    "str_subclass_module_name.py",
     "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py",
     "observe_joins_its_problems.py"]
 
@@ -194,6 +195,27 @@ def test_a_guard_bypass_by_an_import_name_is_refused_and_leaves_no_process(tmp_p
     assert "refused: PermissionError the grader does not allow importing -posixsubprocess" in process.stdout
     assert "spawned detached pid" not in process.stdout
     assert survivors() == []
+
+
+@pytest.mark.parametrize("portable", [False, True], ids=["default transport", "portable transport"])
+def test_a_module_spec_named_by_a_str_subclass_loads_nothing_and_starts_nothing(tmp_path, portable):
+    """A str-subclass spec name skipped the guard's whole import check and loaded a second _posixsubprocess: on the
+    portable transport a shell copied the reference into scratch (full marks), wrote above scratch and left a
+    process behind. The guard now refuses any name or origin that is not exactly a str; on the default transport
+    Landlock already refuses the attack's first step (reading /proc/self/cmdline), where the kernel has it."""
+    scratch_parent = tmp_path / "tmp"
+    scratch_parent.mkdir()
+    process, results = run_grader(os.path.join(ATTACKS, "str_subclass_module_name.py"), "--exercise", "capstone",
+                                  results=tmp_path / "results.json",
+                                  env={"TMPDIR": str(scratch_parent), "KIT_PORTABLE_WORKER": "1" if portable else ""})
+    assert "Traceback" not in process.stdout + process.stderr and results is not None, process.stderr
+    assert results["score"] == 0
+    log = re.search(r"ATTACK LOG: (.*)", process.stdout).group(1)
+    assert "copied" not in log and "forked" not in log, log
+    if portable or "Permission denied: '/proc/self/cmdline'" not in log:
+        assert "the grader does not allow importing a module by a name or file that is not a plain string" in log, log
+    assert os.listdir(scratch_parent) == []  # no written_outside_scratch.txt, no scratch folder left
+    assert survivors("KIT_ATTACK_SURVIVOR") == []
 
 
 def test_extra_exercise_functions_graded_alone_earn_nothing(tmp_path):

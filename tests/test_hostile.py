@@ -66,6 +66,9 @@ EXPECTED = {
     # out in a row (canaries are no cases: they neither break nor extend a streak). Either stop is bounded.
     "hangs_on_every_other_case.py": (r"timed out on (6 cases|2 cases in a row), so the remaining cases were skipped", 40, 0),
     "imports_under_another_name.py": (r"failed PermissionError the grader does not allow importing x\._posixsubprocess", 30, 0),
+    "imports_by_a_lying_name.py": (r"a lying name failed PermissionError the grader does not allow importing a module by "
+                                   r"a name or file that is not a plain string(.|\n)*a str-subclass origin failed "
+                                   r"PermissionError(.|\n)*a bytes origin failed PermissionError", 30, 0),
     "imports_with_a_nul_in_its_name.py": (r"failed PermissionError the grader does not allow importing _posixsubprocess", 30, 0),
     "rewires_realpath.py": (r"chmod solutions 0777 refused: the grader does not allow os\.chmod outside the scratch folder"
                             r"(.|\n)*renice grader refused", 30, 0),

@@ -756,14 +756,22 @@ def install_guard(scratch, kit):
                 and args[1] in ("__code__", "__defaults__", "__kwdefaults__"):
             # The standard library sets both (types.coroutine replaces __code__: asyncio), but not on the guard's helpers.
             _refuse(f"changing a function's {args[1]}")
-        if event == "import" and args and _type(args[0]) is _str and (
-                "\x00" in args[0]  # CPython finds PyInit_ by the name up to a NUL: "_posixsubprocess\x00x" (attacker)
-                or args[0].rpartition(".")[2].replace("-", "_") in _blocked_modules
-                or (_len(args) > 1 and _type(args[1]) is _str
-                    and args[1].rpartition("/")[2].partition(".")[0].replace("-", "_") in _blocked_modules)):
-            # Matched as the import system matches (module_key): a copy of _posixsubprocess loaded as
-            # "x._posixsubprocess" or "-posixsubprocess" runs the same code (adversarial tests).
-            _refuse(f"importing {args[0]}", _missing if args[0].rpartition(".")[2] in _optional else _denied)
+        if event == "import":
+            # Judged as the runtime will use the values: the loader reads a str subclass's characters, never its
+            # methods, so a name that is not exactly a str, or an origin that is neither None nor exactly a str, is
+            # refused before any other check (never converted with str(), whose __str__ can lie). A str-subclass
+            # spec name skipped the whole check and loaded a second _posixsubprocess (an attacker's third round).
+            name = args[0] if args else None
+            origin = args[1] if _len(args) > 1 else None
+            if _type(name) is not _str or (origin is not None and _type(origin) is not _str):
+                _refuse("importing a module by a name or file that is not a plain string")
+            if ("\x00" in name  # CPython finds PyInit_ by the name up to a NUL: "_posixsubprocess\x00x" (attacker)
+                    or name.rpartition(".")[2].replace("-", "_") in _blocked_modules
+                    or (origin is not None
+                        and origin.rpartition("/")[2].partition(".")[0].replace("-", "_") in _blocked_modules)):
+                # Matched as the import system matches (module_key): a copy of _posixsubprocess loaded as
+                # "x._posixsubprocess" or "-posixsubprocess" runs the same code (adversarial tests).
+                _refuse(f"importing {name}", _missing if name.rpartition(".")[2] in _optional else _denied)
         if event == "socket.__new__" and not (_len(args) > 1 and args[1] == _af_unix):
             _refuse("network sockets")
         if event == "sqlite3.connect" and not (args and args[0] in (":memory:", "", b":memory:", b"")):

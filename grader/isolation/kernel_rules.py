@@ -18,10 +18,16 @@ or resource limits of other processes: the guard refuses those (``grader.isolati
 
 Two more kernel rules, independent of Landlock:
 
-- a seccomp filter (Linux 3.5+, x86-64 and arm64) refuses every system call that creates a process
-  (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``); threads are still allowed, and
-  ``clone3`` answers "not implemented", so the C library falls back to ``clone`` for them. A
-  submission that gets past the audit-hook guard still cannot start anything that could outlive it;
+- a seccomp filter (Linux 3.5+, x86-64 and arm64; ``filter_instructions``) refuses, with EPERM, whatever native
+  code the worker runs (a C extension, a subinterpreter without the guard's hooks, io_uring):
+  - every system call that creates a process (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``); threads
+    are still allowed, and ``clone3`` answers "not implemented", so the C library falls back to ``clone`` for
+    them. A submission that gets past the audit-hook guard still cannot start anything that could outlive it;
+  - every socket but a connected AF_UNIX stream pair (what asyncio and ``multiprocessing.Pipe`` use), and
+    io_uring, which makes sockets of its own: no UDP, TCP or UNIX socket outside the sandbox, whatever Landlock's
+    version;
+  - tracing or reading other processes (``ptrace``, ``process_vm_readv``, pidfds...), namespaces and mounts, BPF,
+    the keyrings, and the calls that act on the whole machine as root (CI and containers run the worker as root);
 - the worker is a "child subreaper" (``PR_SET_CHILD_SUBREAPER``, Linux 3.4+): where no filter can
   be installed, every process it starts stays below it, even one that leaves its session, so
   ``kill_tree`` finds and ends them all.
@@ -88,8 +94,10 @@ def abi_version():
 def status():
     """One sentence for reports and the README's checks: which confinement the worker gets (str)."""
     version = abi_version()
-    processes = (" The kernel refuses to let it start processes (seccomp)." if seccomp_available() else
-                 " No seccomp filter here: only the guard stops it starting processes; any it starts are killed with it.")
+    processes = (" The kernel's seccomp filter allows it no sockets but a stream socket pair, no tracing, no new "
+                 "processes." if seccomp_available() else
+                 " No seccomp filter here: only the guard stops it opening sockets, tracing other processes and "
+                 "starting processes; any it starts are killed with it.")
     if not version:
         return "Landlock is not available here: the worker runs with the audit-hook guard only." + processes
     extras = []
@@ -101,7 +109,7 @@ def status():
             "system libraries" + (f"; {', '.join(extras)}" if extras else "") + "." + processes)
 
 
-# -- seccomp: no new processes ------------------------------------------------------------------
+# -- seccomp: no new processes, no sockets, no other processes -----------------------------------
 
 class _SockFilter(ctypes.Structure):
     _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
@@ -111,48 +119,179 @@ class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_SockFilter))]
 
 
-# From include/uapi/linux/audit.h, seccomp.h, sched.h and each architecture's syscall table.
-# machine -> (AUDIT_ARCH_*, syscalls that always create a process, clone, clone3, whether the x32 ABI exists)
-ARCHITECTURES = {
-    "x86_64": (0xC000003E, (57, 58), 56, 435, True),  # fork, vfork
-    "aarch64": (0xC00000B7, (), 220, 435, False),  # arm64 has no fork or vfork system call
-}
+# From include/uapi/linux/audit.h, seccomp.h, sched.h, socket.h, stat.h and each architecture's system call table
+# (arch/x86/entry/syscalls/syscall_64.tbl; include/uapi/asm-generic/unistd.h for arm64). Calls numbered 424 and up
+# have one number on every architecture.
+_SHARED_NUMBERS = {"pidfd_send_signal": 424, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
+                   "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+                   "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
+                   "quotactl_fd": 443, "process_mrelease": 448}
+_X86_64 = {**_SHARED_NUMBERS,
+           "fork": 57, "vfork": 58, "clone": 56, "socket": 41, "socketpair": 53, "connect": 42, "bind": 49,
+           "listen": 50, "accept": 43, "accept4": 288, "ioctl": 16, "mknod": 133, "mknodat": 259,
+           "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "migrate_pages": 256,
+           "move_pages": 279, "unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+           "chroot": 161, "bpf": 321, "userfaultfd": 323, "perf_event_open": 298, "personality": 135, "keyctl": 250,
+           "add_key": 248, "request_key": 249, "reboot": 169, "kexec_load": 246, "kexec_file_load": 320,
+           "init_module": 175, "finit_module": 313, "delete_module": 176, "create_module": 174, "uselib": 134,
+           "swapon": 167, "swapoff": 168, "iopl": 172, "ioperm": 173, "settimeofday": 164, "clock_settime": 227,
+           "clock_adjtime": 305, "adjtimex": 159, "sethostname": 170, "setdomainname": 171, "acct": 163,
+           "quotactl": 179, "open_by_handle_at": 304, "fanotify_init": 300, "syslog": 103, "vhangup": 153,
+           "lookup_dcookie": 212, "_sysctl": 156, "nfsservctl": 180}
+_ARM64 = {**_SHARED_NUMBERS,  # arm64 has no fork, vfork, mknod, iopl or ioperm system call
+          "clone": 220, "socket": 198, "socketpair": 199, "connect": 203, "bind": 200, "listen": 201, "accept": 202,
+          "accept4": 242, "ioctl": 29, "mknodat": 33, "ptrace": 117, "process_vm_readv": 270,
+          "process_vm_writev": 271, "kcmp": 272, "migrate_pages": 238, "move_pages": 239, "unshare": 97, "setns": 268,
+          "mount": 40, "umount2": 39, "pivot_root": 41, "chroot": 51, "bpf": 280, "userfaultfd": 282,
+          "perf_event_open": 241, "personality": 92, "keyctl": 219, "add_key": 217, "request_key": 218, "reboot": 142,
+          "kexec_load": 104, "kexec_file_load": 294, "init_module": 105, "finit_module": 273, "delete_module": 106,
+          "swapon": 224, "swapoff": 225, "settimeofday": 170, "clock_settime": 112, "clock_adjtime": 266,
+          "adjtimex": 171, "sethostname": 161, "setdomainname": 162, "acct": 89, "quotactl": 60,
+          "open_by_handle_at": 265, "fanotify_init": 262, "syslog": 116, "vhangup": 58, "lookup_dcookie": 18,
+          "nfsservctl": 42}
+# machine -> (AUDIT_ARCH_*, whether the x32 ABI exists, {system call: number})
+ARCHITECTURES = {"x86_64": (0xC000003E, True, _X86_64), "aarch64": (0xC00000B7, False, _ARM64)}
 ARCHITECTURES["amd64"] = ARCHITECTURES["x86_64"]
 ARCHITECTURES["arm64"] = ARCHITECTURES["aarch64"]
+
+# What the filter refuses with EPERM (Python raises PermissionError), by why. No correct submission needs any of it.
+# Creating processes: clone without CLONE_THREAD too, and clone3 answers ENOSYS (see confinement_filter).
+PROCESS_CALLS = ("fork", "vfork")
+# Sockets: none but a connected AF_UNIX stream pair (asyncio's event loop wakes itself with one;
+# multiprocessing.Pipe is one). Past the guard, a subinterpreter sent every hidden input to a UDP listener on the
+# same machine and spoke to a UNIX socket outside the sandbox; Landlock up to ABI 7 governs neither. io_uring
+# makes sockets (IORING_OP_SOCKET) and opens files without any of these system calls, so it goes too.
+SOCKET_CALLS = ("socket", "connect", "bind", "listen", "accept", "accept4",
+                "io_uring_setup", "io_uring_enter", "io_uring_register")
+# Reaching another process: reading or writing its memory, tracing it, comparing or taking its file descriptors,
+# moving its pages, signalling it through a pidfd (a submission read the grader's heap through /proc/<pid>/mem).
+OTHER_PROCESS_CALLS = ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
+                       "pidfd_send_signal", "process_madvise", "process_mrelease", "migrate_pages", "move_pages")
+# Changing what the worker sees: namespaces and mounts undo Landlock's view of the file system or a namespace wall.
+VIEW_CALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree", "move_mount", "fsopen",
+              "fsconfig", "fsmount", "fspick", "mount_setattr")
+# The kernel's own surface: programs loaded into it, page faults handled by the process (a way to win kernel
+# races), hardware counters, another execution domain, and the user's keyrings (shared by all their processes).
+KERNEL_CALLS = ("bpf", "userfaultfd", "perf_event_open", "personality", "keyctl", "add_key", "request_key")
+# Root-only calls: CI, containers and Gradescope run the worker as root, where each of these acts on the whole
+# machine (open_by_handle_at reads any file past Landlock's paths with CAP_DAC_READ_SEARCH).
+ROOT_CALLS = ("reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+              "create_module", "uselib", "swapon", "swapoff", "iopl", "ioperm", "settimeofday", "clock_settime",
+              "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "acct", "quotactl", "quotactl_fd",
+              "open_by_handle_at", "fanotify_init", "syslog", "vhangup", "lookup_dcookie", "_sysctl", "nfsservctl")
+REFUSED_CALLS = SOCKET_CALLS + OTHER_PROCESS_CALLS + VIEW_CALLS + KERNEL_CALLS + ROOT_CALLS
 CLONE_THREAD = 0x00010000
+AF_UNIX, SOCK_STREAM, SOCK_TYPE_MASK = 1, 1, 0xF  # SOCK_NONBLOCK and SOCK_CLOEXEC sit above the type's 4 bits
+# ioctls that type into a terminal (root may use them on any terminal it can open, not only its own).
+TIOCSTI, TIOCLINUX = 0x5412, 0x541C
+# mknod's file types that are devices (root can make a node for the raw disk and read the kit past every path check).
+S_IFMT, S_IFCHR, S_IFBLK = 0o170000, 0o020000, 0o060000
 X32_SYSCALL_BIT = 0x40000000
 SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
 EPERM, ENOSYS = 1, 38
-_LD_ABS_W, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
+BPF_MAXINSNS = 4096
+_OPCODES = {"ld": 0x20, "and": 0x54, "ja": 0x05, "jeq": 0x15, "jge": 0x35, "jset": 0x45, "ret": 0x06}
+# struct seccomp_data: nr at 0, arch at 4, args[i] at 16 + 8 * i; the low 32 bits of an argument come first on
+# both little-endian architectures, and every argument the filter reads is a 32-bit value in the kernel.
+NR, ARCH = 0, 4
 
 
-def no_process_filter(machine=None):
-    """The seccomp program that refuses creating processes (an array of ``sock_filter``), or None
-    where the architecture is not one the kit knows the system calls of.
+def _argument(index):
+    return 16 + 8 * index
 
-    ``fork``/``vfork`` and ``clone`` without ``CLONE_THREAD`` fail with EPERM; ``clone3`` (whose
-    flags a filter cannot read) fails with ENOSYS, so glibc creates threads with ``clone`` instead;
-    a system call of another ABI (32-bit or x32 calls from a 64-bit process) fails with EPERM.
+
+def _assemble(program):
+    """Classic BPF instructions from ``program``, a list of tuples: ``("label", name)`` marks a place;
+    ``("ld", offset)``, ``("and", k)``, ``("ret", k)``; ``("ja", label)``; ``(jeq|jge|jset, k, label if true,
+    label if false)``, where a label of None is the next instruction.
+
+    Returns:
+        a list of ``(code, jt, jf, k)`` tuples.
+    Raises:
+        ValueError: a jump backwards or longer than BPF allows (255 for a conditional jump), or a program longer
+            than the kernel accepts (``BPF_MAXINSNS``); the kernel would refuse either.
+    """
+    labels, count = {}, 0
+    for op in program:
+        if op[0] == "label":
+            labels[op[1]] = count
+        else:
+            count += 1
+    if count > BPF_MAXINSNS:
+        raise ValueError(f"a seccomp program of {count} instructions is longer than the kernel accepts")
+
+    def offset(label, index, longest):
+        distance = labels[label] - index - 1 if label else 0
+        if not 0 <= distance <= longest:
+            raise ValueError(f"a BPF jump to {label!r} of {distance} instructions")
+        return distance
+
+    out = []
+    for op in program:
+        if op[0] == "label":
+            continue
+        index, code = len(out), _OPCODES[op[0]]
+        if op[0] == "ja":
+            out.append((code, 0, 0, offset(op[1], index, 0xFFFFFFFF)))
+        elif op[0] in ("jeq", "jge", "jset"):
+            out.append((code, offset(op[2], index, 255), offset(op[3], index, 255), op[1]))
+        else:
+            out.append((code, 0, 0, op[1]))
+    return out
+
+
+def filter_instructions(machine=None, processes=True):
+    """The worker's seccomp program as ``(code, jt, jf, k)`` tuples (list), or None where the architecture is not
+    one the kit knows the system calls of (anything but x86-64 and arm64).
+
+    Args:
+        machine: ``platform.machine()``'s answer for the architecture to build for (str); None: this machine's.
+        processes: also refuse creating processes (bool; False only for the tests of the process-tree cleanup).
+    Refused with EPERM: every call of ``REFUSED_CALLS``; ``socketpair`` but for an ``AF_UNIX`` ``SOCK_STREAM``
+    pair (a datagram pair sends to any UNIX socket by its path; a stream pair answers EISCONN); the ``TIOCSTI`` and
+    ``TIOCLINUX`` ioctls; ``mknod``/``mknodat`` of a device; a system call of another ABI (i386's ``int 0x80``, whose
+    ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH). With ``processes``:
+    ``fork``, ``vfork`` and ``clone`` without ``CLONE_THREAD``, and ``clone3`` (whose flags a filter cannot read)
+    with ENOSYS instead, so that glibc creates threads with ``clone``. Everything else is allowed: the filter lists
+    what no solution needs rather than what Python uses, so a new interpreter's calls never break it (a missed call
+    in a default-deny list kills CPython). The rules and their measured reasons: shared design "isolation", section 1.
     """
     arch = ARCHITECTURES.get(machine or platform.machine())
     if arch is None:
         return None
-    audit_arch, forks, clone, clone3, x32 = arch
-    program = [("ld", 4), ("jeq", audit_arch, None, "deny"), ("ld", 0)]  # (op, k, jump if true, jump if false)
+    audit_arch, x32, numbers = arch
+    refused = [numbers[name] for name in (PROCESS_CALLS if processes else ()) + REFUSED_CALLS if name in numbers]
+    program = [("ld", ARCH), ("jeq", audit_arch, None, "deny"), ("ld", NR)]
     if x32:
         program.append(("jge", X32_SYSCALL_BIT, "deny", None))
-    program += [("jeq", number, "deny", None) for number in forks]
-    program += [("jeq", clone3, "nosys", None), ("jeq", clone, None, "allow"), ("ld", 16),
-                ("jset", CLONE_THREAD, "allow", "deny")]
-    labels = {"allow": len(program), "deny": len(program) + 1, "nosys": len(program) + 2}
-    codes = {"ld": _LD_ABS_W, "jeq": _JEQ, "jge": _JGE, "jset": _JSET}
-    filters = []
-    for index, (op, k, *jumps) in enumerate(program):
-        jt, jf = ((labels[j] - index - 1 if j else 0) for j in (jumps or [None, None]))
-        filters.append((codes[op], jt, jf, k))
-    filters += [(_RET, 0, 0, SECCOMP_RET_ALLOW), (_RET, 0, 0, SECCOMP_RET_ERRNO | EPERM),
-                (_RET, 0, 0, SECCOMP_RET_ERRNO | ENOSYS)]
-    return (_SockFilter * len(filters))(*[_SockFilter(*f) for f in filters])
+    program += [("jeq", number, "deny", None) for number in refused]
+    program += [("jeq", numbers["socketpair"], "socketpair", None), ("jeq", numbers["ioctl"], "ioctl", None),
+                ("jeq", numbers["mknodat"], "mknodat", None)]
+    if "mknod" in numbers:
+        program.append(("jeq", numbers["mknod"], "mknod", None))
+    if processes:
+        program += [("jeq", numbers["clone3"], "nosys", None), ("jeq", numbers["clone"], "clone", None)]
+    program += [("ret", SECCOMP_RET_ALLOW),
+                ("label", "socketpair"), ("ld", _argument(0)), ("jeq", AF_UNIX, None, "deny"), ("ld", _argument(1)),
+                ("and", SOCK_TYPE_MASK), ("jeq", SOCK_STREAM, "allow", "deny"),
+                ("label", "ioctl"), ("ld", _argument(1)), ("jeq", TIOCSTI, "deny", None),
+                ("jeq", TIOCLINUX, "deny", "allow"),
+                ("label", "mknod"), ("ld", _argument(1)), ("ja", "mode"),
+                ("label", "mknodat"), ("ld", _argument(2)),
+                ("label", "mode"), ("and", S_IFMT), ("jeq", S_IFCHR, "deny", None), ("jeq", S_IFBLK, "deny", "allow"),
+                ("label", "clone"), ("ld", _argument(0)), ("jset", CLONE_THREAD, "allow", "deny"),
+                ("label", "allow"), ("ret", SECCOMP_RET_ALLOW),
+                ("label", "deny"), ("ret", SECCOMP_RET_ERRNO | EPERM),
+                ("label", "nosys"), ("ret", SECCOMP_RET_ERRNO | ENOSYS)]
+    return _assemble(program)
+
+
+def confinement_filter(machine=None, processes=True):
+    """``filter_instructions``'s program as the array of ``sock_filter`` the kernel reads, or None (same arguments)."""
+    instructions = filter_instructions(machine, processes)
+    if instructions is None:
+        return None
+    return (_SockFilter * len(instructions))(*[_SockFilter(*instruction) for instruction in instructions])
 
 
 # -- the worker's process tree -------------------------------------------------------------------
@@ -237,7 +376,7 @@ _SECCOMP = []  # whether this kernel accepts seccomp filters, probed once
 def seccomp_available():
     """True when the kernel accepts seccomp filters and the kit knows this architecture's system calls."""
     if not _SECCOMP:
-        usable = _LIBC is not None and no_process_filter() is not None and _LIBC.prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0
+        usable = _LIBC is not None and filter_instructions() is not None and _LIBC.prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0
         _SECCOMP.append(bool(usable))
     return _SECCOMP[0]
 
@@ -266,14 +405,15 @@ def prepare(scratch, processes=True):
 
     Args:
         scratch: the worker's scratch folder (str), the only place it may write.
-        processes: also refuse creating processes (the seccomp filter) where the kernel allows it (bool).
+        processes: the seccomp filter also refuses creating processes (bool; False only for the tests of the
+            process-tree cleanup, which keep every other rule).
     Returns:
         a plan for ``apply``: ``(landlock, seccomp)``, each None where this kernel lacks it; or None
         when the system offers neither (not Linux).
     """
     if _LIBC is None:
         return None
-    program = no_process_filter() if processes and seccomp_available() else None
+    program = confinement_filter(processes=processes) if seccomp_available() else None
     seccomp = _SockFprog(len(program), ctypes.cast(program, ctypes.POINTER(_SockFilter))) if program else None
     return _landlock_plan(scratch), (seccomp, program)
 

@@ -1,0 +1,217 @@
+"""The worker's seccomp program, judged instruction by instruction, for both architectures, on any machine.
+
+A small interpreter of classic BPF (the instructions ``grader.isolation.kernel_rules`` emits) runs the assembled
+program on a ``struct seccomp_data`` per call, architecture and argument, and the test asserts the verdict the
+kernel would act on. The system call numbers below are written out again from the kernel's tables (x86-64's
+syscall_64.tbl, the generic unistd.h that arm64 uses, and the shared design's table), not read from the module, so a
+wrong number in either place fails here. Whether the running kernel applies the program is tested by the gradings
+in test_network_walls.py; this file needs no seccomp at all.
+"""
+
+import struct
+
+import pytest
+
+from grader.isolation import kernel_rules
+
+ALLOW, EPERM, ENOSYS = kernel_rules.SECCOMP_RET_ALLOW, kernel_rules.SECCOMP_RET_ERRNO | 1, kernel_rules.SECCOMP_RET_ERRNO | 38
+AUDIT = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
+AUDIT_I386, AUDIT_ARM = 0x40000003, 0x40000028
+
+# name: (x86-64, arm64); None where the architecture has no such call. Every one must be refused with EPERM.
+REFUSED = {
+    "socket": (41, 198), "connect": (42, 203), "bind": (49, 200), "listen": (50, 201), "accept": (43, 202),
+    "accept4": (288, 242), "ptrace": (101, 117), "process_vm_readv": (310, 270), "process_vm_writev": (311, 271),
+    "kcmp": (312, 272), "pidfd_getfd": (438, 438), "process_madvise": (440, 440), "io_uring_setup": (425, 425),
+    "io_uring_enter": (426, 426), "io_uring_register": (427, 427), "unshare": (272, 97), "setns": (308, 268),
+    "mount": (165, 40), "umount2": (166, 39), "pivot_root": (155, 41), "chroot": (161, 51), "open_tree": (428, 428),
+    "move_mount": (429, 429), "fsopen": (430, 430), "fsconfig": (431, 431), "fsmount": (432, 432),
+    "fspick": (433, 433), "mount_setattr": (442, 442), "bpf": (321, 280), "userfaultfd": (323, 282),
+    "perf_event_open": (298, 241), "personality": (135, 92), "keyctl": (250, 219), "add_key": (248, 217),
+    "request_key": (249, 218), "pidfd_open": (434, 434), "pidfd_send_signal": (424, 424),
+    "process_mrelease": (448, 448), "reboot": (169, 142), "kexec_load": (246, 104), "kexec_file_load": (320, 294),
+    "init_module": (175, 105), "finit_module": (313, 273), "delete_module": (176, 106), "swapon": (167, 224),
+    "swapoff": (168, 225), "iopl": (172, None), "ioperm": (173, None), "settimeofday": (164, 170),
+    "clock_settime": (227, 112), "clock_adjtime": (305, 266), "adjtimex": (159, 171), "sethostname": (170, 161),
+    "setdomainname": (171, 162), "acct": (163, 89), "quotactl": (179, 60), "quotactl_fd": (443, 443),
+    "open_by_handle_at": (304, 265), "fanotify_init": (300, 262), "syslog": (103, 116),
+    "fork": (57, None), "vfork": (58, None),
+}
+# What CPython, glibc and a correct submission call all the time: never refused (a refused read or futex kills the
+# interpreter; the shared design's hazards).
+ALLOWED = {
+    "read": (0, 63), "write": (1, 64), "openat": (257, 56), "close": (3, 57), "mmap": (9, 222), "munmap": (11, 215),
+    "mprotect": (10, 226), "brk": (12, 214), "futex": (202, 98), "exit_group": (231, 94), "exit": (60, 93),
+    "rt_sigreturn": (15, 139), "rt_sigaction": (13, 134), "getpid": (39, 172), "getppid": (110, 173),
+    "clock_gettime": (228, 113), "newfstatat": (262, 79), "getrandom": (318, 278), "pipe2": (293, 59),
+    "epoll_create1": (291, 20), "epoll_ctl": (233, 21), "epoll_pwait": (281, 22), "sendto": (44, 206),
+    "recvfrom": (45, 207), "sendmsg": (46, 211), "recvmsg": (47, 212), "getsockopt": (55, 209),
+    "shutdown": (48, 210), "uname": (63, 160), "execve": (59, 221), "seccomp": (317, 277),
+    "landlock_restrict_self": (446, 446), "set_robust_list": (273, 99), "rseq": (334, 293), "tgkill": (234, 131),
+}
+SOCKETPAIR, CLONE, CLONE3, IOCTL, MKNODAT, MKNOD = (53, 199), (56, 220), (435, 435), (16, 29), (259, 33), (133, None)
+AF_UNIX, AF_INET, AF_INET6, AF_NETLINK = 1, 2, 10, 16
+SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET, SOCK_NONBLOCK, SOCK_CLOEXEC = 1, 2, 5, 0o4000, 0o2000000
+CLONE_VM, CLONE_FS, CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD = 0x100, 0x200, 0x400, 0x800, 0x10000
+THREAD_FLAGS = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | 0x80000 | 0x100000 | 0x200000 | 0x400000
+
+
+def run_filter(program, nr, arch, args=(), pointer=0x7FFF12345678):
+    """The verdict (int: SECCOMP_RET_*) of the classic BPF ``program`` on one ``struct seccomp_data``.
+
+    Interprets exactly the instructions the kernel would accept from a seccomp filter that the kit emits: absolute
+    word loads, AND with a constant, unconditional and conditional jumps with a constant, return a constant. An
+    instruction of any other kind fails the test (the kernel's checker would refuse the program). A jump past the
+    end fails too.
+    """
+    data = struct.pack("<iIQ6Q", nr, arch, pointer, *(list(args) + [0] * 6)[:6])
+    accumulator, index, steps = 0, 0, 0
+    while True:
+        assert 0 <= index < len(program), f"the program ran off its end at {index}"
+        code, jt, jf, k = program[index]
+        steps += 1
+        assert steps <= len(program), "a classic BPF program cannot loop"
+        if code == 0x20:  # BPF_LD | BPF_W | BPF_ABS
+            assert k % 4 == 0 and k + 4 <= len(data), f"a load at offset {k}"
+            accumulator = struct.unpack_from("<I", data, k)[0]
+        elif code == 0x54:  # BPF_ALU | BPF_AND | BPF_K
+            accumulator &= k
+        elif code == 0x05:  # BPF_JMP | BPF_JA
+            index += k
+        elif code in (0x15, 0x35, 0x45):  # BPF_JMP | BPF_JEQ / BPF_JGE / BPF_JSET, constant
+            taken = {0x15: accumulator == k, 0x35: accumulator >= k, 0x45: bool(accumulator & k)}[code]
+            index += jt if taken else jf
+        elif code == 0x06:  # BPF_RET | BPF_K
+            return k
+        else:
+            raise AssertionError(f"instruction {index} has opcode {code:#x}, which the kit never emits")
+        index += 1
+
+
+MACHINES = [("x86_64", 0), ("aarch64", 1)]
+
+
+@pytest.fixture(params=MACHINES, ids=[m for m, _ in MACHINES])
+def machine(request):
+    name, column = request.param
+    program = kernel_rules.filter_instructions(name)
+    return name, column, program
+
+
+def number(pair, column):
+    return pair[column]
+
+
+def test_the_program_is_one_the_kernel_accepts(machine):
+    name, _, program = machine
+    assert 10 < len(program) <= kernel_rules.BPF_MAXINSNS
+    for code, jt, jf, k in program:
+        assert code in (0x20, 0x54, 0x05, 0x15, 0x35, 0x45, 0x06)
+        assert 0 <= jt < 256 and 0 <= jf < 256 and 0 <= k < 2 ** 32
+    assert program[-1][0] == 0x06  # the last instruction returns
+    assert kernel_rules.confinement_filter(name)[0].code == program[0][0]  # the same program, as the kernel reads it
+
+
+@pytest.mark.parametrize("call", sorted(REFUSED))
+def test_every_listed_call_is_refused_with_eperm(machine, call):
+    name, column, program = machine
+    nr = REFUSED[call][column]
+    if nr is None:
+        pytest.skip(f"{name} has no {call} system call")
+    assert run_filter(program, nr, AUDIT[name], args=(AF_UNIX, SOCK_STREAM, 0)) == EPERM
+
+
+@pytest.mark.parametrize("call", sorted(ALLOWED))
+def test_what_python_calls_all_the_time_is_allowed(machine, call):
+    name, column, program = machine
+    assert run_filter(program, ALLOWED[call][column], AUDIT[name], args=(3, 0, 0)) == ALLOW
+
+
+def test_only_a_unix_stream_socket_pair_is_allowed(machine):
+    """asyncio's self-pipe and multiprocessing.Pipe are stream pairs; a datagram pair's sendto reaches any
+    pathname datagram socket on the machine (measured), and a stream pair answers EISCONN to an address."""
+    name, column, program = machine
+    nr, arch = SOCKETPAIR[column], AUDIT[name]
+    for kind in (SOCK_STREAM, SOCK_STREAM | SOCK_CLOEXEC, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC):
+        assert run_filter(program, nr, arch, args=(AF_UNIX, kind, 0)) == ALLOW, kind
+    for family, kind in ((AF_UNIX, SOCK_DGRAM), (AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC), (AF_UNIX, SOCK_SEQPACKET),
+                         (AF_INET, SOCK_STREAM), (AF_INET6, SOCK_STREAM), (AF_NETLINK, SOCK_DGRAM),
+                         (AF_UNIX | 1 << 32, SOCK_DGRAM), (AF_UNIX, SOCK_DGRAM | 1 << 32)):
+        assert run_filter(program, nr, arch, args=(family, kind, 0)) == EPERM, (family, kind)
+
+
+def test_threads_start_and_processes_do_not(machine):
+    name, column, program = machine
+    arch = AUDIT[name]
+    assert run_filter(program, CLONE[column], arch, args=(THREAD_FLAGS,)) == ALLOW
+    for flags in (17, 0x01200011, CLONE_VM | 17, 0x10000000 | 17):  # fork as glibc makes it (SIGCHLD), vfork-like, a user namespace
+        assert run_filter(program, CLONE[column], arch, args=(flags,)) == EPERM, hex(flags)
+    assert run_filter(program, CLONE3[column], arch) == ENOSYS  # glibc then falls back to clone for threads
+
+
+def test_without_the_process_rules_every_other_rule_stays(machine):
+    """The process-tree cleanup tests fork under the filter; sockets and tracing stay refused there too."""
+    name, column, _ = machine
+    program = kernel_rules.filter_instructions(name, processes=False)
+    arch = AUDIT[name]
+    assert run_filter(program, CLONE[column], arch, args=(17,)) == ALLOW
+    assert run_filter(program, CLONE3[column], arch) == ALLOW
+    assert run_filter(program, REFUSED["socket"][column], arch, args=(AF_INET, SOCK_DGRAM)) == EPERM
+    assert run_filter(program, REFUSED["ptrace"][column], arch) == EPERM
+    assert run_filter(program, SOCKETPAIR[column], arch, args=(AF_UNIX, SOCK_DGRAM)) == EPERM
+
+
+def test_calls_of_another_abi_are_refused(machine):
+    """i386's int 0x80 has socketcall (102), which reaches every socket call under other numbers; x32 calls carry
+    x86-64's AUDIT_ARCH with bit 30 set; a 32-bit arm task has its own table."""
+    name, column, program = machine
+    for arch in (AUDIT_I386, AUDIT_ARM, 0):
+        assert run_filter(program, 102, arch) == EPERM
+        assert run_filter(program, ALLOWED["read"][column], arch) == EPERM
+    if name == "x86_64":
+        assert run_filter(program, 0x40000000 | 41, AUDIT[name]) == EPERM
+        assert run_filter(program, 0x40000000 | 0, AUDIT[name]) == EPERM  # x32's read: the whole ABI goes
+
+
+def test_only_the_terminal_typing_ioctls_are_refused(machine):
+    name, column, program = machine
+    arch = AUDIT[name]
+    for request in (0x5412, 0x541C, 1 << 32 | 0x5412):  # TIOCSTI, TIOCLINUX; the kernel reads a 32-bit request
+        assert run_filter(program, IOCTL[column], arch, args=(0, request)) == EPERM, hex(request)
+    for request in (0x5401, 0x5413, 0x541B, 0x8913):  # TCGETS (isatty), TIOCGWINSZ, FIONREAD, SIOCGIFFLAGS
+        assert run_filter(program, IOCTL[column], arch, args=(0, request)) == ALLOW, hex(request)
+
+
+def test_only_device_nodes_are_refused(machine):
+    name, column, program = machine
+    arch = AUDIT[name]
+    fifo, regular, char, block = 0o010644, 0o100644, 0o020644, 0o060644
+    calls = [(MKNODAT[column], 2)] + ([(MKNOD[column], 1)] if MKNOD[column] is not None else [])
+    for nr, position in calls:
+        for mode, verdict in ((fifo, ALLOW), (regular, ALLOW), (char, EPERM), (block, EPERM)):
+            args = [0, 0, 0]
+            args[position] = mode
+            assert run_filter(program, nr, arch, args=args) == verdict, (nr, oct(mode))
+
+
+def test_the_module_and_this_table_agree_on_every_number():
+    """Each call the module refuses has the number this file has for it (a second reading of the kernel's tables)."""
+    for name, column in MACHINES:
+        numbers = kernel_rules.ARCHITECTURES[name][2]
+        for call, pair in REFUSED.items():
+            assert numbers.get(call) == pair[column], (name, call)
+
+
+def test_an_unknown_architecture_gets_no_program_and_a_jump_too_long_is_an_error():
+    assert kernel_rules.filter_instructions("riscv64") is None and kernel_rules.confinement_filter("s390x") is None
+    with pytest.raises(ValueError, match="jump"):
+        kernel_rules._assemble([("jeq", 1, "far", None)] + [("ret", 0)] * 300 + [("label", "far"), ("ret", 0)])
+    with pytest.raises(ValueError, match="longer than the kernel accepts"):
+        kernel_rules._assemble([("ret", 0)] * (kernel_rules.BPF_MAXINSNS + 1))
+
+
+def test_status_names_the_filter_s_coverage(monkeypatch):
+    monkeypatch.setattr(kernel_rules, "seccomp_available", lambda: True)
+    assert "no sockets but a stream socket pair, no tracing, no new processes" in kernel_rules.status()
+    monkeypatch.setattr(kernel_rules, "seccomp_available", lambda: False)
+    assert "only the guard stops it opening sockets" in kernel_rules.status()

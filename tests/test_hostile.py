@@ -72,8 +72,8 @@ EXPECTED = {
     "imports_with_a_nul_in_its_name.py": (r"failed PermissionError the grader does not allow importing _posixsubprocess", 30, 0),
     "rewires_realpath.py": (r"chmod solutions 0777 refused: the grader does not allow os\.chmod outside the scratch folder"
                             r"(.|\n)*renice grader refused", 30, 0),
-    "echoes_hidden_inputs.py": (r"what it prints during a hidden case is not shown(.|\n)*an exception of the "
-                                r"submission's own class", 30, 0),
+    "echoes_hidden_inputs.py": (r"what it prints during a hidden case is not shown(.|\n)*raised an exception \(in a "
+                                r"hidden case, which one, its message and its line are not shown\)", 30, 0),
     "recognises_the_canary_registry.py": (r"Not counted: it checks that a bad input is refused", 30, 0),
     "echoes_inputs_as_keys.py": (r"it lacks type, tool_use_id, content, is_error\.", 30, 0),
     "swallows_the_halt.py": (r"kept calling ask_model/dispatch after the grader stopped the call", 30, 0),
@@ -166,7 +166,8 @@ def check_hostile(name, record, grader_changed):
     assert re.search(pattern, everything), f"expected /{pattern}/ in the report, which begins:\n{process.stdout[:1200]}"
     assert "\x1b" not in process.stdout and len(process.stdout) < 300_000
     hidden_outputs = " ".join(t["output"] for t in results["tests"] if "hidden" in t["tags"])
-    assert "ECHO" not in hidden_outputs and "INPUT" not in hidden_outputs  # nothing echoed from a hidden case
+    # Nothing echoed from a hidden case, nor the name of a class made of its input.
+    assert "ECHO" not in hidden_outputs and "INPUT" not in hidden_outputs and "Echo_" not in hidden_outputs
     assert record["after"] <= record["before"], "a process was left behind"
     assert record["scratch"] == [], "a scratch folder was left behind"
     assert not grader_changed, "the grader's files changed"

@@ -105,7 +105,7 @@ def _tool_call_rejects(harness):
     transcript = harness.run(unknown_call())
     if transcript.problem or transcript.raised:
         expect.fail("a call to an unregistered tool did not end in a refusal: "
-                    + (transcript.problem or f"it raised {transcript.raised}").rstrip("."))
+                    + (transcript.problem or f"it raised {transcript.raised_shown}").rstrip("."))
     if transcript.dispatches:
         expect.fail("it dispatched a call to an unregistered tool")
 

@@ -100,8 +100,9 @@ def standard_exceptions():
 
 
 def redacted_exception(text):
-    """What a hidden case shows of an exception the submission raised: its built-in type only (str); where it
-    was raised is left out by the caller (which line raises can depend on the input too).
+    """What a hidden case keeps of an exception the submission raised, for its verdict: its built-in or
+    standard-library type only (str); where it was raised is left out by the caller (which line raises can depend
+    on the input too). The report shows even less (``Transcript.raised_shown``).
 
     The message, or a class the submission made up, could carry the hidden input back into the
     feedback (an adversarial test printed every hidden input that way).
@@ -131,6 +132,15 @@ def from_description(description):
     return Unplain(what if what in DESCRIPTIONS else "a value that is not plain JSON data")
 
 
+# What the report says a submission raised in a hidden case. Its type is judged but never shown: choosing among
+# the built-in exception types by a character of the input tells about 5 bits of every hidden input per run
+# (issue 40). Visible cases name the type, the message and the line: their inputs are public.
+HIDDEN_RAISE = "an exception (in a hidden case, which one, its message and its line are not shown)"
+# The fixed sentences a hidden case still gives in full: they carry nothing of the input (the shipped stub's
+# NotImplementedError, sys.exit, the grader's own output limit).
+FIXED_RAISES = ("called sys.exit", "NotImplementedError", "OSError: [Errno 27] File too large")
+
+
 @dataclass
 class Transcript:
     """Everything one case observed.
@@ -145,6 +155,7 @@ class Transcript:
         notes: sentences about the submission that explain failures (e.g. TOOLS bound as a default).
         tools_replaced: True when the case used a registry other than the seed's.
         function: the learner's function the case called (str), for messages.
+        hidden: the case is a hidden one (bool): what the submission raised is judged, not shown.
     """
 
     returns: list = field(default_factory=list)
@@ -156,6 +167,7 @@ class Transcript:
     notes: list = field(default_factory=list)
     tools_replaced: bool = False
     function: str = "handle_tool_call"
+    hidden: bool = False
 
     @property
     def result(self):
@@ -166,10 +178,20 @@ class Transcript:
 
     @property
     def raised(self):
-        """``"Type: message"`` if the (only or last) call raised, else None."""
+        """``"Type: message"`` if the (only or last) call raised, else None: for verdicts (in a hidden case the type
+        only, ``redacted_exception``); a report says ``raised_shown``."""
         if self.returns and self.returns[-1][0] == "raised":
             return self.returns[-1][1]
         return None
+
+    @property
+    def raised_shown(self):
+        """What a report may say the (only or last) call raised (str), or None: ``raised`` in a visible case; in a
+        hidden one ``HIDDEN_RAISE``, but for the ``FIXED_RAISES`` sentences."""
+        raised = self.raised
+        if raised is None or not self.hidden or raised.startswith(FIXED_RAISES):
+            return raised
+        return HIDDEN_RAISE
 
 
 class Responder:
@@ -327,6 +349,7 @@ class Harness:
         """
         self.last_transcript = transcript
         transcript.function = function
+        transcript.hidden = self.redact
         problem = self.problem_for(function)
         if problem:
             transcript.problem = problem

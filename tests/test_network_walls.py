@@ -441,3 +441,54 @@ def test_the_native_probe_does_reach_the_listeners_unconfined(tmp_path, listener
     assert ran.stdout.strip() == "(4, 0)", ran.stderr
     expected = {"udp": 1, "unix_dgram": 2, "unix_stream": 2}  # the pair's datagram, by path; a connection, its bytes
     assert listeners.wait_until_reached(expected) == expected
+
+
+# -- what a correct submission uses still works under the filter, with the guard on --------------------------------
+
+EVERYDAY = r'''
+import asyncio, concurrent.futures, getpass, importlib, multiprocessing, platform, socket, threading
+
+def handle():
+    done = {}
+
+    async def twice(value):
+        await asyncio.sleep(0)
+        return value * 2
+
+    done["asyncio"] = asyncio.run(twice(21))  # its event loop wakes itself through a stream socket pair
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        done["threads"] = sorted(pool.map(lambda n: n * n, range(4)))
+    here, there = multiprocessing.Pipe()
+    here.send({"ping": 1})
+    done["multiprocessing.Pipe"] = there.recv()
+    first, second = socket.socketpair()
+    with first, second:
+        first.sendall(b"pair")
+        done["socketpair"] = second.recv(4).decode()
+    modules = ["ssl", "http.client", "urllib.request", "sqlite3", "uuid", "logging.handlers", "smtplib",
+               "socketserver", "subprocess", "email.mime.text", "xmlrpc.client", "ftplib", "imaplib", "poplib",
+               "selectors", "zoneinfo", "decimal", "json", "unittest.mock"]
+    done["imports"] = [name for name in modules if importlib.import_module(name)]
+    done["names"] = [bool(platform.node()), bool(getpass.getuser()), bool(socket.gethostname())]
+    return done
+'''
+
+
+def test_what_a_correct_submission_uses_works_under_the_filter(monkeypatch):
+    """asyncio, threads, multiprocessing.Pipe, a socket pair and the standard library's network modules (imported,
+    not used) work in a guarded worker under the filter: the filter refuses what no solution needs, nothing more."""
+    sandbox = Sandbox(Limits(case_seconds=20.0))
+    try:
+        sandbox.begin_load([{"label": "everyday.py", "kind": "file", "code": EVERYDAY}], ["handle"])
+        assert sandbox.load().fatal is None
+        outcome = sandbox.run("handle", [[]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
+    finally:
+        sandbox.close()
+    assert outcome.problem is None, outcome.problem
+    assert outcome.results[0].get("raised") is None, outcome.results[0]
+    done = outcome.results[0]["result"]["plain"]
+    assert done == {"asyncio": 42, "threads": [0, 1, 4, 9], "multiprocessing.Pipe": {"ping": 1}, "socketpair": "pair",
+                    "imports": ["ssl", "http.client", "urllib.request", "sqlite3", "uuid", "logging.handlers",
+                                "smtplib", "socketserver", "subprocess", "email.mime.text", "xmlrpc.client", "ftplib",
+                                "imaplib", "poplib", "selectors", "zoneinfo", "decimal", "json", "unittest.mock"],
+                    "names": [True, True, True]}

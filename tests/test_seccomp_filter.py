@@ -36,7 +36,38 @@ REFUSED = {
     "setdomainname": (171, 162), "acct": (163, 89), "quotactl": (179, 60), "quotactl_fd": (443, 443),
     "open_by_handle_at": (304, 265), "fanotify_init": (300, 262), "syslog": (103, 116),
     "fork": (57, None), "vfork": (58, None),
+    # System V and POSIX IPC, named machine-wide (an attacker's channel out, found in issue 40's trials).
+    "shmget": (29, 194), "shmat": (30, 196), "shmctl": (31, 195), "shmdt": (67, 197), "semget": (64, 190),
+    "semop": (65, 193), "semctl": (66, 191), "semtimedop": (220, 192), "msgget": (68, 186), "msgsnd": (69, 189),
+    "msgrcv": (70, 188), "msgctl": (71, 187), "mq_open": (240, 180), "mq_unlink": (241, 181),
+    "mq_timedsend": (242, 182), "mq_timedreceive": (243, 183), "mq_notify": (244, 184), "mq_getsetattr": (245, 185),
+    # Owners and extended attributes, which Landlock does not govern (the same trials: xattrs outside scratch).
+    "chown": (92, None), "fchown": (93, 55), "lchown": (94, None), "fchownat": (260, 54),
+    "setxattr": (188, 5), "lsetxattr": (189, 6),
+    "fsetxattr": (190, 7), "removexattr": (197, 14), "lremovexattr": (198, 15), "fremovexattr": (199, 16),
+    "setxattrat": (463, 463), "removexattrat": (466, 466), "file_setattr": (469, 469), "open_tree_attr": (467, 467),
+    # Of the same kinds: moving another process's pages, and old root-only calls (most now ENOSYS anyway).
+    "migrate_pages": (256, 238), "move_pages": (279, 239), "create_module": (174, None), "uselib": (134, None),
+    "vhangup": (153, 58), "lookup_dcookie": (212, 18), "_sysctl": (156, None), "nfsservctl": (180, 42),
+    # x86's local descriptor table and the obsolete calls that tell of file systems and kernel modules.
+    "modify_ldt": (154, None), "sysfs": (139, None), "ustat": (136, None), "get_kernel_syms": (177, None),
+    "query_module": (178, None),
 }
+# A file's mode and times: answered with success (errno 0) and not run, so shutil.copy in scratch works and
+# nothing changes outside (the trials wrote inputs into both).
+PRETENDED = {
+    "chmod": (90, None), "fchmod": (91, 52), "fchmodat": (268, 53), "fchmodat2": (452, 452), "utime": (132, None),
+    "utimes": (235, None), "futimesat": (261, None), "utimensat": (280, 88),
+}
+# Calls that act on a process by its id: (x86-64, arm64).
+SELF_CALLS = {
+    "setpriority": (141, 140), "ioprio_set": (251, 30), "sched_setaffinity": (203, 122),
+    "sched_setscheduler": (144, 119), "sched_setparam": (142, 118), "sched_setattr": (314, 274),
+    "prlimit64": (302, 261), "get_robust_list": (274, 100), "kill": (62, 129), "tkill": (200, 130),
+    "tgkill": (234, 131), "rt_sigqueueinfo": (129, 138), "rt_tgsigqueueinfo": (297, 240),
+}
+PRCTL, FCNTL = (157, 167), (72, 25)
+WORKER = 4242  # the process id the tests build the program for
 # What CPython, glibc and a correct submission call all the time: never refused (a refused read or futex kills the
 # interpreter; the shared design's hazards).
 ALLOWED = {
@@ -47,7 +78,7 @@ ALLOWED = {
     "epoll_create1": (291, 20), "epoll_ctl": (233, 21), "epoll_pwait": (281, 22), "sendto": (44, 206),
     "recvfrom": (45, 207), "sendmsg": (46, 211), "recvmsg": (47, 212), "getsockopt": (55, 209),
     "shutdown": (48, 210), "uname": (63, 160), "execve": (59, 221), "seccomp": (317, 277),
-    "landlock_restrict_self": (446, 446), "set_robust_list": (273, 99), "rseq": (334, 293), "tgkill": (234, 131),
+    "landlock_restrict_self": (446, 446), "set_robust_list": (273, 99), "rseq": (334, 293),
 }
 SOCKETPAIR, CLONE, CLONE3, IOCTL, MKNODAT, MKNOD = (53, 199), (56, 220), (435, 435), (16, 29), (259, 33), (133, None)
 AF_UNIX, AF_INET, AF_INET6, AF_NETLINK = 1, 2, 10, 16
@@ -94,7 +125,7 @@ MACHINES = [("x86_64", 0), ("aarch64", 1)]
 @pytest.fixture(params=MACHINES, ids=[m for m, _ in MACHINES])
 def machine(request):
     name, column = request.param
-    program = kernel_rules.filter_instructions(name)
+    program = kernel_rules.filter_instructions(name, pid=WORKER)
     return name, column, program
 
 
@@ -202,10 +233,106 @@ def test_the_module_and_this_table_agree_on_every_number():
             assert numbers.get(call) == pair[column], (name, call)
 
 
+def test_every_rule_of_the_module_is_in_this_table():
+    """So that each call the module refuses, pretends or reads the arguments of has its number checked against a
+    second reading."""
+    assert sorted(set(kernel_rules.REFUSED_CALLS + kernel_rules.PROCESS_CALLS) - set(REFUSED)) == []
+    assert sorted(kernel_rules.PRETENDED_CALLS) == sorted(PRETENDED)
+    assert sorted(kernel_rules.SELF_ONLY) == sorted(SELF_CALLS)
+    for name, column in MACHINES:
+        numbers = kernel_rules.ARCHITECTURES[name][2]
+        for table in (PRETENDED, SELF_CALLS, {"prctl": PRCTL, "fcntl": FCNTL}):
+            for call, pair in table.items():
+                assert numbers.get(call) == pair[column], (name, call)
+
+
+@pytest.mark.parametrize("call", sorted(PRETENDED))
+def test_mode_and_time_changes_succeed_without_running(machine, call):
+    name, column, program = machine
+    if PRETENDED[call][column] is None:
+        pytest.skip(f"{name} has no {call} system call")
+    assert run_filter(program, PRETENDED[call][column], AUDIT[name], args=(3, 0o644, 0)) == kernel_rules.SECCOMP_RET_ERRNO
+
+
+def test_file_attribute_ioctls_are_refused(machine):
+    """FS_IOC_SETFLAGS made a scratch file immutable and outlived the grader's cleanup (the trial); FIFREEZE
+    freezes a file system; the requests a solution may use (terminals, FIONBIO, sockets) stay."""
+    name, column, program = machine
+    arch = AUDIT[name]
+    refused = (0x40086602, 0x40046602, 0x80086601, 0x40087602, 0x401C5820, 0xC0045877, 0x40049409, 0x41009432,
+               0x6685)  # SETFLAGS (64, 32-bit), GETFLAGS, SETVERSION, FSSETXATTR, FIFREEZE, FICLONE, SETFSLABEL, verity
+    for request in refused:
+        assert run_filter(program, IOCTL[column], arch, args=(3, request)) == EPERM, hex(request)
+    for request in (0x5421, 0x5451, 0x5401, 0x5413, 0x8912):  # FIONBIO, FIOCLEX, TCGETS, TIOCGWINSZ, SIOCGIFCONF
+        assert run_filter(program, IOCTL[column], arch, args=(3, request)) == ALLOW, hex(request)
+
+
+def test_prctl_and_fcntl_rules(machine):
+    """PR_SET_NAME wrote into /proc/<pid>/comm, which any process reads (the trial): it succeeds, unrun; PR_SET_MM
+    (root) is refused; F_SETOWN aims SIGIO at any process."""
+    name, column, program = machine
+    arch = AUDIT[name]
+    assert run_filter(program, PRCTL[column], arch, args=(15, 0)) == kernel_rules.SECCOMP_RET_ERRNO
+    assert run_filter(program, PRCTL[column], arch, args=(35, 0)) == EPERM
+    for option in (38, 36, 22, 16):  # NO_NEW_PRIVS, CHILD_SUBREAPER, SET_SECCOMP, GET_NAME
+        assert run_filter(program, PRCTL[column], arch, args=(option, 1)) == ALLOW, option
+    for command, verdict in ((8, EPERM), (15, EPERM), (1, ALLOW), (2, ALLOW), (3, ALLOW), (4, ALLOW), (1030, ALLOW)):
+        assert run_filter(program, FCNTL[column], arch, args=(3, command, 0)) == verdict, command
+
+
+def test_calls_on_a_process_reach_only_the_worker(machine):
+    """setpriority(PRIO_USER, 0) as root renices every root process; the trial reniced another process; kill(-1)
+    as root ends every process where Landlock has no signal scope."""
+    name, column, program = machine
+    arch = AUDIT[name]
+    negative = lambda pid: pid & 0xFFFFFFFF | 0xFFFFFFFF00000000  # how an int argument arrives, sign-extended
+    others = (1, WORKER + 1, WORKER - 1, negative(-1), negative(-WORKER - 1), WORKER | 1 << 32 | 1)
+    for call in ("sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr", "prlimit64",
+                 "get_robust_list"):
+        nr = SELF_CALLS[call][column]
+        for pid in (0, WORKER):
+            assert run_filter(program, nr, arch, args=(pid, 0, 0)) == ALLOW, (call, pid)
+        for pid in others:
+            assert run_filter(program, nr, arch, args=(pid, 0, 0)) == EPERM, (call, pid)
+    nr = SELF_CALLS["kill"][column]
+    for pid in (0, WORKER, negative(-WORKER)):
+        assert run_filter(program, nr, arch, args=(pid, 9)) == ALLOW, pid
+    for pid in others:
+        assert run_filter(program, nr, arch, args=(pid, 0)) == EPERM, pid
+    for call in ("tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo"):
+        nr = SELF_CALLS[call][column]
+        assert run_filter(program, nr, arch, args=(WORKER, WORKER + 3, 10)) == ALLOW, call
+        for pid in others + (0,):
+            assert run_filter(program, nr, arch, args=(pid, WORKER, 10)) == EPERM, (call, pid)
+    for call, kind in (("setpriority", 0), ("ioprio_set", 1)):  # PRIO_PROCESS; IOPRIO_WHO_PROCESS
+        nr = SELF_CALLS[call][column]
+        for who in (0, WORKER):
+            assert run_filter(program, nr, arch, args=(kind, who, 5)) == ALLOW, (call, who)
+        for which, who in ((kind, 1), (kind, WORKER + 1), (kind + 1, 0), (2, 0), (kind + 1, WORKER)):
+            assert run_filter(program, nr, arch, args=(which, who, 5)) == EPERM, (call, which, who)
+
+
+def test_the_placeholder_id_sits_where_apply_writes_the_worker_s(machine):
+    """The grader builds the program before the fork; the slots say where apply writes the worker's id."""
+    name, _, program = machine
+    default = kernel_rules.filter_instructions(name)
+    slots = kernel_rules.pid_slots(default)
+    # One id for each of the 13 calls, and kill's negated id (its own process group).
+    assert sorted(negated for _, negated in slots) == [False] * 13 + [True]
+    patched = list(default)
+    for index, negated in slots:
+        code, jt, jf, _ = patched[index]
+        patched[index] = (code, jt, jf, (-WORKER if negated else WORKER) & 0xFFFFFFFF)
+    assert patched == program
+    assert kernel_rules.pid_slots(program) == []
+
+
 def test_an_unknown_architecture_gets_no_program_and_a_jump_too_long_is_an_error():
     assert kernel_rules.filter_instructions("riscv64") is None and kernel_rules.confinement_filter("s390x") is None
     with pytest.raises(ValueError, match="jump"):
         kernel_rules._assemble([("jeq", 1, "far", None)] + [("ret", 0)] * 300 + [("label", "far"), ("ret", 0)])
+    with pytest.raises(ValueError, match="twice"):
+        kernel_rules._assemble([("label", "a"), ("ret", 0), ("label", "a"), ("ret", 0)])
     with pytest.raises(ValueError, match="longer than the kernel accepts"):
         kernel_rules._assemble([("ret", 0)] * (kernel_rules.BPF_MAXINSNS + 1))
 

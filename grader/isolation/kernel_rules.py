@@ -14,7 +14,8 @@ starts: once applied, the worker (and anything it forks) can
   abstract Unix sockets outside it.
 
 Landlock does not cover changes of file metadata (mode, owner, times, extended attributes), UDP,
-or resource limits of other processes: the guard refuses those (``grader.isolation.worker``).
+or resource limits of other processes: the guard refuses those (``grader.isolation.worker``), and the seccomp
+filter below refuses them whatever code asks.
 
 Two more kernel rules, independent of Landlock:
 
@@ -26,6 +27,10 @@ Two more kernel rules, independent of Landlock:
   - every socket but a connected AF_UNIX stream pair (what asyncio and ``multiprocessing.Pipe`` use), and
     io_uring, which makes sockets of its own: no UDP, TCP or UNIX socket outside the sandbox, whatever Landlock's
     version;
+  - System V IPC and POSIX message queues (named machine-wide, another way out);
+  - changing any file's owner or extended attributes, or its flags by ioctl, which Landlock does not govern
+    (so not in scratch either: no solution needs it); ``chmod`` and ``utime`` answer success and do nothing;
+  - acting on another process by its id (``setpriority``, ``sched_*``, ``prlimit``, ``kill`` and the signal calls);
   - tracing or reading other processes (``ptrace``, ``process_vm_readv``, pidfds...), namespaces and mounts, BPF,
     the keyrings, and the calls that act on the whole machine as root (CI and containers run the worker as root);
 - the worker is a "child subreaper" (``PR_SET_CHILD_SUBREAPER``, Linux 3.4+): where no filter can
@@ -125,7 +130,8 @@ class _SockFprog(ctypes.Structure):
 _SHARED_NUMBERS = {"pidfd_send_signal": 424, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
                    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
                    "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
-                   "quotactl_fd": 443, "process_mrelease": 448}
+                   "quotactl_fd": 443, "process_mrelease": 448, "fchmodat2": 452, "setxattrat": 463,
+                   "removexattrat": 466, "open_tree_attr": 467, "file_setattr": 469}
 _X86_64 = {**_SHARED_NUMBERS,
            "fork": 57, "vfork": 58, "clone": 56, "socket": 41, "socketpair": 53, "connect": 42, "bind": 49,
            "listen": 50, "accept": 43, "accept4": 288, "ioctl": 16, "mknod": 133, "mknodat": 259,
@@ -137,8 +143,18 @@ _X86_64 = {**_SHARED_NUMBERS,
            "swapon": 167, "swapoff": 168, "iopl": 172, "ioperm": 173, "settimeofday": 164, "clock_settime": 227,
            "clock_adjtime": 305, "adjtimex": 159, "sethostname": 170, "setdomainname": 171, "acct": 163,
            "quotactl": 179, "open_by_handle_at": 304, "fanotify_init": 300, "syslog": 103, "vhangup": 153,
-           "lookup_dcookie": 212, "_sysctl": 156, "nfsservctl": 180}
-_ARM64 = {**_SHARED_NUMBERS,  # arm64 has no fork, vfork, mknod, iopl or ioperm system call
+           "lookup_dcookie": 212, "_sysctl": 156, "nfsservctl": 180,
+           "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66,
+           "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "mq_open": 240,
+           "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
+           "chmod": 90, "fchmod": 91, "fchmodat": 268, "chown": 92, "fchown": 93, "lchown": 94, "fchownat": 260,
+           "utime": 132, "utimes": 235, "futimesat": 261, "utimensat": 280, "setxattr": 188, "lsetxattr": 189,
+           "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198, "fremovexattr": 199,
+           "modify_ldt": 154, "sysfs": 139, "ustat": 136, "get_kernel_syms": 177, "query_module": 178,
+           "setpriority": 141, "sched_setaffinity": 203, "sched_setscheduler": 144, "sched_setparam": 142,
+           "sched_setattr": 314, "ioprio_set": 251, "prlimit64": 302, "get_robust_list": 274, "kill": 62,
+           "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "prctl": 157, "fcntl": 72}
+_ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mknod, chmod, utime, modify_ldt, sysfs...)
           "clone": 220, "socket": 198, "socketpair": 199, "connect": 203, "bind": 200, "listen": 201, "accept": 202,
           "accept4": 242, "ioctl": 29, "mknodat": 33, "ptrace": 117, "process_vm_readv": 270,
           "process_vm_writev": 271, "kcmp": 272, "migrate_pages": 238, "move_pages": 239, "unshare": 97, "setns": 268,
@@ -148,7 +164,15 @@ _ARM64 = {**_SHARED_NUMBERS,  # arm64 has no fork, vfork, mknod, iopl or ioperm 
           "swapon": 224, "swapoff": 225, "settimeofday": 170, "clock_settime": 112, "clock_adjtime": 266,
           "adjtimex": 171, "sethostname": 161, "setdomainname": 162, "acct": 89, "quotactl": 60,
           "open_by_handle_at": 265, "fanotify_init": 262, "syslog": 116, "vhangup": 58, "lookup_dcookie": 18,
-          "nfsservctl": 42}
+          "nfsservctl": 42,
+          "shmget": 194, "shmat": 196, "shmctl": 195, "shmdt": 197, "semget": 190, "semop": 193, "semctl": 191,
+          "semtimedop": 192, "msgget": 186, "msgsnd": 189, "msgrcv": 188, "msgctl": 187, "mq_open": 180,
+          "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
+          "fchmod": 52, "fchmodat": 53, "fchown": 55, "fchownat": 54, "utimensat": 88, "setxattr": 5,
+          "lsetxattr": 6, "fsetxattr": 7, "removexattr": 14, "lremovexattr": 15, "fremovexattr": 16,
+          "setpriority": 140, "sched_setaffinity": 122, "sched_setscheduler": 119, "sched_setparam": 118,
+          "sched_setattr": 274, "ioprio_set": 30, "prlimit64": 261, "get_robust_list": 100, "kill": 129,
+          "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "prctl": 167, "fcntl": 25}
 # machine -> (AUDIT_ARCH_*, whether the x32 ABI exists, {system call: number})
 ARCHITECTURES = {"x86_64": (0xC000003E, True, _X86_64), "aarch64": (0xC00000B7, False, _ARM64)}
 ARCHITECTURES["amd64"] = ARCHITECTURES["x86_64"]
@@ -167,25 +191,71 @@ SOCKET_CALLS = ("socket", "connect", "bind", "listen", "accept", "accept4",
 # moving its pages, signalling it through a pidfd (a submission read the grader's heap through /proc/<pid>/mem).
 OTHER_PROCESS_CALLS = ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
                        "pidfd_send_signal", "process_madvise", "process_mrelease", "migrate_pages", "move_pages")
+# Other ways to talk to processes outside the worker: System V shared memory, semaphores and message queues, and
+# POSIX message queues, all named machine-wide (an attacker's submission wrote every input it was given into a
+# System V segment that a process outside read).
+IPC_CALLS = ("shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop", "msgget", "msgsnd",
+             "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify",
+             "mq_getsetattr")
+# Changing a file's owner or extended attributes: Landlock governs no metadata, so any file the worker's user owns
+# (as root, every file) could change, and the same attacker wrote inputs into the extended attributes of a file
+# outside scratch. No solution needs either, in scratch or outside (shutil.copy2 passes over EPERM on xattrs).
+METADATA_CALLS = ("chown", "fchown", "lchown", "fchownat", "setxattr", "lsetxattr", "fsetxattr", "removexattr",
+                  "lremovexattr", "fremovexattr", "setxattrat", "removexattrat", "file_setattr")
+# A file's mode and times carry bits just as well (the attacker wrote inputs into both, outside scratch), but
+# shutil.copy, copy2, copytree and Path.touch() set them on the files they make in scratch, and a filter cannot tell
+# which file a call names. So these return success without doing anything: a copy in scratch works, with the
+# mode and times the kernel gave the new file; nothing changes outside.
+PRETENDED_CALLS = ("chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "futimesat", "utimensat")
 # Changing what the worker sees: namespaces and mounts undo Landlock's view of the file system or a namespace wall.
-VIEW_CALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree", "move_mount", "fsopen",
-              "fsconfig", "fsmount", "fspick", "mount_setattr")
+VIEW_CALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree", "open_tree_attr",
+              "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr")
 # The kernel's own surface: programs loaded into it, page faults handled by the process (a way to win kernel
-# races), hardware counters, another execution domain, and the user's keyrings (shared by all their processes).
-KERNEL_CALLS = ("bpf", "userfaultfd", "perf_event_open", "personality", "keyctl", "add_key", "request_key")
+# races), hardware counters, another execution domain, the user's keyrings (shared by all their processes), x86's
+# local descriptor table and the obsolete calls that tell of file systems and modules.
+KERNEL_CALLS = ("bpf", "userfaultfd", "perf_event_open", "personality", "keyctl", "add_key", "request_key",
+                "modify_ldt", "sysfs", "ustat", "get_kernel_syms", "query_module")
 # Root-only calls: CI, containers and Gradescope run the worker as root, where each of these acts on the whole
 # machine (open_by_handle_at reads any file past Landlock's paths with CAP_DAC_READ_SEARCH).
 ROOT_CALLS = ("reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
               "create_module", "uselib", "swapon", "swapoff", "iopl", "ioperm", "settimeofday", "clock_settime",
               "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "acct", "quotactl", "quotactl_fd",
               "open_by_handle_at", "fanotify_init", "syslog", "vhangup", "lookup_dcookie", "_sysctl", "nfsservctl")
-REFUSED_CALLS = SOCKET_CALLS + OTHER_PROCESS_CALLS + VIEW_CALLS + KERNEL_CALLS + ROOT_CALLS
+REFUSED_CALLS = SOCKET_CALLS + IPC_CALLS + OTHER_PROCESS_CALLS + METADATA_CALLS + VIEW_CALLS + KERNEL_CALLS + ROOT_CALLS
 CLONE_THREAD = 0x00010000
 AF_UNIX, SOCK_STREAM, SOCK_TYPE_MASK = 1, 1, 0xF  # SOCK_NONBLOCK and SOCK_CLOEXEC sit above the type's 4 bits
 # ioctls that type into a terminal (root may use them on any terminal it can open, not only its own).
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
 # mknod's file types that are devices (root can make a node for the raw disk and read the kit past every path check).
 S_IFMT, S_IFCHR, S_IFBLK = 0o170000, 0o020000, 0o060000
+# ioctl request types (bits 8-15) that change a file's attributes or its file system: 'f' (FS_IOC_SETFLAGS made a
+# scratch file immutable, so the grader's cleanup left it with an input in it: the attacker's trial; fs-verity),
+# 'v' (a file's generation), 'X' (FS_IOC_FSSETXATTR; FIFREEZE freezes a whole file system for root) and 0x94
+# (clones, labels). No solution uses any of them; the terminal and socket requests it may use have other types.
+IOCTL_TYPE_MASK, FILE_IOCTL_TYPES = 0xFF00, (0x6600, 0x7600, 0x5800, 0x9400)
+# prctl: PR_SET_NAME puts 16 bytes in /proc/<pid>/comm, which every process on the machine reads (the trial did);
+# it returns success without effect (Python 3.14 names its threads so). PR_SET_MM rewrites what /proc shows of
+# the process's memory map and command line, as root.
+PR_SET_NAME, PR_SET_MM = 15, 35
+# fcntl F_SETOWN and F_SETOWN_EX make the kernel send SIGIO to a process of the caller's choice.
+F_SETOWN, F_SETOWN_EX = 8, 15
+PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
+# A placeholder for the worker's process id in the program: the grader builds the filter before the fork, and
+# ``apply`` writes the real id in its place. No process has it (pid_max is at most 2**22).
+SELF = 0x7FFFFFF0
+# Calls that act on a process by its id, allowed only on the worker itself: (argument index, values allowed,
+# argument that must be the "this process" kind and its value or None). setpriority(PRIO_USER, 0) as root
+# renices every root process on the machine; setpriority and the sched_* calls reach any process of the same user
+# past Landlock (the trial changed another process's nice value); kill(-1) as root ends every process where
+# Landlock's signal scope (ABI 6) is missing. 0 means "the caller" (kill(0): the worker's own group, which it
+# leads).
+SELF_ONLY = {"setpriority": (1, (0, SELF), (0, PRIO_PROCESS)), "ioprio_set": (1, (0, SELF), (0, IOPRIO_WHO_PROCESS)),
+             "sched_setaffinity": (0, (0, SELF), None), "sched_setscheduler": (0, (0, SELF), None),
+             "sched_setparam": (0, (0, SELF), None), "sched_setattr": (0, (0, SELF), None),
+             "prlimit64": (0, (0, SELF), None), "get_robust_list": (0, (0, SELF), None),
+             "kill": (0, (0, SELF, -SELF & 0xFFFFFFFF), None), "tkill": (0, (SELF,), None),
+             "tgkill": (0, (SELF,), None), "rt_sigqueueinfo": (0, (SELF,), None),
+             "rt_tgsigqueueinfo": (0, (SELF,), None)}
 X32_SYSCALL_BIT = 0x40000000
 SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
 EPERM, ENOSYS = 1, 38
@@ -214,6 +284,8 @@ def _assemble(program):
     labels, count = {}, 0
     for op in program:
         if op[0] == "label":
+            if op[1] in labels:
+                raise ValueError(f"the label {op[1]!r} is defined twice")
             labels[op[1]] = count
         else:
             count += 1
@@ -240,50 +312,94 @@ def _assemble(program):
     return out
 
 
-def filter_instructions(machine=None, processes=True):
+def filter_instructions(machine=None, processes=True, pid=SELF):
     """The worker's seccomp program as ``(code, jt, jf, k)`` tuples (list), or None where the architecture is not
     one the kit knows the system calls of (anything but x86-64 and arm64).
 
     Args:
         machine: ``platform.machine()``'s answer for the architecture to build for (str); None: this machine's.
         processes: also refuse creating processes (bool; False only for the tests of the process-tree cleanup).
-    Refused with EPERM: every call of ``REFUSED_CALLS``; ``socketpair`` but for an ``AF_UNIX`` ``SOCK_STREAM``
-    pair (a datagram pair sends to any UNIX socket by its path; a stream pair answers EISCONN); the ``TIOCSTI`` and
-    ``TIOCLINUX`` ioctls; ``mknod``/``mknodat`` of a device; a system call of another ABI (i386's ``int 0x80``, whose
-    ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH). With ``processes``:
+        pid: the worker's process id (int); by default the placeholder ``SELF``, which ``apply`` replaces in the
+            forked worker (see ``pid_slots``).
+    Refused with EPERM: every call of ``REFUSED_CALLS`` (sockets, IPC, other processes, owners and extended
+    attributes, mounts and namespaces, the kernel's own surface, root-only calls: see each tuple's comment);
+    ``socketpair`` but for an ``AF_UNIX`` ``SOCK_STREAM`` pair (a datagram pair sends to any UNIX socket by its
+    path; a stream pair answers EISCONN); the ``TIOCSTI`` and ``TIOCLINUX`` ioctls and those of
+    ``FILE_IOCTL_TYPES``; ``mknod``/``mknodat`` of a device; ``prctl(PR_SET_MM)``; ``fcntl`` ``F_SETOWN`` and
+    ``F_SETOWN_EX``; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
+    ``int 0x80``, whose ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH).
+    Answered with success and not run: ``PRETENDED_CALLS`` and ``prctl(PR_SET_NAME)``. With ``processes``:
     ``fork``, ``vfork`` and ``clone`` without ``CLONE_THREAD``, and ``clone3`` (whose flags a filter cannot read)
     with ENOSYS instead, so that glibc creates threads with ``clone``. Everything else is allowed: the filter lists
     what no solution needs rather than what Python uses, so a new interpreter's calls never break it (a missed call
-    in a default-deny list kills CPython). The rules and their measured reasons: shared design "isolation", section 1.
+    in a default-deny list kills CPython). The rules and their measured reasons: shared design "isolation", section 1,
+    and issue 40's attacker trials (each constant's comment).
     """
     arch = ARCHITECTURES.get(machine or platform.machine())
     if arch is None:
         return None
     audit_arch, x32, numbers = arch
     refused = [numbers[name] for name in (PROCESS_CALLS if processes else ()) + REFUSED_CALLS if name in numbers]
+    pretended = [numbers[name] for name in PRETENDED_CALLS if name in numbers]
     program = [("ld", ARCH), ("jeq", audit_arch, None, "deny"), ("ld", NR)]
     if x32:
         program.append(("jge", X32_SYSCALL_BIT, "deny", None))
-    program += [("jeq", number, "deny", None) for number in refused]
+    # A conditional jump reaches at most 255 instructions, so the list of refusals has its own answer after it.
+    program += [("jeq", number, "refuse", None) for number in refused]
+    program += [("jeq", number, "pretend", None) for number in pretended]
+    program += [("ja", "dispatch"), ("label", "refuse"), ("ret", SECCOMP_RET_ERRNO | EPERM),
+                ("label", "pretend"), ("ret", SECCOMP_RET_ERRNO), ("label", "dispatch")]
     program += [("jeq", numbers["socketpair"], "socketpair", None), ("jeq", numbers["ioctl"], "ioctl", None),
-                ("jeq", numbers["mknodat"], "mknodat", None)]
+                ("jeq", numbers["mknodat"], "mknodat", None), ("jeq", numbers["prctl"], "prctl", None),
+                ("jeq", numbers["fcntl"], "fcntl", None)]
     if "mknod" in numbers:
         program.append(("jeq", numbers["mknod"], "mknod", None))
+    program += [("jeq", numbers[name], "self " + name, None) for name in SELF_ONLY]
     if processes:
         program += [("jeq", numbers["clone3"], "nosys", None), ("jeq", numbers["clone"], "clone", None)]
     program += [("ret", SECCOMP_RET_ALLOW),
                 ("label", "socketpair"), ("ld", _argument(0)), ("jeq", AF_UNIX, None, "deny"), ("ld", _argument(1)),
                 ("and", SOCK_TYPE_MASK), ("jeq", SOCK_STREAM, "allow", "deny"),
                 ("label", "ioctl"), ("ld", _argument(1)), ("jeq", TIOCSTI, "deny", None),
-                ("jeq", TIOCLINUX, "deny", "allow"),
+                ("jeq", TIOCLINUX, "deny", None), ("and", IOCTL_TYPE_MASK)]
+    program += [("jeq", kind, "deny", None) for kind in FILE_IOCTL_TYPES]
+    program += [("ja", "allow"),
                 ("label", "mknod"), ("ld", _argument(1)), ("ja", "mode"),
                 ("label", "mknodat"), ("ld", _argument(2)),
                 ("label", "mode"), ("and", S_IFMT), ("jeq", S_IFCHR, "deny", None), ("jeq", S_IFBLK, "deny", "allow"),
-                ("label", "clone"), ("ld", _argument(0)), ("jset", CLONE_THREAD, "allow", "deny"),
+                ("label", "prctl"), ("ld", _argument(0)), ("jeq", PR_SET_NAME, "succeed", None),
+                ("jeq", PR_SET_MM, "deny", "allow"),
+                ("label", "fcntl"), ("ld", _argument(1)), ("jeq", F_SETOWN, "deny", None),
+                ("jeq", F_SETOWN_EX, "deny", "allow")]
+    for name, (index, values, kind) in SELF_ONLY.items():
+        program.append(("label", "self " + name))
+        if kind is not None:
+            program += [("ld", _argument(kind[0])), ("jeq", kind[1], None, "deny")]
+        program.append(("ld", _argument(index)))
+        program += [("jeq", _self(value, pid), "allow", None) for value in values]
+        program.append(("ja", "deny"))
+    program += [("label", "clone"), ("ld", _argument(0)), ("jset", CLONE_THREAD, "allow", "deny"),
                 ("label", "allow"), ("ret", SECCOMP_RET_ALLOW),
                 ("label", "deny"), ("ret", SECCOMP_RET_ERRNO | EPERM),
-                ("label", "nosys"), ("ret", SECCOMP_RET_ERRNO | ENOSYS)]
+                ("label", "nosys"), ("ret", SECCOMP_RET_ERRNO | ENOSYS),
+                ("label", "succeed"), ("ret", SECCOMP_RET_ERRNO)]  # errno 0: the call returns 0, not run
     return _assemble(program)
+
+
+def _self(value, pid):
+    """``value`` of ``SELF_ONLY`` with ``pid`` (int) in place of the placeholder ``SELF`` (and of its negation)."""
+    if value == SELF:
+        return pid & 0xFFFFFFFF
+    if value == -SELF & 0xFFFFFFFF:
+        return -pid & 0xFFFFFFFF
+    return value
+
+
+def pid_slots(instructions):
+    """Where the placeholder process id sits in ``filter_instructions``'s default program (list of
+    ``(index, negated)``: the instruction's index and whether it holds the id's negation), for ``apply``."""
+    return [(index, k != SELF) for index, (code, _, _, k) in enumerate(instructions)
+            if code == _OPCODES["jeq"] and k in (SELF, -SELF & 0xFFFFFFFF)]
 
 
 def confinement_filter(machine=None, processes=True):
@@ -408,14 +524,16 @@ def prepare(scratch, processes=True):
         processes: the seccomp filter also refuses creating processes (bool; False only for the tests of the
             process-tree cleanup, which keep every other rule).
     Returns:
-        a plan for ``apply``: ``(landlock, seccomp)``, each None where this kernel lacks it; or None
-        when the system offers neither (not Linux).
+        a plan for ``apply``: ``(landlock, (seccomp, program, slots))``, landlock and seccomp None where this
+        kernel lacks them (``slots``: ``pid_slots`` of the program, where ``apply`` writes the worker's id); or
+        None when the system offers neither (not Linux).
     """
     if _LIBC is None:
         return None
     program = confinement_filter(processes=processes) if seccomp_available() else None
     seccomp = _SockFprog(len(program), ctypes.cast(program, ctypes.POINTER(_SockFilter))) if program else None
-    return _landlock_plan(scratch), (seccomp, program)
+    slots = pid_slots([(op.code, op.jt, op.jf, op.k) for op in program]) if program else []
+    return _landlock_plan(scratch), (seccomp, program, slots)
 
 
 def _landlock(plan):
@@ -451,7 +569,11 @@ def apply(plan):
         OSError: a system call failed; the worker must then not start (``subprocess`` reports it),
             rather than run unconfined while the grader believes it is confined.
     """
-    landlock, (seccomp, _) = plan
+    landlock, (seccomp, program, slots) = plan
+    if seccomp:
+        pid = os.getpid()  # the filter was built before the fork: only now is the worker's id known
+        for index, negated in slots:
+            program[index].k = (-pid if negated else pid) & 0xFFFFFFFF
     _LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # Linux 3.4+; without it kill_tree still finds attached children
     if (landlock or seccomp) and _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")

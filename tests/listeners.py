@@ -115,10 +115,25 @@ class Listeners:
             time.sleep(0.05)
         return self.reached()
 
+    # What one reach_every_listener adds to reached(): a stream listener records the connection, then its bytes.
+    CONTROL = {"udp": 1, "tcp": 2, "unix_stream": 2, "unix_dgram": 1, "abstract_stream": 2, "abstract_dgram": 1}
+
     def nothing_reached(self, seconds=0.5):
-        """``reached()`` after ``seconds`` more for anything still queued to be read (dict; empty when nothing came)."""
+        """``reached()`` after ``seconds`` more for anything still queued to be read (dict; empty when nothing
+        came), proved live: a control from this process then reaches every listener. A listener that had stopped
+        serving would hear nothing from anyone, which would pass a test that expects nothing.
+
+        Raises:
+            AssertionError: a listener's thread died or it did not hear the control within 5 s.
+        """
         time.sleep(seconds)
-        return self.reached()
+        before = self.reached()
+        assert self._thread.is_alive(), "the listeners' thread stopped"
+        reach_every_listener(self.targets)
+        expected = {name: before.get(name, 0) + count for name, count in self.CONTROL.items()}
+        after = self.wait_until_reached(expected)
+        assert {name: after.get(name, 0) for name in expected} == expected, (before, after)
+        return before
 
     def close(self):
         self._stop.set()
@@ -137,7 +152,8 @@ class Listeners:
 
 
 def reach_every_listener(targets):
-    """Send ``b"control"`` to each listener from this (unconfined) process: shows that they listen (None)."""
+    """Send ``b"control"`` to each listener of ``targets`` (``Listeners.targets``) from this (unconfined) process:
+    shows that they listen (None). Raises OSError (a refused or timed-out connection, 2 s) if one does not."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
         udp.sendto(b"control", ("127.0.0.1", targets["udp_port"]))
     with socket.create_connection(("127.0.0.1", targets["tcp_port"]), timeout=2) as tcp:

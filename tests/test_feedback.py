@@ -100,6 +100,28 @@ def test_a_hidden_case_keeps_the_fixed_sentences_that_carry_no_input(grade, tmp_
                           "returning" in text for text in hidden)
 
 
+def test_only_the_output_limit_s_own_error_gets_its_sentence():
+    """Review of issue 40: the sentence was chosen by the words "File too large" anywhere in the text, so a
+    submission that put them in a message of any type it picked by the input got a sentence of its own back in a
+    hidden case. Only the limit's OSError (errno 27) gets it now."""
+    from grader.judging import expectations
+    from grader.judging.expectations import CaseFailed
+    from grader.judging.harness import Transcript, redacted_exception
+
+    assert redacted_exception("OSError: [Errno 27] File too large") == "OSError: [Errno 27] File too large"
+    for text in ("ValueError: [Errno 27] File too large", "KeyError: 'OSError: [Errno 27] File too large'"):
+        shown = redacted_exception(text)
+        assert "too large" not in shown and shown.endswith("(its message and line are not shown in a hidden case)")
+        transcript = Transcript(returns=[("raised", shown)], hidden=True, function="parse_call")
+        with pytest.raises(CaseFailed) as failure:
+            expectations.finished(transcript, none_is_stub=False)
+        assert "output limit" not in str(failure.value) and "raised an exception (in a hidden case" in str(failure.value)
+    limit = Transcript(returns=[("raised", "OSError: [Errno 27] File too large")], hidden=True, function="parse_call")
+    with pytest.raises(CaseFailed) as failure:
+        expectations.finished(limit, none_is_stub=False)
+    assert "printed more than the grader's output limit" in str(failure.value)
+
+
 def test_a_memory_error_is_named_only_in_a_visible_case():
     """Running out of memory has a sentence of its own, which would tell the type: hidden cases say what any
     exception gets."""

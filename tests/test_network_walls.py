@@ -197,11 +197,13 @@ def probe(monkeypatch, targets, landlock=True, seccomp=True, code=PROBE):
 
 
 def routes_that_got_through(answers):
+    """The routes of a probe's ``answers`` (dict: route -> str) that neither were refused nor are absent (dict)."""
     return {route: answer for route, answer in answers.items() if not answer.startswith(("refused", "absent"))}
 
 
 @pytest.fixture
 def listeners():
+    """A fresh ``Listeners`` for one test (tests/listeners.py), closed and its folder removed after it."""
     with Listeners() as opened:
         yield opened
 
@@ -210,7 +212,7 @@ def test_the_listeners_hear_an_unconfined_process(listeners):
     """The control for every test below: nothing arriving means something only if these arrive."""
     reach_every_listener(listeners.targets)
     # A stream listener records the connection, then its bytes; a datagram listener the datagram.
-    expected = {"udp": 1, "tcp": 2, "unix_stream": 2, "unix_dgram": 1, "abstract_stream": 2, "abstract_dgram": 1}
+    expected = Listeners.CONTROL
     assert listeners.wait_until_reached(expected) == expected
     assert [data for data in listeners.received["tcp"] if data] == [b"control"]
 
@@ -418,7 +420,8 @@ def handle_tool_call(raw, ask_model):
 
 
 def native_module(folder):
-    """Compile NATIVE_SOURCE with the C compiler into ``folder``; the module's bytes, or None with the reason."""
+    """Compile NATIVE_SOURCE with the C compiler into ``folder`` (str); return ``(bytes of the .so, None)``, or
+    ``(None, why)`` (why: str) where there is no compiler or no Python headers, or the build failed (120 s bound)."""
     compiler = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
     include = sysconfig.get_paths().get("include")
     if compiler is None or not include or not os.path.exists(os.path.join(include, "Python.h")):
@@ -435,6 +438,8 @@ def native_module(folder):
 
 
 def grade_capstone(tmp_path, source):
+    """Grade ``source`` (str, a capstone submission) with ``python -m grader`` in ``tmp_path``; return the process
+    (CompletedProcess) and the results (dict). Fails the test if the grader printed a traceback or wrote no results."""
     submission = tmp_path / "submission.py"
     submission.write_text(source, encoding="utf-8")
     process, results = run_grader(submission, "--exercise", "capstone", results=tmp_path / "results.json")

@@ -278,8 +278,9 @@ def _assemble(program):
     Returns:
         a list of ``(code, jt, jf, k)`` tuples.
     Raises:
-        ValueError: a jump backwards or longer than BPF allows (255 for a conditional jump), or a program longer
-            than the kernel accepts (``BPF_MAXINSNS``); the kernel would refuse either.
+        ValueError: a jump backwards or longer than BPF allows (255 for a conditional jump), a program longer
+            than the kernel accepts (``BPF_MAXINSNS``) (the kernel would refuse either), or a label defined twice.
+        KeyError: a jump to a label the program never defines, or an operation not in ``_OPCODES``.
     """
     labels, count = {}, 0
     for op in program:

@@ -8,6 +8,11 @@ watch on the portable one), and the report names the bound a submission hit.
 from dataclasses import dataclass
 
 
+# What the file size limit, which is the grader's output limit, raises in the worker as the worker reports it
+# ("Type: message"); the judge names it even in a hidden case (the same sentence for every input).
+OUTPUT_LIMIT = "OSError: [Errno 27] File too large"
+
+
 @dataclass
 class Limits:
     """Bounds for one submission's worker process.

@@ -8,6 +8,8 @@ Standard library only: the notebooks' self-checks import this module in the lear
 
 import re
 
+from grader.isolation.limits import OUTPUT_LIMIT
+
 MAX_OBSERVATION_CHARS = 2000  # the contract's bound on observation and error text
 
 # The seed's three anti-patterns ("✗" lines of the exercise card), as the feedback names them.
@@ -93,7 +95,7 @@ def finished(transcript, none_is_stub=True):
         if transcript.raised.startswith("called sys.exit"):
             fail(f"{transcript.function} {transcript.raised} instead of returning; never exit the process from a "
                  "tool-call handler: return a result.")
-        if "File too large" in transcript.raised:
+        if transcript.raised.startswith(OUTPUT_LIMIT):  # the limit's OSError, not a message that mentions it
             fail(f"{transcript.function} printed more than the grader's output limit in one case, so printing failed: "
                  "print less (a few lines per call is plenty).")
         if transcript.raised.startswith("MemoryError") and not transcript.hidden:  # a sentence of its own tells the type

@@ -12,7 +12,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
-from grader.isolation.limits import Limits
+from grader.isolation.limits import OUTPUT_LIMIT, Limits
 from grader.isolation.sandbox import LoadReport
 from grader.isolation.sanitise import clean_text
 from grader.isolation.worker import DESCRIPTIONS
@@ -109,8 +109,8 @@ def redacted_exception(text):
     """
     if text.startswith("called sys.exit"):
         return "called sys.exit (its argument is not shown in a hidden case)"
-    if "[Errno 27] File too large" in text:  # the grader's own output limit, worth naming
-        return "OSError: [Errno 27] File too large"
+    if text.startswith(OUTPUT_LIMIT):  # the grader's own output limit, worth naming; not a message that says so
+        return OUTPUT_LIMIT
     name = text.partition(":")[0].strip()
     if name in BUILTIN_EXCEPTIONS:
         return f"{name} (its message and line are not shown in a hidden case)"
@@ -138,7 +138,7 @@ def from_description(description):
 HIDDEN_RAISE = "an exception (in a hidden case, which one, its message and its line are not shown)"
 # The fixed sentences a hidden case still gives in full: they carry nothing of the input (the shipped stub's
 # NotImplementedError, sys.exit, the grader's own output limit).
-FIXED_RAISES = ("called sys.exit", "NotImplementedError", "OSError: [Errno 27] File too large")
+FIXED_RAISES = ("called sys.exit", "NotImplementedError", OUTPUT_LIMIT)
 
 
 @dataclass

@@ -42,6 +42,7 @@ EXPECTED = {
     "recursion.py": (r"RecursionError|segmentation fault|timed out", 60, 0),
     "prints_flood.py": (r"printed more than 8 MB in one case", 60, 0),
     "allocates.py": (r"ran out of memory", 30, 0),
+    "buries_inputs_deep.py": (r"the grader does not allow more than 8 files in the scratch folder", 60, 0),
     "forks_and_daemonises.py": (r"the grader does not allow (subprocess\.Popen|importing _posixsubprocess)", 30, 0),
     "patches_the_channel.py": (r"the grader does not allow gc\.get_objects", 30, 0),
     "lying_objects.py": (r"an object of a class that is not one of Python's built-in types", 30, 0),

@@ -136,6 +136,31 @@ def test_long_strings_reach_the_worker_exactly_as_sent(portable, monkeypatch):
         [_digest(second), _digest(first), "", _digest(retry)]]
 
 
+@pytest.mark.parametrize("portable", [False, True], ids=["posix", "portable"])
+def test_the_load_limit_counts_the_submission_s_time_not_the_worker_s_start(portable, monkeypatch):
+    """Issue 40's clean-clone runs: on a loaded machine the portable worker took longer to start than the hostile
+    tests' 2 s load limit, so honest code "timed out while loading" before any of it ran. The limit now counts
+    from the worker's "ready" (sent before any learner code runs); a loop at the top level is still stopped."""
+    if not portable and portable_worker():
+        pytest.skip("the POSIX transport is not available here")
+    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1" if portable else "0")
+    slow = sandbox_module.WORKER_SOURCE.replace("def main(argv):\n", "def main(argv):\n    __import__('time').sleep(2.5)\n", 1)
+    assert slow != sandbox_module.WORKER_SOURCE
+    monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", slow)
+    for code, fatal in (("def handle():\n    return 1\n", None),
+                        ("while True:\n    pass\n", "While loading, the submission timed out after 1 s (an endless loop "
+                                                    "at the top level?).")):
+        sandbox = Sandbox(Limits(case_seconds=5.0, load_seconds=1.0))
+        try:
+            started = time.monotonic()
+            sandbox.begin_load([{"label": "submission.py", "kind": "file", "code": code}], ["handle"])
+            report = sandbox.load()
+            assert report.fatal == fatal, (code, report.fatal)
+            assert time.monotonic() - started >= 2.5  # the worker's slow start, before the limit began
+        finally:
+            sandbox.close()
+
+
 def test_a_framed_message_is_one_json_line_and_the_bytes_it_left_out():
     from grader.isolation.sandbox import LONG_TEXT, frame_message
 
@@ -375,3 +400,67 @@ def test_the_standard_library_loads_except_ctypes(sandbox_for):
     sandbox.limits.case_seconds = 30.0
     outcome, _ = run(sandbox, [[]])
     assert outcome.results[0]["result"]["plain"] == {"ctypes": "PermissionError"}
+
+
+def test_a_tree_deeper_than_python_recurses_is_removed_and_no_link_is_followed(tmp_path):
+    """Issue 40's attacker trial: 994 nested folders made shutil.rmtree raise RecursionError on Python 3.11, and
+    the grader left its scratch folder with every input in it. remove_tree walks by descriptor: 3000 levels (more
+    than a path can name) go, and the files that links inside point to stay."""
+    from grader.isolation.sandbox import remove_tree
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("keep", encoding="utf-8")
+    root = tmp_path / "scratch"
+    root.mkdir()
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for level in range(3000):
+            os.mkdir("d", dir_fd=fd)
+            if level % 500 == 0:  # files and links along the way
+                with open(os.open("f.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd), "w") as handle:
+                    handle.write("input")
+                os.symlink(str(outside), "to_outside", dir_fd=fd)
+                os.symlink(str(outside / "keep.txt"), "to_file", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(os.open("inputs.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd), "w") as handle:
+            handle.write("every input")
+    finally:
+        os.close(fd)
+    assert remove_tree(str(root)) is True
+    assert not root.exists()
+    assert (outside / "keep.txt").read_text(encoding="utf-8") == "keep"
+    assert remove_tree(str(root)) is True  # already gone
+
+
+DEEP = r'''
+import os
+
+def handle(depth):
+    fd = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+    for _ in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+    os.close(os.open("inputs.txt", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd))
+    os.close(fd)
+    return depth
+'''
+
+
+@POSIX_PATH
+def test_a_worker_s_tree_too_deep_for_rmtree_goes_with_the_sandbox(monkeypatch):
+    """The attacker trial's tree, made past the guard (native code did it; here the guard is off): 990 nested
+    folders in scratch, fewer entries than its bound but more than shutil.rmtree recursed through. Closing the
+    sandbox removes all of it."""
+    sandbox, outcome = run_unguarded(monkeypatch, DEEP, args=(990,))
+    scratch = sandbox.scratch
+    try:
+        assert outcome.problem is None and outcome.results[0]["result"]["plain"] == 990, outcome
+        assert os.path.isdir(os.path.join(scratch, *["d"] * 10))
+    finally:
+        sandbox.close()
+    assert not os.path.lexists(scratch)

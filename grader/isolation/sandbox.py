@@ -48,6 +48,9 @@ _LIVE = weakref.WeakSet()
 _STOPPED = []
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest case sends about 1 MB; more only slows the grader
 HALT_GRACE = 5  # requests answered with "halt" before a submission that catches the halt is killed
+# How long the worker may take to start (a fresh interpreter, the guard, reading the code) before the load limit
+# starts counting (s). Generous: only a machine at a standstill needs more.
+STARTUP_SECONDS = 60.0
 WATCH_SECONDS = 0.05  # a watched worker's memory and output are checked this often while waiting (``_watch``)
 OUTPUT_SLACK = 1024 * 1024  # bytes past the output limit (written around the worker's own cap) before a kill
 
@@ -117,6 +120,81 @@ def worker_environment(scratch):
         env.update({"SYSTEMROOT": root, "PATH": os.path.join(root, "System32"), "TEMP": scratch, "TMP": scratch,
                     "USERPROFILE": scratch})
     return env
+
+
+_DIRECTORY_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def remove_tree(path):
+    """Remove the folder ``path`` (str) and everything in it, however deep; return whether it is gone (bool).
+
+    Never raises. shutil.rmtree recurses once per folder on Python 3.11 and 3.12: a submission's native code made
+    994 nested folders (fewer entries than the scratch bound), rmtree's RecursionError got past ``ignore_errors``,
+    the grader died with a traceback and the scratch folder stayed in /tmp with every input in it (issue 40's
+    attacker trial). This walks with one open folder at a time, by descriptor (never following a link), climbs
+    back by ``..`` and stops if that is not the folder it came from; a folder it cannot empty is left, once.
+    Where descriptors cannot name folders (Windows), rmtree does the work and a RecursionError counts as failure.
+    """
+    if os.open not in os.supports_dir_fd or os.scandir not in os.supports_fd:
+        try:
+            shutil.rmtree(path, ignore_errors=True)
+        except RecursionError:
+            pass
+        return not os.path.lexists(path)
+    try:
+        fd = os.open(path, _DIRECTORY_FLAGS)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    above, left = [], set()  # (name, the parent's (st_dev, st_ino)) per level; folders that could not be emptied
+    try:
+        while True:
+            here = os.fstat(fd)
+            deeper = None
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    try:
+                        if not entry.is_dir(follow_symlinks=False):
+                            os.unlink(entry.name, dir_fd=fd)
+                        elif (here.st_dev, entry.inode()) not in left:
+                            deeper = entry.name
+                            break
+                    except OSError:
+                        continue
+            if deeper is not None:
+                try:
+                    inner = os.open(deeper, _DIRECTORY_FLAGS, dir_fd=fd)
+                except OSError:
+                    left.add((here.st_dev, os.stat(deeper, dir_fd=fd, follow_symlinks=False).st_ino))
+                    continue
+                above.append((deeper, (here.st_dev, here.st_ino)))
+                os.close(fd)
+                fd = inner
+                continue
+            if not above:
+                break
+            name, parent = above.pop()
+            outer = os.open("..", _DIRECTORY_FLAGS, dir_fd=fd)
+            os.close(fd)
+            fd = outer
+            if (os.fstat(fd).st_dev, os.fstat(fd).st_ino) != parent:
+                return False  # the tree moved under it: stop rather than remove what is not the scratch folder's
+            try:
+                os.rmdir(name, dir_fd=fd)
+            except OSError:
+                left.add((here.st_dev, here.st_ino))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    try:
+        os.rmdir(path)
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
 
 
 @dataclass
@@ -298,7 +376,8 @@ class Sandbox:
         if self.output_fd is not None:
             os.close(self.output_fd)
             self.output_fd = None
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        if not remove_tree(self.scratch):
+            sys.stderr.write(f"The grader could not remove its scratch folder {self.scratch}; remove it by hand.\n")
 
     # -- messages ------------------------------------------------------------------------------
 
@@ -426,7 +505,9 @@ class Sandbox:
         self.start()
         if self.process is None:  # it could not start: load_report says why
             return self.load_report.fatal if self.load_report is not None else "the worker could not start"
-        self.load_deadline = time.monotonic() + self.limits.load_seconds
+        # The worker reads the code once it has started: starting counts against STARTUP_SECONDS, not the
+        # submission's load limit (on a loaded machine a 2 s limit once ran out before any learner code ran).
+        self.load_deadline = time.monotonic() + STARTUP_SECONDS + self.limits.load_seconds
         try:
             self._send({"op": "load", "chunks": self.chunks, "entries": self.entries}, self.load_deadline,
                        self._load_what())
@@ -455,6 +536,14 @@ class Sandbox:
         fatal = self._send_load() if self.load_deadline is None else None
         if fatal is None:
             try:
+                # "ready": the worker has started and read the code, and none of it has run yet, so the load
+                # limit counts from here: the submission's own time, whatever the machine's load.
+                message = self._receive(self.load_deadline, f"{STARTUP_SECONDS:g} s before the grader's worker "
+                                                            "started (the machine is overloaded?)")
+                if message.get("op") != "ready":
+                    self._kill()
+                    raise _Stop("sent an unexpected message while loading", "crash")
+                self.load_deadline = time.monotonic() + self.limits.load_seconds
                 message = self._receive(self.load_deadline, self._load_what())
                 if message.get("op") != "loaded":
                     self._kill()
@@ -573,7 +662,7 @@ class Sandbox:
             if entry.path == self.output_path:
                 continue
             if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
+                remove_tree(entry.path)
             else:
                 try:
                     os.unlink(entry.path)

@@ -941,6 +941,7 @@ def main(argv):
     namespace = module.__dict__
     proxies = make_proxies(channel)
     first = channel.receive()
+    channel.send({"op": "ready"})  # no learner code has run: from here the grader counts the load limit
     loader = Loader(namespace)
     problems = loader.load(first["chunks"])
     entries = {}

@@ -596,6 +596,13 @@ def immutable():
         fcntl.ioctl(handle.fileno(), 0x40086602, flags)
         fcntl.ioctl(handle.fileno(), 0x40086602, struct.pack("l", 0))
 
+def reserve():
+    fd = os.open("reserved.bin", os.O_WRONLY | os.O_CREAT, 0o600)  # in scratch, where writing is allowed
+    try:
+        checked(LIBC.fallocate(fd, 0, ctypes.c_long(0), ctypes.c_long(1 << 20)))
+    finally:
+        os.close(fd)
+
 def name():
     checked(LIBC.prctl(15, b"kit-leak", 0, 0, 0))
     buffer = ctypes.create_string_buffer(16)
@@ -634,6 +641,7 @@ def handle(t):
                                                  lambda s: int(s.st_mtime), 1234567890)),
         "immutable file in scratch": attempt(immutable),
         "process name": attempt(name),
+        "disk reserved in scratch": attempt(reserve),
         # Another process (the grader), each set to the value it has, so that the control changes nothing. Through
         # the C library: the worker takes these functions out of the os module.
         "nice of another process": attempt(lambda: nice(parent)),
@@ -672,8 +680,8 @@ def other_channels(monkeypatch, tmp_path, landlock=True, seccomp=True):
 @pytest.mark.parametrize("landlock", [True, False], ids=["with Landlock", "seccomp alone"])
 def test_no_other_channel_carries_anything_out(monkeypatch, tmp_path, landlock):
     """System V objects, extended attributes, owners, modes and times of files outside scratch, an immutable
-    scratch file that outlives the cleanup, the process name, and reaching another process by its id: none
-    works with the guard gone; what a process does to itself still does."""
+    scratch file that outlives the cleanup, the process name, disk reserved with fallocate, and reaching another
+    process by its id: none works with the guard gone; what a process does to itself still does."""
     answers, before, after, left = other_channels(monkeypatch, tmp_path, landlock=landlock)
     assert answers.pop("the worker itself") == "sent", json.dumps(answers)
     assert routes_that_got_through(answers) == {}, json.dumps(answers)

@@ -435,6 +435,28 @@ def test_a_tree_deeper_than_python_recurses_is_removed_and_no_link_is_followed(t
     assert remove_tree(str(root)) is True  # already gone
 
 
+
+def test_a_wide_tree_is_read_once_per_folder(tmp_path, monkeypatch):
+    """A lead from issue 40's attacker trial: remove_tree read a parent again from its start after each climb, so 8000
+    sibling folders took 23 s and 100 000 (a second of native code) would have held the grader for hours. Each
+    folder is now read once: counted, not timed, so that load cannot change the answer."""
+    from grader.isolation import sandbox
+
+    root = tmp_path / "scratch"
+    root.mkdir()
+    for index in range(300):
+        (root / f"d{index}" / "inner").mkdir(parents=True)
+        (root / f"d{index}" / "inner" / "input.txt").write_text("input", encoding="utf-8")
+        (root / f"f{index}.txt").write_text("input", encoding="utf-8")
+    reads = []
+    real = sandbox._unlink_files
+    monkeypatch.setattr(sandbox, "_unlink_files", lambda fd: reads.append(os.fstat(fd).st_ino) or real(fd))
+    assert sandbox.remove_tree(str(root)) is True
+    assert not root.exists()
+    assert len(reads) == 1 + 300 + 300  # the root, each d<i>, each inner
+    assert len(set(reads)) == len(reads)
+
+
 DEEP = r'''
 import os
 

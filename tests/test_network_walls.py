@@ -560,7 +560,7 @@ def test_the_native_probe_does_reach_the_listeners_unconfined(tmp_path, listener
 # and changes nothing answers "refused: unchanged". Every route cleans up after itself, so that the control
 # (no kernel rules) leaves nothing on this machine.
 OTHER_PROBE = r'''
-import ctypes, fcntl, os, signal, struct, threading
+import ctypes, fcntl, os, signal, socket, struct, threading
 
 def attempt(action):
     try:
@@ -602,6 +602,17 @@ def reserve():
         checked(LIBC.fallocate(fd, 0, ctypes.c_long(0), ctypes.c_long(1 << 20)))
     finally:
         os.close(fd)
+
+def unlistable(mode, mask):
+    LIBC.umask(mask)
+    checked(LIBC.mkdir(b"hidden-%o-%o" % (mode, mask), mode))
+    if os.stat("hidden-%o-%o" % (mode, mask)).st_mode & 0o700 == 0o700:
+        raise PermissionError("unchanged")
+
+def sigio_owner(parent):
+    first, second = socket.socketpair()  # a stream pair: allowed
+    with first, second:
+        fcntl.ioctl(first.fileno(), 0x8901, struct.pack("i", parent))  # FIOSETOWN; no FIOASYNC, so no signal
 
 def name():
     checked(LIBC.prctl(15, b"kit-leak", 0, 0, 0))
@@ -649,6 +660,9 @@ def handle(t):
         "limits of another process": attempt(lambda: limits(parent)),
         "signal to another process": attempt(lambda: checked(LIBC.kill(parent, 0))),
         "SIGIO to another process": attempt(lambda: fcntl.fcntl(os.open(".", os.O_RDONLY), fcntl.F_SETOWN, parent)),
+        "SIGIO to another process by ioctl": attempt(lambda: sigio_owner(parent)),
+        "folder its owner cannot list": attempt(lambda: unlistable(0o300, 0o022)),
+        "folder hidden by umask": attempt(lambda: unlistable(0o777, 0o700)),
     }
     if t["confined"]:  # as root this would renice every root process on the machine: never in the control
         answers["nice of every process of the user"] = attempt(lambda: checked(LIBC.setpriority(2, 0, 0)))
@@ -681,7 +695,8 @@ def other_channels(monkeypatch, tmp_path, landlock=True, seccomp=True):
 def test_no_other_channel_carries_anything_out(monkeypatch, tmp_path, landlock):
     """System V objects, extended attributes, owners, modes and times of files outside scratch, an immutable
     scratch file that outlives the cleanup, the process name, disk reserved with fallocate, and reaching another
-    process by its id: none works with the guard gone; what a process does to itself still does."""
+    process by its id (SIGIO's owner by fcntl or ioctl), a folder its owner cannot list (by mkdir's mode or by umask):
+    none works with the guard gone; what a process does to itself still does."""
     answers, before, after, left = other_channels(monkeypatch, tmp_path, landlock=landlock)
     assert answers.pop("the worker itself") == "sent", json.dumps(answers)
     assert routes_that_got_through(answers) == {}, json.dumps(answers)

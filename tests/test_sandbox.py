@@ -457,6 +457,56 @@ def test_a_wide_tree_is_read_once_per_folder(tmp_path, monkeypatch):
     assert len(set(reads)) == len(reads)
 
 
+
+HIDING_FOLDERS = r"""
+import os
+
+def handle():
+    answers = {}
+    for label, action in (("mkdir 0o300", lambda: os.mkdir("hidden", 0o300)),
+                          ("mkdir 0o755", lambda: os.mkdir("open", 0o755)),
+                          ("chmod folder 0o300", lambda: os.chmod("open", 0o300)),
+                          ("chmod file 0o400", lambda: (open("note.txt", "w").close(), os.chmod("note.txt", 0o400)))):
+        try:
+            action()
+            answers[label] = "done"
+        except PermissionError:
+            answers[label] = "refused"
+    answers["umask"] = hasattr(os, "umask")
+    return answers
+"""
+
+
+@pytest.mark.parametrize("portable", ["0", "1"], ids=["posix", "portable"])
+def test_no_folder_its_owner_cannot_list(portable, monkeypatch, sandbox_for):
+    """Issue 40's attacker trial: os.mkdir("hide", 0o300) made a folder the worker could write into and nobody
+    but root could list, so the guard's count, the disk check and the cleanup of a grader that is not root missed
+    it (241 MB and every hidden input stayed in /tmp). The guard refuses such a mode on every transport, and
+    os.umask (no audit event) is gone; a file's mode stays the submission's."""
+    monkeypatch.setenv("KIT_PORTABLE_WORKER", portable)
+    outcome, _ = run(sandbox_for(HIDING_FOLDERS), [[]])
+    assert outcome.results[0]["result"]["plain"] == {"mkdir 0o300": "refused", "mkdir 0o755": "done",
+                                                       "chmod folder 0o300": "refused", "chmod file 0o400": "done",
+                                                       "umask": False}
+
+
+def test_a_folder_made_unreadable_is_still_removed(tmp_path):
+    """What the guard and the filter refuse, a grader must survive where neither runs (the portable transport's
+    native code): remove_tree gives a folder it cannot read or change back its owner's bits, then removes it."""
+    from grader.isolation.sandbox import remove_tree
+
+    root = tmp_path / "scratch"
+    (root / "hidden" / "inner").mkdir(parents=True)
+    (root / "hidden" / "inner" / "input.txt").write_text("input", encoding="utf-8")
+    (root / "locked").mkdir()
+    (root / "locked" / "input.txt").write_text("input", encoding="utf-8")
+    os.chmod(root / "hidden" / "inner", 0o300)
+    os.chmod(root / "hidden", 0o000)
+    os.chmod(root / "locked", 0o500)
+    assert remove_tree(str(root)) is True
+    assert not root.exists()
+
+
 DEEP = r'''
 import os
 

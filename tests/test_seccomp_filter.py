@@ -60,6 +60,7 @@ REFUSED = {
 PRETENDED = {
     "chmod": (90, None), "fchmod": (91, 52), "fchmodat": (268, 53), "fchmodat2": (452, 452), "utime": (132, None),
     "utimes": (235, None), "futimesat": (261, None), "utimensat": (280, 88),
+    "umask": (95, 166),  # a mask of 0o700 made folders a grader that is not root could not list (the trial)
 }
 # Calls that act on a process by its id: (x86-64, arm64).
 SELF_CALLS = {
@@ -83,6 +84,7 @@ ALLOWED = {
     "landlock_restrict_self": (446, 446), "set_robust_list": (273, 99), "rseq": (334, 293),
 }
 SOCKETPAIR, CLONE, CLONE3, IOCTL, MKNODAT, MKNOD = (53, 199), (56, 220), (435, 435), (16, 29), (259, 33), (133, None)
+MKDIRAT, MKDIR = (258, 34), (83, None)
 AF_UNIX, AF_INET, AF_INET6, AF_NETLINK = 1, 2, 10, 16
 SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET, SOCK_NONBLOCK, SOCK_CLOEXEC = 1, 2, 5, 0o4000, 0o2000000
 CLONE_VM, CLONE_FS, CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD = 0x100, 0x200, 0x400, 0x800, 0x10000
@@ -227,6 +229,29 @@ def test_only_device_nodes_are_refused(machine):
             assert run_filter(program, nr, arch, args=args) == verdict, (nr, oct(mode))
 
 
+def test_only_folders_their_owner_can_list_are_made(machine):
+    """A folder made 0o300 could be written into and not listed: a grader that is not root could neither count,
+    measure nor remove it, and 241 MB with every hidden input stayed in /tmp (issue 40's attacker trial)."""
+    name, column, program = machine
+    arch = AUDIT[name]
+    calls = [(MKDIRAT[column], 2)] + ([(MKDIR[column], 1)] if MKDIR[column] is not None else [])
+    for nr, position in calls:
+        for mode, verdict in ((0o777, ALLOW), (0o755, ALLOW), (0o700, ALLOW), (0o1777, ALLOW), (0o300, EPERM),
+                              (0o500, EPERM), (0o600, EPERM), (0o000, EPERM), (0o077, EPERM)):
+            args = [0, 0, 0]
+            args[position] = mode
+            assert run_filter(program, nr, arch, args=args) == verdict, (nr, oct(mode))
+
+
+def test_the_signal_owner_ioctls_are_refused(machine):
+    """FIOSETOWN and SIOCSPGRP set the process SIGIO goes to, as F_SETOWN does: from pure Python they killed the
+    grader and a whole batch where Landlock has no signal scope (the trial). Reading the owner stays."""
+    name, column, program = machine
+    arch = AUDIT[name]
+    for request, verdict in ((0x8901, EPERM), (0x8902, EPERM), (0x8903, ALLOW), (0x8904, ALLOW)):
+        assert run_filter(program, IOCTL[column], arch, args=(3, request)) == verdict, hex(request)
+
+
 def test_the_module_and_this_table_agree_on_every_number():
     """Each call the module refuses has the number this file has for it (a second reading of the kernel's tables)."""
     for name, column in MACHINES:
@@ -243,7 +268,7 @@ def test_every_rule_of_the_module_is_in_this_table():
     assert sorted(kernel_rules.SELF_ONLY) == sorted(SELF_CALLS)
     for name, column in MACHINES:
         numbers = kernel_rules.ARCHITECTURES[name][2]
-        for table in (PRETENDED, SELF_CALLS, {"prctl": PRCTL, "fcntl": FCNTL}):
+        for table in (PRETENDED, SELF_CALLS, {"prctl": PRCTL, "fcntl": FCNTL, "mkdirat": MKDIRAT, "mkdir": MKDIR}):
             for call, pair in table.items():
                 assert numbers.get(call) == pair[column], (name, call)
 

@@ -154,7 +154,7 @@ _X86_64 = {**_SHARED_NUMBERS,
            "setpriority": 141, "sched_setaffinity": 203, "sched_setscheduler": 144, "sched_setparam": 142,
            "sched_setattr": 314, "ioprio_set": 251, "prlimit64": 302, "get_robust_list": 274, "kill": 62,
            "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "prctl": 157, "fcntl": 72,
-           "fallocate": 285}
+           "fallocate": 285, "umask": 95, "mkdir": 83, "mkdirat": 258}
 _ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mknod, chmod, utime, modify_ldt, sysfs...)
           "clone": 220, "socket": 198, "socketpair": 199, "connect": 203, "bind": 200, "listen": 201, "accept": 202,
           "accept4": 242, "ioctl": 29, "mknodat": 33, "ptrace": 117, "process_vm_readv": 270,
@@ -174,7 +174,7 @@ _ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mkno
           "setpriority": 140, "sched_setaffinity": 122, "sched_setscheduler": 119, "sched_setparam": 118,
           "sched_setattr": 274, "ioprio_set": 30, "prlimit64": 261, "get_robust_list": 100, "kill": 129,
           "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "prctl": 167, "fcntl": 25,
-          "fallocate": 47}
+          "fallocate": 47, "umask": 166, "mkdirat": 34}
 # machine -> (AUDIT_ARCH_*, whether the x32 ABI exists, {system call: number})
 ARCHITECTURES = {"x86_64": (0xC000003E, True, _X86_64), "aarch64": (0xC00000B7, False, _ARM64)}
 ARCHITECTURES["amd64"] = ARCHITECTURES["x86_64"]
@@ -207,8 +207,9 @@ METADATA_CALLS = ("chown", "fchown", "lchown", "fchownat", "setxattr", "lsetxatt
 # A file's mode and times carry bits just as well (the attacker wrote inputs into both, outside scratch), but
 # shutil.copy, copy2, copytree and Path.touch() set them on the files they make in scratch, and a filter cannot tell
 # which file a call names. So these return success without doing anything: a copy in scratch works, with the
-# mode and times the kernel gave the new file; nothing changes outside.
-PRETENDED_CALLS = ("chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "futimesat", "utimensat")
+# mode and times the kernel gave the new file; nothing changes outside. umask too (it answers 0): a mask of 0o700
+# made folders their owner cannot list, below the grader's count and cleanup when it is not root (see MKDIR_MODE).
+PRETENDED_CALLS = ("chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "futimesat", "utimensat", "umask")
 # Changing what the worker sees: namespaces and mounts undo Landlock's view of the file system or a namespace wall.
 VIEW_CALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "open_tree", "open_tree_attr",
               "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr")
@@ -245,8 +246,15 @@ IOCTL_TYPE_MASK, FILE_IOCTL_TYPES = 0xFF00, (0x6600, 0x7600, 0x5800, 0x9400)
 # it returns success without effect (Python 3.14 names its threads so). PR_SET_MM rewrites what /proc shows of
 # the process's memory map and command line, as root.
 PR_SET_NAME, PR_SET_MM = 15, 35
-# fcntl F_SETOWN and F_SETOWN_EX make the kernel send SIGIO to a process of the caller's choice.
+# fcntl F_SETOWN and F_SETOWN_EX make the kernel send SIGIO to a process of the caller's choice, and so do the
+# ioctls FIOSETOWN and SIOCSPGRP: from pure Python (fcntl.ioctl) they killed the grader, and a whole batch, with
+# SIGIO where Landlock's signal scope (ABI 6, Linux 6.12) is missing (issue 40's attacker trial).
 F_SETOWN, F_SETOWN_EX = 8, 15
+FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
+# mkdir's mode must keep the owner's read, write and search bits: a folder made 0o300 could be written into but
+# not listed, so a grader that is not root could neither count nor measure nor remove what was in it (241 MB and
+# every hidden input stayed in /tmp: the same trial).
+MKDIR_MODE = 0o700
 PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
 # A placeholder for the worker's process id in the program: the grader builds the filter before the fork, and
 # ``apply`` writes the real id in its place. No process has it (pid_max is at most 2**22).
@@ -334,7 +342,8 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
     attributes, reserving disk, mounts and namespaces, the kernel's own surface, root-only calls: see each tuple's
     comment); ``socketpair`` but for an ``AF_UNIX`` ``SOCK_STREAM`` pair (a datagram pair sends to any UNIX socket
     by its path; a stream pair answers EISCONN); the ``TIOCSTI`` and ``TIOCLINUX`` ioctls and those of
-    ``FILE_IOCTL_TYPES``; ``mknod``/``mknodat`` of a device; ``prctl(PR_SET_MM)``; ``fcntl`` ``F_SETOWN`` and
+    ``FILE_IOCTL_TYPES``, ``FIOSETOWN`` and ``SIOCSPGRP``; ``mknod``/``mknodat`` of a device; ``mkdir``/``mkdirat``
+    with a mode lacking any of ``MKDIR_MODE``; ``prctl(PR_SET_MM)``; ``fcntl`` ``F_SETOWN`` and
     ``F_SETOWN_EX``; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
     ``int 0x80``, whose ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH).
     Answered with success and not run: ``PRETENDED_CALLS`` and ``prctl(PR_SET_NAME)``. With ``processes``:
@@ -360,9 +369,8 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "pretend"), ("ret", SECCOMP_RET_ERRNO), ("label", "dispatch")]
     program += [("jeq", numbers["socketpair"], "socketpair", None), ("jeq", numbers["ioctl"], "ioctl", None),
                 ("jeq", numbers["mknodat"], "mknodat", None), ("jeq", numbers["prctl"], "prctl", None),
-                ("jeq", numbers["fcntl"], "fcntl", None)]
-    if "mknod" in numbers:
-        program.append(("jeq", numbers["mknod"], "mknod", None))
+                ("jeq", numbers["fcntl"], "fcntl", None), ("jeq", numbers["mkdirat"], "mkdirat", None)]
+    program += [("jeq", numbers[name], name, None) for name in ("mknod", "mkdir") if name in numbers]  # x86-64
     program += [("jeq", numbers[name], "self " + name, None) for name in SELF_ONLY]
     if processes:
         program += [("jeq", numbers["clone3"], "nosys", None), ("jeq", numbers["clone"], "clone", None)]
@@ -370,7 +378,8 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "socketpair"), ("ld", _argument(0)), ("jeq", AF_UNIX, None, "deny"), ("ld", _argument(1)),
                 ("and", SOCK_TYPE_MASK), ("jeq", SOCK_STREAM, "allow", "deny"),
                 ("label", "ioctl"), ("ld", _argument(1)), ("jeq", TIOCSTI, "deny", None),
-                ("jeq", TIOCLINUX, "deny", None), ("and", IOCTL_TYPE_MASK)]
+                ("jeq", TIOCLINUX, "deny", None), ("jeq", FIOSETOWN, "deny", None), ("jeq", SIOCSPGRP, "deny", None),
+                ("and", IOCTL_TYPE_MASK)]
     program += [("jeq", kind, "deny", None) for kind in FILE_IOCTL_TYPES]
     program += [("ja", "allow"),
                 ("label", "mknod"), ("ld", _argument(1)), ("ja", "mode"),
@@ -379,7 +388,10 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "prctl"), ("ld", _argument(0)), ("jeq", PR_SET_NAME, "succeed", None),
                 ("jeq", PR_SET_MM, "deny", "allow"),
                 ("label", "fcntl"), ("ld", _argument(1)), ("jeq", F_SETOWN, "deny", None),
-                ("jeq", F_SETOWN_EX, "deny", "allow")]
+                ("jeq", F_SETOWN_EX, "deny", "allow"),
+                ("label", "mkdir"), ("ld", _argument(1)), ("ja", "folder mode"),
+                ("label", "mkdirat"), ("ld", _argument(2)),
+                ("label", "folder mode"), ("and", MKDIR_MODE), ("jeq", MKDIR_MODE, "allow", "deny")]
     for name, (index, values, kind) in SELF_ONLY.items():
         program.append(("label", "self " + name))
         if kind is not None:

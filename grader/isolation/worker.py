@@ -609,13 +609,18 @@ OPTIONAL_MODULES = frozenset({"_dbm", "_gdbm"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
 # setpriority and the sched_* setters act on other processes (the grader) without an audit event.
+# umask raises no audit event: a mask of 0o700 made folders their owner cannot list (see FOLDER_MODE). dbm.dumb,
+# the one standard module that calls it, passes over its absence.
 _UNAUDITED_OS = ("pidfd_open", "mkfifo", "mknod", "setpriority", "sched_setaffinity", "sched_setscheduler",
-                 "sched_setparam")
+                 "sched_setparam", "umask")
 UNAUDITED = {"os": _UNAUDITED_OS, "posix": _UNAUDITED_OS, "signal": ("pidfd_send_signal",)}
 AF_UNIX = 1  # a socket pair inside the worker (asyncio's event loop wakes itself with one) reaches nothing else
 # Files and folders a submission may create in its scratch folder (the grader's own output file aside);
 # with the per-file size limit (``RLIMIT_FSIZE``) this bounds the disk one submission can fill.
 MAX_SCRATCH_ENTRIES = 8
+# The owner's bits a folder in scratch keeps: one made or changed to 0o300 could be written into but not listed,
+# so neither the count above nor a grader that is not root could see or remove what was in it (issue 40's trial).
+FOLDER_MODE = 0o700
 
 
 def module_key(name):
@@ -748,7 +753,8 @@ def install_guard(scratch, kit):
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
              _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,
-             _af_unix=AF_UNIX, _optional=OPTIONAL_MODULES, _missing=ModuleNotFoundError, _denied=PermissionError):
+             _af_unix=AF_UNIX, _optional=OPTIONAL_MODULES, _missing=ModuleNotFoundError, _denied=PermissionError,
+             _folder_mode=FOLDER_MODE, _type_error=TypeError):
         if event in _blocked:
             _refuse(event)
         if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
@@ -817,6 +823,16 @@ def install_guard(scratch, kit):
                     _refuse(f"{event} outside the scratch folder")
             if event == "os.mkdir" and _entries(_scratch) >= _max_entries + 1:
                 _refuse(f"more than {_max_entries} files in the scratch folder")
+            if (event == "os.mkdir" or event == "os.chmod") and _len(args) > 1 and _isinstance(args[1], _int) \
+                    and args[1] & _folder_mode != _folder_mode:
+                try:
+                    # The event gives -1 for "no dir_fd"
+                    base = args[2] if _len(args) > 2 and _isinstance(args[2], _int) and args[2] != -1 else None
+                    folder = event == "os.mkdir" or _is_dir(_stat(args[0], dir_fd=base).st_mode)
+                except (_oserror, _type_error):
+                    folder = False
+                if folder:
+                    _refuse("a folder its owner cannot read, write and enter (keep the mode's 0o700 bits)")
 
     sys.addaudithook(hook)
 

@@ -333,6 +333,34 @@ def test_every_process_the_worker_started_dies_with_it_even_in_another_session(m
     assert not alive(daemon)
 
 
+FILLS_WHILE_LOADING = """
+import os
+for number in range(12):
+    with open(f"fill{number}", "wb") as handle:
+        handle.write(b"x" * (1024 * 1024 - 1))
+def handle():
+    return "loaded"
+"""
+
+
+def test_a_scratch_folder_past_its_bound_while_loading_stops_the_load(monkeypatch):
+    """Issue 40's attacker trial: the disk was first measured after the first case, and native code past the guard
+    wrote 1.5 GB in the 3 s of loading. Now the load is measured too, and every case says why it failed."""
+    monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
+    sandbox = Sandbox(Limits(case_seconds=10.0, output_bytes=1024 * 1024))
+    try:
+        sandbox.begin_load([{"label": "fills.py", "kind": "file", "code": FILLS_WHILE_LOADING}], ["handle"])
+        report = sandbox.load()
+        assert report.fatal == (f"While loading, the submission used more than {sandbox.scratch_bytes // (1024 * 1024)} "
+                                "MB of disk in its working folder, so it was stopped and the folder emptied; write "
+                                "less (a few small files at most).")
+        assert sorted(os.listdir(sandbox.scratch)) == [".output"]
+        outcome, _ = run(sandbox, [[]])
+        assert outcome.problem == report.fatal and outcome.results == []
+    finally:
+        sandbox.close()
+
+
 FILLS = """
 import os
 def handle():

@@ -570,6 +570,7 @@ class Sandbox:
                     self._kill()
                     raise _Stop("sent an unexpected message while loading", "crash")
                 report = checked_load_report(message, self.entries)
+                self._bound_scratch()  # loading may write too: 1.5 GB in 3 s past the guard (issue 40's trial)
             except _Stop as stop:
                 fatal = f"While loading, the submission {stop.args[0]}."
             finally:
@@ -636,13 +637,11 @@ class Sandbox:
         except _Stop as stop:
             outcome.problem = f"The submission {stop.args[0]}."
             outcome.stopped = stop.args[1]
-        if self.scratch_used() > self.scratch_bytes:
-            self._kill()
-            self._empty_scratch()
-            outcome.problem = (f"The submission used more than {self.scratch_bytes // (1024 * 1024)} MB of disk in its "
-                               "working folder, so it was stopped and the folder emptied; write less (a few small "
-                               "files at most).")
-            outcome.stopped = "limit"
+        try:
+            self._bound_scratch()
+        except _Stop as stop:
+            outcome.problem = f"The submission {stop.args[0]}."
+            outcome.stopped = stop.args[1]
         outcome.output = self._read_output()
         return outcome
 
@@ -653,6 +652,15 @@ class Sandbox:
         """The most disk the scratch folder may use (int, bytes): the files the guard lets a submission create
         (``grader.isolation.worker.MAX_SCRATCH_ENTRIES``), each at most the per-file size limit, and the output file."""
         return (MAX_SCRATCH_ENTRIES + 1) * self.limits.output_bytes
+
+    def _bound_scratch(self):
+        """Stop the worker and empty the scratch folder if it holds more than ``scratch_bytes`` (possible only past
+        the guard). Raises ``_Stop`` with the sentence's end and the kind "limit"; returns None otherwise."""
+        if self.scratch_used() > self.scratch_bytes:
+            self._kill()
+            self._empty_scratch()
+            raise _Stop(f"used more than {self.scratch_bytes // (1024 * 1024)} MB of disk in its working folder, so it "
+                        "was stopped and the folder emptied; write less (a few small files at most)", "limit")
 
     def scratch_used(self, limit=1000):
         """Disk used by the scratch folder (int, bytes, as allocated), reading at most ``limit`` entries."""

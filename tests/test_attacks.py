@@ -250,6 +250,23 @@ def small_tmpfs(path, megabytes):
     return process.returncode == 0
 
 
+def lost_cases(out, students):
+    """Per student, the cases that lost points and what they said (dict: student -> list of (name, output)),
+    from the batch's results files under ``out``: what a failed comparison of totals prints."""
+    lost = {}
+    for path in glob.glob(os.path.join(str(out), "**", "*.json"), recursive=True):
+        student = next((name for name in students if os.path.basename(path).startswith(name)), None)
+        try:
+            with open(path, encoding="utf-8") as handle:
+                tests = json.load(handle).get("tests", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        if student is not None:
+            lost[student] = [(test.get("name"), (test.get("output") or "")[:300]) for test in tests
+                             if test.get("score") != test.get("max_score")]
+    return lost
+
+
 @pytest.mark.slow
 def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
     """The filler writes 8 MB files from a thread for as long as it may; classmates graded at the same time, with
@@ -292,7 +309,8 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
             book = {row["student"]: row for row in csv.DictReader(handle)}
         # Classmates keep full marks; the attacker keeps what its embedded solution earns (see plain_outcome).
         assert {student: book[student]["total"] for student in book} == {
-            **dict.fromkeys(("alice", "bob", "carol"), shown(available("capstone"))), "mallory": shown(plain_outcome()[0])}
+            **dict.fromkeys(("alice", "bob", "carol"), shown(available("capstone"))), "mallory": shown(plain_outcome()[0])}, \
+            lost_cases(disk / "out", ("alice", "bob", "carol"))
         # What one submission may hold on disk: its files (each under the per-file limit) and its output file;
         # two are graded at once.
         bound = (MAX_SCRATCH_ENTRIES + 1) * Limits.output_bytes

@@ -40,6 +40,15 @@ def scores(results):
     return results["score"], [(t["name"], t["score"], t["status"]) for t in results["tests"]]
 
 
+def differing(results, expected):
+    """The cases whose score or status differ between two results files (list of (name, expected status, status,
+    output)): what a failed comparison prints, so a case lost once in CI is named."""
+    before = {t["name"]: t for t in expected["tests"]}
+    return [(t["name"], before.get(t["name"], {}).get("status"), t["status"], (t.get("output") or "")[:400])
+            for t in results["tests"]
+            if (t["score"], t["status"]) != (before.get(t["name"], {}).get("score"), before.get(t["name"], {}).get("status"))]
+
+
 def grade_with(submission, env, tmp_path, name, status=0):
     """Grade ``submission`` with ``env`` set (a fresh TMPDIR: the grader's scratch folders go there);
     returns ``(process, results)`` after checking the exit ``status`` and that no scratch folder or worker
@@ -74,7 +83,7 @@ def test_golden_examples_score_the_same_on_the_portable_transport(tmp_path, name
     process, results = grade_with(submission, PORTABLE, tmp_path, "portable", status=2 if unreadable else 0)
     with open(os.path.join(GOLDEN, name, "expected_results.json"), encoding="utf-8") as handle:
         expected = json.load(handle)  # written by the default transport
-    assert scores(results) == scores(expected)
+    assert scores(results) == scores(expected), differing(results, expected)
     # The one note about missing protections; none when nothing of the submission could run.
     assert process.stdout.count("the grader's sandbox lacks kernel rules and has only in part") == (0 if unreadable else 1)
 
@@ -122,7 +131,7 @@ def test_faulty_library_scores_the_same_on_both_transports(library_graded_ahead,
     assert portable_process.returncode == default_process.returncode == 0, portable_process.stderr
     assert portable_process.stdout.count("the grader's sandbox lacks kernel rules") == 1  # it did take the other path
     assert "the grader's sandbox lacks kernel rules" not in default_process.stdout
-    assert scores(portable) == scores(default)
+    assert scores(portable) == scores(default), differing(portable, default)
     assert portable["score"] < sum(t["max_score"] for t in portable["tests"])
 
 

@@ -518,9 +518,11 @@ def test_no_folder_its_owner_cannot_list(portable, monkeypatch, sandbox_for):
                                                        "umask": False}
 
 
-def test_a_folder_made_unreadable_is_still_removed(tmp_path):
+def test_a_folder_made_unreadable_is_still_removed(tmp_path, monkeypatch):
     """What the guard and the filter refuse, a grader must survive where neither runs (the portable transport's
-    native code): remove_tree gives a folder it cannot read or change back its owner's bits, then removes it."""
+    native code): remove_tree gives a folder it cannot read or change back its owner's bits, then removes it.
+    The scratch folder itself too: the worker owns it and may chmod it 0o000. Root needs no bits (this suite may
+    run as root), so the bits given back are counted as well as the tree's absence."""
     from grader.isolation.sandbox import remove_tree
 
     root = tmp_path / "scratch"
@@ -528,11 +530,17 @@ def test_a_folder_made_unreadable_is_still_removed(tmp_path):
     (root / "hidden" / "inner" / "input.txt").write_text("input", encoding="utf-8")
     (root / "locked").mkdir()
     (root / "locked" / "input.txt").write_text("input", encoding="utf-8")
+    (root / "open").mkdir()
     os.chmod(root / "hidden" / "inner", 0o300)
     os.chmod(root / "hidden", 0o000)
     os.chmod(root / "locked", 0o500)
+    os.chmod(root, 0o000)
+    given, chmod = [], os.chmod
+    monkeypatch.setattr(os, "chmod", lambda name, mode, **options: (given.append((os.path.basename(name), mode)),
+                                                                     chmod(name, mode, **options))[-1])
     assert remove_tree(str(root)) is True
     assert not root.exists()
+    assert sorted(given) == [("hidden", 0o700), ("inner", 0o700), ("locked", 0o700), ("scratch", 0o700)]
 
 
 DEEP = r'''

@@ -31,6 +31,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
+from grader.isolation.deadlines import Deadline
 from grader.isolation.limits import Limits
 from grader.isolation.processes import memory_used
 from grader.isolation.sanitise import clean_text
@@ -145,7 +146,7 @@ def remove_tree(path):
             pass
         return not os.path.lexists(path)
     try:
-        fd = os.open(path, _DIRECTORY_FLAGS)
+        fd = _open_folder(path, None)  # the scratch folder itself may have been made 0o000 too
     except FileNotFoundError:
         return True
     except OSError:
@@ -192,7 +193,8 @@ def remove_tree(path):
 
 
 def _open_folder(name, parent):
-    """Open the folder ``name`` (str) in the folder open as ``parent`` (int) for ``remove_tree``; return its
+    """Open the folder ``name`` (str) in the folder open as ``parent`` (int, or None: ``name`` is a path) for
+    ``remove_tree``; return its
     descriptor (int), its owner's read, write and search bits given back first where they are missing (a
     folder made 0o300 or 0o500 cannot be listed or emptied by its owner, and a grader that is not root is its
     owner). Raises OSError when it cannot."""
@@ -403,7 +405,7 @@ class Sandbox:
     # -- messages ------------------------------------------------------------------------------
 
     def _send(self, message, deadline, what):
-        """Write one message, waiting at most until ``deadline`` for the worker to read it."""
+        """Write one message, waiting at most until ``deadline`` (``Deadline``) for the worker to read it."""
         data = memoryview(frame_message(message))
         try:
             written = self.transport.send(data, deadline)
@@ -448,12 +450,12 @@ class Sandbox:
 
     def _receive(self, deadline, what):
         while b"\n" not in self.buffer:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._kill()
-                raise _Stop(f"timed out after {what}", "timeout")
-            data = self._next_chunk(remaining)
+            # Read before judging the time: a grader kept off the CPU past the end may find the answer waiting.
+            data = self._next_chunk(deadline.remaining())
             if data is None:
+                if deadline.passed():
+                    self._kill()
+                    raise _Stop(f"timed out after {what}", "timeout")
                 continue
             if not data:
                 raise _Stop(self._ended(), "crash")
@@ -528,7 +530,7 @@ class Sandbox:
             return self.load_report.fatal if self.load_report is not None else "the worker could not start"
         # The worker reads the code once it has started: starting counts against STARTUP_SECONDS, not the
         # submission's load limit (on a loaded machine a 2 s limit once ran out before any learner code ran).
-        self.load_deadline = time.monotonic() + STARTUP_SECONDS + self.limits.load_seconds
+        self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid, slack=STARTUP_SECONDS)
         try:
             self._send({"op": "load", "chunks": self.chunks, "entries": self.entries}, self.load_deadline,
                        self._load_what())
@@ -564,7 +566,7 @@ class Sandbox:
                 if message.get("op") != "ready":
                     self._kill()
                     raise _Stop("sent an unexpected message while loading", "crash")
-                self.load_deadline = time.monotonic() + self.limits.load_seconds
+                self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid)
                 message = self._receive(self.load_deadline, self._load_what())
                 if message.get("op") != "loaded":
                     self._kill()
@@ -608,7 +610,7 @@ class Sandbox:
                 outcome.problem = report.fatal
                 return outcome
         self.hidden = hidden
-        deadline = time.monotonic() + self.limits.case_seconds
+        deadline = Deadline(self.limits.case_seconds, self.process.pid)
         requests = 0
         unbounded = f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded"
         try:

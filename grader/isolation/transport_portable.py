@@ -12,7 +12,6 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 
 from grader.isolation.processes import kill_tree_portable
 from grader.paths import KIT_ROOT
@@ -48,8 +47,8 @@ def portable_worker():
 class _Pipes:
     """The portable transport's ends of one worker's stdin and stdout, served by two daemon threads.
 
-    ``replies`` receives what the worker writes, chunk by chunk (``b""`` at its end); ``write(data, timeout)``
-    hands bytes to the writer thread and waits at most ``timeout`` seconds for them to be written.
+    ``replies`` receives what the worker writes, chunk by chunk (``b""`` at its end); ``write(data, deadline)``
+    hands bytes to the writer thread and waits until the deadline for them to be written.
     """
 
     def __init__(self, process):
@@ -97,15 +96,19 @@ class _Pipes:
             except OSError:
                 pass
 
-    def write(self, data, timeout):
-        """Write ``data`` (bytes); True when written within ``timeout`` seconds. Raises BrokenPipeError when the
-        worker is gone."""
+    def write(self, data, deadline=None):
+        """Write ``data`` (bytes); True when written before ``deadline`` (``grader.isolation.deadlines.Deadline``),
+        whose end may move while this waits; with None, queue it and return False at once. Raises BrokenPipeError
+        when the worker is gone."""
         if self.failed:
             raise BrokenPipeError("the worker is gone")
         done = threading.Event()
         self.requests.put((data, done))
-        if not done.wait(max(timeout, 0)):
+        if deadline is None:
             return False
+        while not done.wait(deadline.remaining()):
+            if deadline.passed():
+                return False
         if self.failed:
             raise BrokenPipeError("the worker is gone")
         return True
@@ -143,16 +146,17 @@ class PortableTransport:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=output_fd, cwd=scratch, env=env, bufsize=0, **options)
         self.pipes = _Pipes(process)
         encoded = source.encode("utf-8")
-        self.pipes.write(b"%010d" % len(encoded) + encoded, 0)  # queued now: the worker reads it as it starts
+        self.pipes.write(b"%010d" % len(encoded) + encoded)  # queued now: the worker reads it as it starts
         return process
 
     def send(self, data, deadline):
-        """Write ``data`` before ``deadline`` (``time.monotonic()`` s): True when written, False when it passed first.
+        """Write ``data`` before ``deadline`` (``grader.isolation.deadlines.Deadline``): True when written, False
+        when it passed first.
 
         Raises:
             BrokenPipeError: the worker is gone.
         """
-        return self.pipes.write(data, deadline - time.monotonic())
+        return self.pipes.write(data, deadline)
 
     def next_chunk(self, timeout):
         """The next bytes the worker wrote (``b""`` at its end), or None when none came within ``timeout`` s."""

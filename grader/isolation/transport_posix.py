@@ -12,7 +12,6 @@ import select
 import signal
 import subprocess
 import sys
-import time
 
 from grader.isolation import kernel_rules
 from grader.isolation.processes import kill_descendants
@@ -120,7 +119,7 @@ class PosixTransport:
         return process
 
     def send(self, data, deadline):
-        """Write ``data`` (bytes or memoryview) before ``deadline`` (``time.monotonic()`` s).
+        """Write ``data`` (bytes or memoryview) before ``deadline`` (``grader.isolation.deadlines.Deadline``).
 
         Returns:
             True when all of it was written, False when the deadline passed first.
@@ -128,11 +127,10 @@ class PosixTransport:
             BrokenPipeError: the worker is gone (its end of the pipe is closed).
         """
         while data:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            _, writable, _ = select.select([], [self.request_fd], [], remaining)
+            _, writable, _ = select.select([], [self.request_fd], [], deadline.remaining())
             if not writable:
+                if deadline.passed():
+                    return False
                 continue
             try:
                 written = os.write(self.request_fd, data)

@@ -1,0 +1,85 @@
+"""Wall-clock limits that a busy machine does not use up: a worker that is computing keeps its time.
+
+A case's limit (``grader.isolation.limits.Limits.case_seconds``) is there to catch an endless loop or a hang.
+Measured on the wall clock alone it judged the machine instead: a 1 MB call takes the reference 0.2 s on an idle
+machine, and CI, with the suite beside it, once stopped that case at 1 s; issue 25 saw one notebook score 121
+and 0 on two runs. A ``Deadline`` that reaches its end looks at the worker first. If the kernel says the worker
+is computing (state ``R``, running or ready to run, or ``D``, waiting for the disk) and it has used less CPU time
+than the limit (every thread's), the machine kept it waiting, so the end moves by the CPU time it has not used
+yet. A worker that sleeps, or waits for something that does not come, is stopped at the limit, as before; so is
+one whose CPU time reaches the limit. The end never moves past ``BACKSTOP_FACTOR`` times the limit. On an idle
+machine a computing worker's CPU time is its wall time, so nothing changes there. Where ``/proc`` is missing
+(Windows, macOS) the limit is the wall clock alone.
+
+Why not the kernel's per-task wait time (``/proc/<pid>/schedstat``): it reads 0 where schedstats are off, as on
+the machines this kit was measured on.
+"""
+
+import os
+import time
+
+# How far past its limit a deadline may be moved while the machine is busy: a case of 1 s may take 10 s of wall
+# clock on a machine ten times oversubscribed, and never more, whatever the kernel reports.
+BACKSTOP_FACTOR = 10.0
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # /proc's unit of CPU time; no sysconf on Windows
+_COMPUTING = {b"R", b"D"}  # running or ready to run; waiting for the disk (proc(5), /proc/pid/stat field 3)
+
+
+def process_state(pid):
+    """``(state, cpu)`` of the process ``pid``: its state letter from ``/proc/<pid>/stat`` (bytes, e.g. ``b"R"``,
+    ``b"S"``; of its first thread) and the CPU time its threads have used (float, s, user and system); ``(None,
+    0.0)`` when it cannot be read (no ``/proc``, the process ended).
+
+    Fields 3, 14 and 15 of proc(5), read after the command name's closing parenthesis: the submission can put
+    spaces and parentheses in its name."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rpartition(b")")[2].split()
+        return fields[0], (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, ValueError, IndexError):
+        return None, 0.0
+
+
+class Deadline:
+    """A limit of ``seconds`` of wall clock from now that a computing worker ``pid`` does not lose to a busy machine.
+
+    Args:
+        seconds: the limit (float, s).
+        pid: the worker's process id (int), or None for a plain wall-clock deadline.
+        slack: seconds added to the limit that the backstop does not multiply (float, s): the worker's start.
+    Use ``remaining()`` where ``deadline - time.monotonic()`` was used: it returns 0.0, for good, once the end has
+    passed and the worker is not owed more. ``extended`` (float, s) is how far the end has moved.
+    """
+
+    def __init__(self, seconds, pid=None, slack=0.0):
+        self.start = time.monotonic()
+        self.seconds = seconds + slack
+        self.end = self.start + self.seconds
+        self.backstop = self.start + slack + seconds * BACKSTOP_FACTOR
+        self.pid = pid
+        self.extended = 0.0
+        self.expired = False
+        self._cpu = process_state(pid)[1] if pid is not None else 0.0
+
+    def remaining(self):
+        """Seconds (float) until the end, 0.0 once it has passed; at the end, first moves it later by the CPU
+        time a computing worker has not used yet, within the backstop."""
+        if self.expired:
+            return 0.0
+        now = time.monotonic()
+        if now < self.end:
+            return self.end - now
+        if self.pid is not None and now < self.backstop:
+            state, cpu = process_state(self.pid)
+            owed = self.seconds - (cpu - self._cpu)
+            if state in _COMPUTING and owed > 0:
+                end = min(now + owed, self.backstop)
+                self.extended += end - self.end
+                self.end = end
+                return end - now
+        self.expired = True
+        return 0.0
+
+    def passed(self):
+        """Whether the end has passed (bool): ``remaining() <= 0``."""
+        return self.remaining() <= 0

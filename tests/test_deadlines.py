@@ -1,0 +1,109 @@
+"""A case's time limit judges the submission, not the machine (grader.isolation.deadlines).
+
+CI once lost a case of a correct notebook (a 1 MB call, 0.2 s idle) to the 1 s limit with the suite running
+beside it. The scenario here is made on purpose, in a child process: it pins itself and three CPU burners to one
+CPU, so the worker gets about a quarter of it, and grades a case that needs 0.3 s of CPU under a 0.5 s limit.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import ROOT
+from grader.isolation.deadlines import BACKSTOP_FACTOR, Deadline, process_state
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat") or not hasattr(os, "sched_setaffinity"),
+                                reason="the deadline reads /proc and the test pins processes to one CPU (Linux)")
+
+STARVED = textwrap.dedent(r'''
+    import json, os, subprocess, sys, time
+    cpu = sorted(os.sched_getaffinity(0))[0]
+    os.sched_setaffinity(0, {cpu})  # this child only: the burners and the worker inherit it
+    burners = [subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 60\nwhile time.time() < end: pass"])
+               for _ in range(3)]
+    try:
+        from grader.isolation.limits import Limits
+        from grader.isolation.sandbox import Sandbox
+        from grader.judging.harness import Responder, Transcript
+        from grader.judging.scripted_models import NeverCorrects
+        code = (
+            "import time\n"
+            "def handle(kind):\n"
+            "    if kind == 'sleep':\n"
+            "        time.sleep(3)\n"
+            "    end = time.process_time() + (0.3 if kind == 'work' else 1e9)\n"
+            "    while time.process_time() < end:\n"
+            "        pass\n"
+            "    return kind\n")
+        sandbox = Sandbox(Limits(case_seconds=0.5))
+        sandbox.begin_load([{"label": "submission.py", "kind": "file", "code": code}], ["handle"])
+        assert sandbox.load().fatal is None
+        seen = {}
+        for kind in ("work", "sleep", "spin", "work"):
+            transcript = Transcript()
+            started = time.monotonic()
+            outcome = sandbox.run("handle", [[kind]], {}, Responder(transcript, NeverCorrects("{}"), lambda n, a: "ok"))
+            seen.setdefault(kind, []).append([outcome.stopped, outcome.results, round(time.monotonic() - started, 2)])
+        sandbox.close()
+        print(json.dumps(seen))
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait(timeout=10)
+''')
+
+
+def test_a_worker_kept_off_the_cpu_keeps_its_time_and_a_sleeping_or_looping_one_does_not():
+    """0.3 s of work on a quarter of a CPU takes over 1 s of wall clock: it is graded as on an idle machine. A
+    3 s sleep and an endless loop are stopped as before, within the backstop (5 s here)."""
+    process = subprocess.run([sys.executable, "-c", STARVED], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert process.returncode == 0, process.stderr
+    seen = json.loads(process.stdout.splitlines()[-1])
+    for stopped, results, wall in seen["work"]:
+        assert (stopped, results) == (None, [{"op": "done", "result": {"plain": "work"}}])
+        assert wall > 0.5  # the machine did slow it past the limit: the test tests something
+    [[stopped, results, wall]] = seen["sleep"]
+    assert (stopped, results) == ("timeout", [])
+    assert wall < 2.5  # stopped near the limit: a sleeping worker is not owed time (about 0.5 s)
+    [[stopped, results, wall]] = seen["spin"]
+    assert (stopped, results) == ("timeout", [])
+    assert wall < 0.5 * BACKSTOP_FACTOR + 1.5
+
+
+def test_a_plain_deadline_ends_at_its_limit_and_stays_ended():
+    import time
+
+    deadline = Deadline(0.2)
+    assert 0 < deadline.remaining() <= 0.2
+    started = time.monotonic()
+    while not deadline.passed():
+        time.sleep(0.01)
+    assert time.monotonic() - started >= 0.19
+    assert deadline.remaining() == 0.0 and deadline.extended == 0.0
+
+
+def test_a_sleeping_process_is_not_owed_time():
+    """The owed time goes only to a process the kernel says is computing; ``sleep`` is not."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        import time
+
+        time.sleep(0.3)  # past its start, asleep
+        assert process_state(sleeper.pid)[0] == b"S"
+        deadline = Deadline(0.1, sleeper.pid)
+        time.sleep(0.15)
+        assert deadline.remaining() == 0.0 and deadline.extended == 0.0
+    finally:
+        sleeper.kill()
+        sleeper.wait(timeout=10)
+
+
+def test_the_state_of_a_process_named_with_parentheses_is_read():
+    """The command name, which a submission chooses, may hold ``) R (``; fields are read after its last ``)``."""
+    state, cpu = process_state(os.getpid())
+    assert state == b"R" and cpu > 0
+    assert process_state(2 ** 22 + 12345) == (None, 0.0)  # past pid_max's default: no such process

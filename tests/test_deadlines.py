@@ -107,3 +107,128 @@ def test_the_state_of_a_process_named_with_parentheses_is_read():
     state, cpu = process_state(os.getpid())
     assert state == b"R" and cpu > 0
     assert process_state(2 ** 22 + 12345) == (None, 0.0)  # past pid_max's default: no such process
+
+
+def test_a_process_waiting_for_the_grader_is_owed_time():
+    """A worker blocked on a pipe the grader has not read is not hung: the grader was kept off the CPU. Without
+    ``waits`` the same sleeping process gets nothing (as above)."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        import time
+
+        time.sleep(0.3)
+        assert process_state(sleeper.pid)[0] == b"S"
+        waiting = Deadline(0.1, sleeper.pid, waits=lambda: True)
+        idle = Deadline(0.1, sleeper.pid, waits=lambda: False)
+        time.sleep(0.15)
+        assert waiting.remaining() > 0.05 and waiting.extended > 0.04
+        assert idle.remaining() == 0.0 and idle.extended == 0.0
+    finally:
+        sleeper.kill()
+        sleeper.wait(timeout=10)
+
+
+def test_the_posix_transport_says_when_the_worker_waits_for_it():
+    """Unread bytes in the reply pipe, or a message partway written whose part in the request pipe was read."""
+    from grader.isolation.transport_posix import PosixTransport
+
+    transport = PosixTransport.__new__(PosixTransport)
+    reply_r, reply_w = os.pipe()
+    request_r, request_w = os.pipe()
+    transport.reply_fd, transport.request_fd, transport.sending = reply_r, request_w, False
+    try:
+        assert transport.worker_waits() is False
+        os.write(reply_w, b"answer")
+        assert transport.worker_waits() is True
+        os.read(reply_r, 100)
+        transport.sending = True  # the grader is partway through a message: the worker has read all there is
+        assert transport.worker_waits() is True
+        os.write(request_w, b"more")  # the worker has not read this yet: it is not waiting for the grader
+        assert transport.worker_waits() is False
+    finally:
+        for fd in (reply_r, reply_w, request_r, request_w):
+            os.close(fd)
+    transport.reply_fd = transport.request_fd = None
+    assert transport.worker_waits() is False  # closed: the worker is gone
+
+
+LISTS = ("def handle(n):\n"
+         "    if isinstance(n, str):\n"
+         "        return len(n)\n"
+         "    return ['unknown argument field_%d' % i for i in range(n)]\n")
+
+
+def _sandbox(portable=False):
+    from grader.isolation.limits import Limits
+    from grader.isolation.sandbox import Sandbox
+
+    sandbox = Sandbox(Limits(case_seconds=0.5), portable=portable)
+    sandbox.begin_load([{"label": "submission.py", "kind": "file", "code": LISTS}], ["handle"])
+    assert sandbox.load().fatal is None
+    return sandbox
+
+
+def _run(sandbox, argument):
+    from grader.judging.harness import Responder, Transcript
+    from grader.judging.scripted_models import NeverCorrects
+
+    return sandbox.run("handle", [[argument]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
+
+
+@pytest.mark.parametrize("portable", [False, True], ids=["posix", "portable"])
+def test_an_answer_left_unread_while_the_grader_was_off_the_cpu_still_counts(portable, monkeypatch):
+    """What CI saw: a 600 kB answer (10,000 undeclared fields, 0.04 s idle) fills the reply pipe, the worker blocks
+    writing it, and the grader, kept off the CPU, comes back past the limit. Made here on purpose: the grader
+    stalls once for 1.5 s on a 0.5 s limit. The answer counts, as it would have on an idle machine."""
+    import time
+
+    sandbox = _sandbox(portable)
+    try:
+        real, stalls = sandbox.transport.next_chunk, []
+
+        def stalled(timeout):
+            if not stalls:  # once, after the worker has had time to fill the pipe and block
+                stalls.append(1)
+                time.sleep(1.5)
+            return real(timeout)
+
+        monkeypatch.setattr(sandbox.transport, "next_chunk", stalled)
+        started = time.monotonic()
+        outcome = _run(sandbox, 20_000)
+        assert time.monotonic() - started > 1.5 and stalls == [1]
+        assert (outcome.stopped, outcome.problem) == (None, None)
+        [done] = outcome.results
+        assert done["result"]["plain"][-1] == "unknown argument field_19999"
+    finally:
+        sandbox.close()
+
+
+def test_a_call_the_grader_was_partway_through_sending_when_kept_off_the_cpu_still_counts(monkeypatch):
+    """The other way: a 1 MB call is more than the request pipe holds; the grader stalls for 1.5 s partway through
+    writing it (0.5 s limit) while the worker, having read all there was, waits for the rest. Before ``waits``
+    the next full pipe ended the case at once: "timed out after 0.5 s"."""
+    import select as real_select
+    import time
+
+    from grader.isolation import transport_posix
+
+    class Stalling:
+        calls = 0
+
+        @staticmethod
+        def select(*args):
+            Stalling.calls += 1
+            if Stalling.calls == 3:  # partway: two 64 kB writes went through
+                time.sleep(1.5)
+            return real_select.select(*args)
+
+    sandbox = _sandbox()
+    try:
+        monkeypatch.setattr(transport_posix, "select", Stalling)
+        started = time.monotonic()
+        outcome = _run(sandbox, "x" * 1_000_000)
+        assert time.monotonic() - started > 1.5 and Stalling.calls > 3
+        assert (outcome.stopped, outcome.problem) == (None, None)
+        assert outcome.results == [{"op": "done", "result": {"plain": 1_000_000}}]
+    finally:
+        sandbox.close()

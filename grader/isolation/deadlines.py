@@ -1,4 +1,5 @@
-"""Wall-clock limits that a busy machine does not use up: a worker that is computing keeps its time.
+"""Wall-clock limits that a busy machine does not use up: a worker that is computing, or waiting for the grader,
+keeps its time.
 
 A case's limit (``grader.isolation.limits.Limits.case_seconds``) is there to catch an endless loop or a hang.
 Measured on the wall clock alone it judged the machine instead: a 1 MB call takes the reference 0.2 s on an idle
@@ -6,9 +7,13 @@ machine, and CI, with the suite beside it, once stopped that case at 1 s; issue 
 and 0 on two runs. A ``Deadline`` that reaches its end looks at the worker first. If the kernel says the worker
 is computing (state ``R``, running or ready to run, or ``D``, waiting for the disk) and it has used less CPU time
 than the limit (every thread's), the machine kept it waiting, so the end moves by the CPU time it has not used
-yet. A worker that sleeps, or waits for something that does not come, is stopped at the limit, as before; so is
-one whose CPU time reaches the limit. The end never moves past ``BACKSTOP_FACTOR`` times the limit. On an idle
-machine a computing worker's CPU time is its wall time, so nothing changes there. Where ``/proc`` is missing
+yet. So it does when the worker waits for the grader (``waits``): its answer lies unread in the pipe, or the
+grader is partway through writing it a message. That is the grader kept off the CPU, not the worker: CI lost a
+case of 10,000 undeclared fields (0.04 s idle; a 600 kB answer, more than a pipe holds) to the 1 s limit while
+the worker sat blocked writing its answer. A worker that sleeps, or waits for something that does not come, is
+stopped at the limit, as before; so is one whose CPU time reaches the limit. The end never moves past
+``BACKSTOP_FACTOR`` times the limit. On an idle machine a computing worker's CPU time is its wall time, and the
+grader reads what it writes at once, so nothing changes there. Where ``/proc`` is missing
 (Windows, macOS) the limit is the wall clock alone.
 
 Why not the kernel's per-task wait time (``/proc/<pid>/schedstat``): it reads 0 where schedstats are off, as on
@@ -47,23 +52,26 @@ class Deadline:
         seconds: the limit (float, s).
         pid: the worker's process id (int), or None for a plain wall-clock deadline.
         slack: seconds added to the limit that the backstop does not multiply (float, s): the worker's start.
+        waits: a function of no arguments returning whether the worker is waiting for the grader (bool), e.g.
+            ``grader.isolation.transport_posix.PosixTransport.worker_waits``; None: never.
     Use ``remaining()`` where ``deadline - time.monotonic()`` was used: it returns 0.0, for good, once the end has
     passed and the worker is not owed more. ``extended`` (float, s) is how far the end has moved.
     """
 
-    def __init__(self, seconds, pid=None, slack=0.0):
+    def __init__(self, seconds, pid=None, slack=0.0, waits=None):
         self.start = time.monotonic()
         self.seconds = seconds + slack
         self.end = self.start + self.seconds
         self.backstop = self.start + slack + seconds * BACKSTOP_FACTOR
         self.pid = pid
+        self.waits = waits
         self.extended = 0.0
         self.expired = False
         self._cpu = process_state(pid)[1] if pid is not None else 0.0
 
     def remaining(self):
         """Seconds (float) until the end, 0.0 once it has passed; at the end, first moves it later by the CPU
-        time a computing worker has not used yet, within the backstop."""
+        time a computing (or waiting) worker has not used yet, within the backstop."""
         if self.expired:
             return 0.0
         now = time.monotonic()
@@ -72,7 +80,8 @@ class Deadline:
         if self.pid is not None and now < self.backstop:
             state, cpu = process_state(self.pid)
             owed = self.seconds - (cpu - self._cpu)
-            if state in _COMPUTING and owed > 0:
+            kept_waiting = state in _COMPUTING or (state is not None and self.waits is not None and self.waits())
+            if kept_waiting and owed > 0:
                 end = min(now + owed, self.backstop)
                 self.extended += end - self.end
                 self.end = end

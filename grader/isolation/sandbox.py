@@ -530,7 +530,8 @@ class Sandbox:
             return self.load_report.fatal if self.load_report is not None else "the worker could not start"
         # The worker reads the code once it has started: starting counts against STARTUP_SECONDS, not the
         # submission's load limit (on a loaded machine a 2 s limit once ran out before any learner code ran).
-        self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid, slack=STARTUP_SECONDS)
+        self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid, slack=STARTUP_SECONDS,
+                                      waits=self.transport.worker_waits)
         try:
             self._send({"op": "load", "chunks": self.chunks, "entries": self.entries}, self.load_deadline,
                        self._load_what())
@@ -566,7 +567,8 @@ class Sandbox:
                 if message.get("op") != "ready":
                     self._kill()
                     raise _Stop("sent an unexpected message while loading", "crash")
-                self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid)
+                self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid,
+                                              waits=self.transport.worker_waits)
                 message = self._receive(self.load_deadline, self._load_what())
                 if message.get("op") != "loaded":
                     self._kill()
@@ -610,7 +612,7 @@ class Sandbox:
                 outcome.problem = report.fatal
                 return outcome
         self.hidden = hidden
-        deadline = Deadline(self.limits.case_seconds, self.process.pid)
+        deadline = Deadline(self.limits.case_seconds, self.process.pid, waits=self.transport.worker_waits)
         requests = 0
         unbounded = f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded"
         try:

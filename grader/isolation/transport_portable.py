@@ -165,6 +165,11 @@ class PortableTransport:
         except queue.Empty:
             return None
 
+    def worker_waits(self):
+        """Whether the worker is waiting for the grader (bool), for ``grader.isolation.deadlines.Deadline``: what it
+        wrote was read by the reader thread and waits in its queue for the grader."""
+        return self.pipes is not None and not self.pipes.replies.empty()
+
     def kill(self, process):
         """End the worker and every process below it (psutil; on POSIX its session's group too)."""
         kill_tree_portable(process)

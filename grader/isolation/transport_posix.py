@@ -7,11 +7,14 @@ of ``grader.isolation.kernel_rules`` (Landlock, seccomp); its process group and 
 at the end of a case that went wrong.
 """
 
+import fcntl
 import os
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 
 from grader.isolation import kernel_rules
 from grader.isolation.processes import kill_descendants
@@ -62,6 +65,11 @@ def limit_resources(limits, confinement=None, processes=None):
     return apply
 
 
+def _unread(fd):
+    """Bytes (int) waiting in the pipe of which ``fd`` is an end. Raises OSError when ``fd`` is not open."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
 class PosixTransport:
     """One worker's channel over two inherited pipes: the grader's ends, and the worker's kernel rules.
 
@@ -76,6 +84,7 @@ class PosixTransport:
         self.confinement = kernel_rules.prepare(scratch)
         self.reply_fd = None
         self.request_fd = None
+        self.sending = False  # partway through writing a message (``send``)
 
     def start(self, source, scratch, output_fd, limits, env):
         """Start ``python -c source`` with the limits and kernel rules applied between fork and exec.
@@ -126,20 +135,35 @@ class PosixTransport:
         Raises:
             BrokenPipeError: the worker is gone (its end of the pipe is closed).
         """
-        while data:
-            _, writable, _ = select.select([], [self.request_fd], [], deadline.remaining())
-            if not writable:
-                if deadline.passed():
-                    return False
-                continue
-            try:
-                written = os.write(self.request_fd, data)
-            except BlockingIOError:
-                continue
-            except OSError as exc:
-                raise BrokenPipeError("the worker is gone") from exc
-            data = data[written:]
-        return True
+        self.sending = True
+        try:
+            while data:
+                _, writable, _ = select.select([], [self.request_fd], [], deadline.remaining())
+                if not writable:
+                    if deadline.passed():
+                        return False
+                    continue
+                try:
+                    written = os.write(self.request_fd, data)
+                except BlockingIOError:
+                    continue
+                except OSError as exc:
+                    raise BrokenPipeError("the worker is gone") from exc
+                data = data[written:]
+            return True
+        finally:
+            self.sending = False
+
+    def worker_waits(self):
+        """Whether the worker is waiting for the grader (bool), for ``grader.isolation.deadlines.Deadline``: what it
+        wrote lies unread in the reply pipe, or the grader is partway through a message and the worker has read all
+        of it that is in the request pipe. ``FIONREAD`` on either end of a pipe gives the bytes in it (pipe(7))."""
+        try:
+            if _unread(self.reply_fd) > 0:
+                return True
+            return self.sending and _unread(self.request_fd) == 0
+        except (OSError, TypeError):  # closed: the worker is gone
+            return False
 
     def next_chunk(self, timeout):
         """The next bytes the worker wrote (``b""`` at its end), or None when none came within ``timeout`` s."""

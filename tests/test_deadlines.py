@@ -152,6 +152,24 @@ def test_the_posix_transport_says_when_the_worker_waits_for_it():
     assert transport.worker_waits() is False  # closed: the worker is gone
 
 
+def test_the_portable_transport_says_when_the_worker_waits_for_it():
+    """Its threads read and write for it: a chunk in the reply queue, or the writer partway through a message."""
+    import queue
+    import types
+
+    from grader.isolation.transport_portable import PortableTransport
+
+    transport = PortableTransport()
+    assert transport.worker_waits() is False  # not started
+    transport.pipes = types.SimpleNamespace(replies=queue.Queue(), writing=False)
+    assert transport.worker_waits() is False
+    transport.pipes.writing = True
+    assert transport.worker_waits() is True
+    transport.pipes.writing = False
+    transport.pipes.replies.put(b"answer")
+    assert transport.worker_waits() is True
+
+
 LISTS = ("def handle(n):\n"
          "    if isinstance(n, str):\n"
          "        return len(n)\n"

@@ -55,6 +55,7 @@ class _Pipes:
         self.replies = queue.Queue()
         self.requests = queue.Queue()
         self.failed = False
+        self.writing = False  # the writer thread holds bytes the worker has not all read yet
         stdout, stdin = process.stdout, process.stdin
         threading.Thread(target=self._read, args=(stdout,), daemon=True).start()
         threading.Thread(target=self._write, args=(stdin,), daemon=True).start()
@@ -81,12 +82,14 @@ class _Pipes:
                 if item is None:
                     return
                 data, done = item
+                self.writing = True
                 try:
                     view = memoryview(data)
                     while view:
                         view = view[os.write(fd, view):]
                 except OSError:
                     self.failed = True
+                self.writing = False
                 done.set()
                 if self.failed:
                     return
@@ -167,8 +170,9 @@ class PortableTransport:
 
     def worker_waits(self):
         """Whether the worker is waiting for the grader (bool), for ``grader.isolation.deadlines.Deadline``: what it
-        wrote was read by the reader thread and waits in its queue for the grader."""
-        return self.pipes is not None and not self.pipes.replies.empty()
+        wrote was read by the reader thread and waits in its queue for the grader, or the writer thread is partway
+        through a message (the worker's reading is its main thread's: a submission's code does not run then)."""
+        return self.pipes is not None and (self.pipes.writing or not self.pipes.replies.empty())
 
     def kill(self, process):
         """End the worker and every process below it (psutil; on POSIX its session's group too)."""

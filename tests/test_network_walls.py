@@ -638,6 +638,14 @@ def limits(pid):
     checked(LIBC.prlimit(pid, 7, None, now))  # RLIMIT_NOFILE
     checked(LIBC.prlimit(pid, 7, now, None))
 
+def lease(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_RDLCK)  # a writer opening the file now waits for this process
+        fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    finally:
+        os.close(fd)
+
 def handle(t):
     outside, parent = t["outside"], os.getppid()
     answers = {
@@ -661,6 +669,7 @@ def handle(t):
         "signal to another process": attempt(lambda: checked(LIBC.kill(parent, 0))),
         "SIGIO to another process": attempt(lambda: fcntl.fcntl(os.open(".", os.O_RDONLY), fcntl.F_SETOWN, parent)),
         "SIGIO to another process by ioctl": attempt(lambda: sigio_owner(parent)),
+        "lease holding writers of a file outside": attempt(lambda: lease(outside)),
         "folder its owner cannot list": attempt(lambda: unlistable(0o300, 0o022)),
         "folder hidden by umask": attempt(lambda: unlistable(0o777, 0o700)),
     }
@@ -695,7 +704,7 @@ def other_channels(monkeypatch, tmp_path, landlock=True, seccomp=True):
 def test_no_other_channel_carries_anything_out(monkeypatch, tmp_path, landlock):
     """System V objects, extended attributes, owners, modes and times of files outside scratch, an immutable
     scratch file that outlives the cleanup, the process name, disk reserved with fallocate, and reaching another
-    process by its id (SIGIO's owner by fcntl or ioctl), a folder its owner cannot list (by mkdir's mode or by umask):
+    process by its id (SIGIO's owner by fcntl or ioctl), a lease that holds any writer of a file outside, a folder its owner cannot list (by mkdir's mode or by umask):
     none works with the guard gone; what a process does to itself still does."""
     answers, before, after, left = other_channels(monkeypatch, tmp_path, landlock=landlock)
     assert answers.pop("the worker itself") == "sent", json.dumps(answers)

@@ -296,14 +296,16 @@ def test_file_attribute_ioctls_are_refused(machine):
 
 def test_prctl_and_fcntl_rules(machine):
     """PR_SET_NAME wrote into /proc/<pid>/comm, which any process reads (the trial): it succeeds, unrun; PR_SET_MM
-    (root) is refused; F_SETOWN aims SIGIO at any process."""
+    (root) is refused; F_SETOWN aims SIGIO at any process; F_SETLEASE makes any process opening a readable file for
+    writing wait for the worker; F_GETLEASE and F_NOTIFY (the worker's own signal) stay."""
     name, column, program = machine
     arch = AUDIT[name]
     assert run_filter(program, PRCTL[column], arch, args=(15, 0)) == kernel_rules.SECCOMP_RET_ERRNO
     assert run_filter(program, PRCTL[column], arch, args=(35, 0)) == EPERM
     for option in (38, 36, 22, 16):  # NO_NEW_PRIVS, CHILD_SUBREAPER, SET_SECCOMP, GET_NAME
         assert run_filter(program, PRCTL[column], arch, args=(option, 1)) == ALLOW, option
-    for command, verdict in ((8, EPERM), (15, EPERM), (1, ALLOW), (2, ALLOW), (3, ALLOW), (4, ALLOW), (1030, ALLOW)):
+    for command, verdict in ((8, EPERM), (15, EPERM), (1024, EPERM), (1, ALLOW), (2, ALLOW), (3, ALLOW), (4, ALLOW),
+                             (1025, ALLOW), (1026, ALLOW), (1030, ALLOW)):
         assert run_filter(program, FCNTL[column], arch, args=(3, command, 0)) == verdict, command
 
 

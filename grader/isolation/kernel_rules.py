@@ -250,6 +250,11 @@ PR_SET_NAME, PR_SET_MM = 15, 35
 # ioctls FIOSETOWN and SIOCSPGRP: from pure Python (fcntl.ioctl) they killed the grader, and a whole batch, with
 # SIGIO where Landlock's signal scope (ABI 6, Linux 6.12) is missing (issue 40's attacker trial).
 F_SETOWN, F_SETOWN_EX = 8, 15
+# fcntl F_SETLEASE: a read lease on any file the worker may read (as root, CAP_LEASE: the interpreter's own files)
+# makes every process on the machine that opens it for writing wait for the worker, up to fs.lease-break-time
+# (45 s by default; measured: a writer waited the 8 s the holder slept), and tells the worker it happened. No
+# solution takes a lease.
+F_SETLEASE = 1024
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 # mkdir's mode must keep the owner's read, write and search bits: a folder made 0o300 could be written into but
 # not listed, so a grader that is not root could neither count nor measure nor remove what was in it (241 MB and
@@ -343,8 +348,8 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
     comment); ``socketpair`` but for an ``AF_UNIX`` ``SOCK_STREAM`` pair (a datagram pair sends to any UNIX socket
     by its path; a stream pair answers EISCONN); the ``TIOCSTI`` and ``TIOCLINUX`` ioctls and those of
     ``FILE_IOCTL_TYPES``, ``FIOSETOWN`` and ``SIOCSPGRP``; ``mknod``/``mknodat`` of a device; ``mkdir``/``mkdirat``
-    with a mode lacking any of ``MKDIR_MODE``; ``prctl(PR_SET_MM)``; ``fcntl`` ``F_SETOWN`` and
-    ``F_SETOWN_EX``; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
+    with a mode lacking any of ``MKDIR_MODE``; ``prctl(PR_SET_MM)``; ``fcntl`` ``F_SETOWN``, ``F_SETOWN_EX`` and
+    ``F_SETLEASE``; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
     ``int 0x80``, whose ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH).
     Answered with success and not run: ``PRETENDED_CALLS`` and ``prctl(PR_SET_NAME)``. With ``processes``:
     ``fork``, ``vfork`` and ``clone`` without ``CLONE_THREAD``, and ``clone3`` (whose flags a filter cannot read)
@@ -388,7 +393,7 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "prctl"), ("ld", _argument(0)), ("jeq", PR_SET_NAME, "succeed", None),
                 ("jeq", PR_SET_MM, "deny", "allow"),
                 ("label", "fcntl"), ("ld", _argument(1)), ("jeq", F_SETOWN, "deny", None),
-                ("jeq", F_SETOWN_EX, "deny", "allow"),
+                ("jeq", F_SETOWN_EX, "deny", None), ("jeq", F_SETLEASE, "deny", "allow"),
                 ("label", "mkdir"), ("ld", _argument(1)), ("ja", "folder mode"),
                 ("label", "mkdirat"), ("ld", _argument(2)),
                 ("label", "folder mode"), ("and", MKDIR_MODE), ("jeq", MKDIR_MODE, "allow", "deny")]

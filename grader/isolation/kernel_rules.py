@@ -33,6 +33,11 @@ Two more kernel rules, independent of Landlock:
   - acting on another process by its id (``setpriority``, ``sched_*``, ``prlimit``, ``kill`` and the signal calls);
   - tracing or reading other processes (``ptrace``, ``process_vm_readv``, pidfds...), namespaces and mounts, BPF,
     the keyrings, and the calls that act on the whole machine as root (CI and containers run the worker as root);
+  - the network's device ioctls, scheduling and pinned memory, memory files, inotify and file locks;
+- a worker started by root keeps none of root's capabilities (``drop_capabilities``): its user is still 0, but
+  the kernel's own checks then refuse what only capabilities allow (network administration, tracing past the
+  owner check, realtime scheduling, locking memory, descriptors in flight past its file limit), whatever a
+  filter misses;
 - the worker is a "child subreaper" (``PR_SET_CHILD_SUBREAPER``, Linux 3.4+): where no filter can
   be installed, every process it starts stays below it, even one that leaves its session, so
   ``kill_tree`` finds and ends them all.
@@ -56,6 +61,10 @@ RULE_PATH_BENEATH = 1
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_SET_CHILD_SUBREAPER = 36
+# Capabilities (include/uapi/linux/capability.h, prctl.h; man 7 capabilities): the bounding set limits what an
+# exec may grant, so root's next program gets none of them; capset then empties the three sets now.
+PR_CAPBSET_READ, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 23, 24, 47, 4
+LINUX_CAPABILITY_VERSION_3, CAP_SETPCAP, CAPABILITY_SLOTS = 0x20080522, 8, 64
 
 FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 FS_MAKE_CHAR, FS_MAKE_BLOCK = 1 << 6, 1 << 11
@@ -116,6 +125,14 @@ def status():
 
 # -- seccomp: no new processes, no sockets, no other processes -----------------------------------
 
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+
+
 class _SockFilter(ctypes.Structure):
     _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
 
@@ -131,7 +148,7 @@ _SHARED_NUMBERS = {"pidfd_send_signal": 424, "io_uring_setup": 425, "io_uring_en
                    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
                    "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
                    "quotactl_fd": 443, "process_mrelease": 448, "fchmodat2": 452, "setxattrat": 463,
-                   "removexattrat": 466, "open_tree_attr": 467, "file_setattr": 469}
+                   "removexattrat": 466, "open_tree_attr": 467, "file_setattr": 469, "memfd_secret": 447}
 _X86_64 = {**_SHARED_NUMBERS,
            "fork": 57, "vfork": 58, "clone": 56, "socket": 41, "socketpair": 53, "connect": 42, "bind": 49,
            "listen": 50, "accept": 43, "accept4": 288, "ioctl": 16, "mknod": 133, "mknodat": 259,
@@ -154,7 +171,8 @@ _X86_64 = {**_SHARED_NUMBERS,
            "setpriority": 141, "sched_setaffinity": 203, "sched_setscheduler": 144, "sched_setparam": 142,
            "sched_setattr": 314, "ioprio_set": 251, "prlimit64": 302, "get_robust_list": 274, "kill": 62,
            "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "prctl": 157, "fcntl": 72,
-           "fallocate": 285, "umask": 95, "mkdir": 83, "mkdirat": 258}
+           "fallocate": 285, "umask": 95, "mkdir": 83, "mkdirat": 258, "setsockopt": 54, "flock": 73,
+           "inotify_init": 253, "inotify_init1": 294, "memfd_create": 319, "mlock": 149, "mlockall": 151, "mlock2": 325}
 _ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mknod, chmod, utime, modify_ldt, sysfs...)
           "clone": 220, "socket": 198, "socketpair": 199, "connect": 203, "bind": 200, "listen": 201, "accept": 202,
           "accept4": 242, "ioctl": 29, "mknodat": 33, "ptrace": 117, "process_vm_readv": 270,
@@ -174,7 +192,8 @@ _ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mkno
           "setpriority": 140, "sched_setaffinity": 122, "sched_setscheduler": 119, "sched_setparam": 118,
           "sched_setattr": 274, "ioprio_set": 30, "prlimit64": 261, "get_robust_list": 100, "kill": 129,
           "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "prctl": 167, "fcntl": 25,
-          "fallocate": 47, "umask": 166, "mkdirat": 34}
+          "fallocate": 47, "umask": 166, "mkdirat": 34, "setsockopt": 208, "flock": 32, "inotify_init1": 26,
+          "memfd_create": 279, "mlock": 228, "mlockall": 230, "mlock2": 284}
 # machine -> (AUDIT_ARCH_*, whether the x32 ABI exists, {system call: number})
 ARCHITECTURES = {"x86_64": (0xC000003E, True, _X86_64), "aarch64": (0xC00000B7, False, _ARM64)}
 ARCHITECTURES["amd64"] = ARCHITECTURES["x86_64"]
@@ -229,9 +248,23 @@ ROOT_CALLS = ("reboot", "kexec_load", "kexec_file_load", "init_module", "finit_m
 # the grader's check after the case). Writing the same bytes goes at the disk's speed (0.3 GB/s here), and no
 # solution reserves space. glibc's posix_fallocate falls back to writing only on EOPNOTSUPP, so EPERM stops it.
 DISK_CALLS = ("fallocate",)
-REFUSED_CALLS = (SOCKET_CALLS + IPC_CALLS + OTHER_PROCESS_CALLS + METADATA_CALLS + DISK_CALLS + VIEW_CALLS
-                 + KERNEL_CALLS + ROOT_CALLS)
+# Taking the machine's time or memory from other processes (issue 40's fourth attacker trial, as root): a worker
+# at SCHED_FIFO priority 99 left a process sharing its CPU none of it for 1.75 s of a 2.5 s spin; realtime I/O
+# priority and mlockall worked too. Memory files (memfd) hold memory outside the address-space limit: parked in
+# the socket pair, 1.6 GB. No solution schedules, pins or makes memory files (sched_setaffinity stays: SELF_ONLY).
+PRIORITY_CALLS = ("sched_setscheduler", "sched_setparam", "sched_setattr", "ioprio_set", "mlock", "mlock2",
+                  "mlockall", "memfd_create", "memfd_secret")
+# Watching and holding files outside: inotify watches any folder the worker reads (the trial parked inotify
+# descriptors past the 64-file limit and used up root's 128 instances for the whole machine), and flock holds a
+# lock on any file it reads (/etc/.pwd.lock, which useradd and passwd take, from plain Python with the guard on).
+# fcntl's locks, leases and F_NOTIFY are refused with them (FCNTL_REFUSED).
+FILE_WATCH_CALLS = ("inotify_init", "inotify_init1", "flock")
+REFUSED_CALLS = (SOCKET_CALLS + IPC_CALLS + OTHER_PROCESS_CALLS + METADATA_CALLS + DISK_CALLS + PRIORITY_CALLS
+                 + FILE_WATCH_CALLS + VIEW_CALLS + KERNEL_CALLS + ROOT_CALLS)
 CLONE_THREAD = 0x00010000
+# A thread may not start in a namespace of its own: clone's rule let CLONE_THREAD with CLONE_NEWNET, NEWNS, NEWUTS
+# and NEWCGROUP through (the trial); unshare and setns are refused (VIEW_CALLS), clone3 answers ENOSYS.
+CLONE_NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000
 AF_UNIX, SOCK_STREAM, SOCK_TYPE_MASK = 1, 1, 0xF  # SOCK_NONBLOCK and SOCK_CLOEXEC sit above the type's 4 bits
 # ioctls that type into a terminal (root may use them on any terminal it can open, not only its own).
 TIOCSTI, TIOCLINUX = 0x5412, 0x541C
@@ -240,8 +273,11 @@ S_IFMT, S_IFCHR, S_IFBLK = 0o170000, 0o020000, 0o060000
 # ioctl request types (bits 8-15) that change a file's attributes or its file system: 'f' (FS_IOC_SETFLAGS made a
 # scratch file immutable, so the grader's cleanup left it with an input in it: the attacker's trial; fs-verity),
 # 'v' (a file's generation), 'X' (FS_IOC_FSSETXATTR; FIFREEZE freezes a whole file system for root) and 0x94
-# (clones, labels). No solution uses any of them; the terminal and socket requests it may use have other types.
-IOCTL_TYPE_MASK, FILE_IOCTL_TYPES = 0xFF00, (0x6600, 0x7600, 0x5800, 0x9400)
+# (clones, labels); and the network's: 0x89 (SIOC*: the allowed socket pair reached the machine's interfaces,
+# which root could take down, past the guard, from plain Python: the fourth trial read eth0's flags and set a
+# missing interface's MTU past the permission check) and 0x8B (wireless). No solution uses any of them; the
+# terminal requests it may use (FIONBIO, FIONREAD, TCGETS) are type 'T'.
+IOCTL_TYPE_MASK, FILE_IOCTL_TYPES = 0xFF00, (0x6600, 0x7600, 0x5800, 0x9400, 0x8900, 0x8B00)
 # prctl: PR_SET_NAME puts 16 bytes in /proc/<pid>/comm, which every process on the machine reads (the trial did);
 # it returns success without effect (Python 3.14 names its threads so). PR_SET_MM rewrites what /proc shows of
 # the process's memory map and command line, as root.
@@ -255,12 +291,18 @@ F_SETOWN, F_SETOWN_EX = 8, 15
 # (45 s by default; measured: a writer waited the 8 s the holder slept), and tells the worker it happened. No
 # solution takes a lease.
 F_SETLEASE = 1024
+# Record locks (F_SETLK, F_SETLKW and the open-file ones) hold any readable file as flock does; F_NOTIFY watches a
+# folder as inotify does (FILE_WATCH_CALLS).
+F_NOTIFY, F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 1026, 6, 7, 37, 38
+FCNTL_REFUSED = (F_SETOWN, F_SETOWN_EX, F_SETLEASE, F_NOTIFY, F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)
+# setsockopt SO_SNDBUFFORCE and SO_RCVBUFFORCE (root) let one socket pair queue 1.5 GB past the address-space limit.
+SOL_SOCKET, SO_SNDBUFFORCE, SO_RCVBUFFORCE = 1, 32, 33
 FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 # mkdir's mode must keep the owner's read, write and search bits: a folder made 0o300 could be written into but
 # not listed, so a grader that is not root could neither count nor measure nor remove what was in it (241 MB and
 # every hidden input stayed in /tmp: the same trial).
 MKDIR_MODE = 0o700
-PRIO_PROCESS, IOPRIO_WHO_PROCESS = 0, 1
+PRIO_PROCESS = 0
 # A placeholder for the worker's process id in the program: the grader builds the filter before the fork, and
 # ``apply`` writes the real id in its place. No process has it (pid_max is at most 2**22).
 SELF = 0x7FFFFFF0
@@ -270,9 +312,7 @@ SELF = 0x7FFFFFF0
 # past Landlock (the trial changed another process's nice value); kill(-1) as root ends every process where
 # Landlock's signal scope (ABI 6) is missing. 0 means "the caller" (kill(0): the worker's own group, which it
 # leads).
-SELF_ONLY = {"setpriority": (1, (0, SELF), (0, PRIO_PROCESS)), "ioprio_set": (1, (0, SELF), (0, IOPRIO_WHO_PROCESS)),
-             "sched_setaffinity": (0, (0, SELF), None), "sched_setscheduler": (0, (0, SELF), None),
-             "sched_setparam": (0, (0, SELF), None), "sched_setattr": (0, (0, SELF), None),
+SELF_ONLY = {"setpriority": (1, (0, SELF), (0, PRIO_PROCESS)), "sched_setaffinity": (0, (0, SELF), None),
              "prlimit64": (0, (0, SELF), None), "get_robust_list": (0, (0, SELF), None),
              "kill": (0, (0, SELF, -SELF & 0xFFFFFFFF), None), "tkill": (0, (SELF,), None),
              "tgkill": (0, (SELF,), None), "rt_sigqueueinfo": (0, (SELF,), None),
@@ -344,12 +384,14 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
         pid: the worker's process id (int); by default the placeholder ``SELF``, which ``apply`` replaces in the
             forked worker (see ``pid_slots``).
     Refused with EPERM: every call of ``REFUSED_CALLS`` (sockets, IPC, other processes, owners and extended
-    attributes, reserving disk, mounts and namespaces, the kernel's own surface, root-only calls: see each tuple's
-    comment); ``socketpair`` but for an ``AF_UNIX`` ``SOCK_STREAM`` pair (a datagram pair sends to any UNIX socket
-    by its path; a stream pair answers EISCONN); the ``TIOCSTI`` and ``TIOCLINUX`` ioctls and those of
-    ``FILE_IOCTL_TYPES``, ``FIOSETOWN`` and ``SIOCSPGRP``; ``mknod``/``mknodat`` of a device; ``mkdir``/``mkdirat``
-    with a mode lacking any of ``MKDIR_MODE``; ``prctl(PR_SET_MM)``; ``fcntl`` ``F_SETOWN``, ``F_SETOWN_EX`` and
-    ``F_SETLEASE``; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
+    attributes, reserving disk, scheduling and pinned or file-backed memory, inotify and flock, mounts and
+    namespaces, the kernel's own surface, root-only calls: see each tuple's comment); ``socketpair`` but for an
+    ``AF_UNIX`` ``SOCK_STREAM`` pair (a datagram pair sends to any UNIX socket by its path; a stream pair answers
+    EISCONN); the ``TIOCSTI`` and ``TIOCLINUX`` ioctls and those of ``FILE_IOCTL_TYPES`` (file attributes and the
+    network's SIOC* requests); ``mknod``/``mknodat`` of a device; ``mkdir``/``mkdirat`` with a mode lacking any of
+    ``MKDIR_MODE``; ``prctl(PR_SET_MM)``; the ``fcntl`` commands of ``FCNTL_REFUSED`` (SIGIO's owner, leases,
+    locks, F_NOTIFY); ``setsockopt`` ``SO_SNDBUFFORCE`` and ``SO_RCVBUFFORCE``; ``clone`` with any namespace
+    flag; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
     ``int 0x80``, whose ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH).
     Answered with success and not run: ``PRETENDED_CALLS`` and ``prctl(PR_SET_NAME)``. With ``processes``:
     ``fork``, ``vfork`` and ``clone`` without ``CLONE_THREAD``, and ``clone3`` (whose flags a filter cannot read)
@@ -374,11 +416,12 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "pretend"), ("ret", SECCOMP_RET_ERRNO), ("label", "dispatch")]
     program += [("jeq", numbers["socketpair"], "socketpair", None), ("jeq", numbers["ioctl"], "ioctl", None),
                 ("jeq", numbers["mknodat"], "mknodat", None), ("jeq", numbers["prctl"], "prctl", None),
-                ("jeq", numbers["fcntl"], "fcntl", None), ("jeq", numbers["mkdirat"], "mkdirat", None)]
+                ("jeq", numbers["fcntl"], "fcntl", None), ("jeq", numbers["mkdirat"], "mkdirat", None),
+                ("jeq", numbers["setsockopt"], "setsockopt", None), ("jeq", numbers["clone"], "clone", None)]
     program += [("jeq", numbers[name], name, None) for name in ("mknod", "mkdir") if name in numbers]  # x86-64
     program += [("jeq", numbers[name], "self " + name, None) for name in SELF_ONLY]
     if processes:
-        program += [("jeq", numbers["clone3"], "nosys", None), ("jeq", numbers["clone"], "clone", None)]
+        program.append(("jeq", numbers["clone3"], "nosys", None))
     program += [("ret", SECCOMP_RET_ALLOW),
                 ("label", "socketpair"), ("ld", _argument(0)), ("jeq", AF_UNIX, None, "deny"), ("ld", _argument(1)),
                 ("and", SOCK_TYPE_MASK), ("jeq", SOCK_STREAM, "allow", "deny"),
@@ -392,8 +435,11 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "mode"), ("and", S_IFMT), ("jeq", S_IFCHR, "deny", None), ("jeq", S_IFBLK, "deny", "allow"),
                 ("label", "prctl"), ("ld", _argument(0)), ("jeq", PR_SET_NAME, "succeed", None),
                 ("jeq", PR_SET_MM, "deny", "allow"),
-                ("label", "fcntl"), ("ld", _argument(1)), ("jeq", F_SETOWN, "deny", None),
-                ("jeq", F_SETOWN_EX, "deny", None), ("jeq", F_SETLEASE, "deny", "allow"),
+                ("label", "fcntl"), ("ld", _argument(1))]
+    program += [("jeq", command, "deny", None) for command in FCNTL_REFUSED]
+    program += [("ja", "allow"),
+                ("label", "setsockopt"), ("ld", _argument(1)), ("jeq", SOL_SOCKET, None, "allow"), ("ld", _argument(2)),
+                ("jeq", SO_SNDBUFFORCE, "deny", None), ("jeq", SO_RCVBUFFORCE, "deny", "allow"),
                 ("label", "mkdir"), ("ld", _argument(1)), ("ja", "folder mode"),
                 ("label", "mkdirat"), ("ld", _argument(2)),
                 ("label", "folder mode"), ("and", MKDIR_MODE), ("jeq", MKDIR_MODE, "allow", "deny")]
@@ -404,7 +450,8 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
         program.append(("ld", _argument(index)))
         program += [("jeq", _self(value, pid), "allow", None) for value in values]
         program.append(("ja", "deny"))
-    program += [("label", "clone"), ("ld", _argument(0)), ("jset", CLONE_THREAD, "allow", "deny"),
+    program += [("label", "clone"), ("ld", _argument(0)), ("jset", CLONE_NAMESPACES, "deny", None),
+                ("jset", CLONE_THREAD, "allow", "deny") if processes else ("ja", "allow"),
                 ("label", "allow"), ("ret", SECCOMP_RET_ALLOW),
                 ("label", "deny"), ("ret", SECCOMP_RET_ERRNO | EPERM),
                 ("label", "nosys"), ("ret", SECCOMP_RET_ERRNO | ENOSYS),
@@ -550,16 +597,17 @@ def prepare(scratch, processes=True):
         processes: the seccomp filter also refuses creating processes (bool; False only for the tests of the
             process-tree cleanup, which keep every other rule).
     Returns:
-        a plan for ``apply``: ``(landlock, (seccomp, program, slots))``, landlock and seccomp None where this
-        kernel lacks them (``slots``: ``pid_slots`` of the program, where ``apply`` writes the worker's id); or
-        None when the system offers neither (not Linux).
+        a plan for ``apply``: ``(landlock, (seccomp, program, slots), capabilities)``, landlock and seccomp None
+        where this kernel lacks them (``slots``: ``pid_slots`` of the program, where ``apply`` writes the worker's
+        id; ``capabilities``: True, give them all up); or None when the system offers neither (not Linux).
     """
     if _LIBC is None:
         return None
     program = confinement_filter(processes=processes) if seccomp_available() else None
     seccomp = _SockFprog(len(program), ctypes.cast(program, ctypes.POINTER(_SockFilter))) if program else None
     slots = pid_slots([(op.code, op.jt, op.jf, op.k) for op in program]) if program else []
-    return _landlock_plan(scratch), (seccomp, program, slots)
+    _LIBC.capset  # looked up now: the child after the fork only calls it
+    return _landlock_plan(scratch), (seccomp, program, slots), True
 
 
 def _landlock(plan):
@@ -586,21 +634,53 @@ def _landlock(plan):
         os.close(ruleset)
 
 
+def drop_capabilities():
+    """Give up every capability, now and across exec: empty the bounding and ambient sets, then the effective,
+    permitted and inheritable ones. Call in the forked child (``apply`` does); it cannot be undone.
+
+    Why: CI, containers and Gradescope run the grader as root, and a worker that kept root's capabilities passed
+    every permission check a filter does not cover: the fourth attacker trial of issue 40 used CAP_NET_ADMIN on
+    the machine's interfaces through the allowed socket pair, CAP_SYS_NICE for SCHED_FIFO 99, CAP_IPC_LOCK for
+    mlockall, and CAP_SYS_ADMIN to park descriptors in the pair past its 64-file limit. Measured in the shared
+    design "isolation", section 2: root with an empty bounding set cannot read another root process's memory.
+    The user id stays 0 (files the worker may read are still read as their owner's).
+
+    Returns:
+        True when no capability is left, now or for a program the worker runs (bool); False when the bounding
+        set could not be emptied (a process without CAP_SETPCAP, e.g. a container that dropped it: a program
+        run by root would get the rest back; the seccomp filter refuses starting one).
+    Raises:
+        OSError: capset refused to empty the sets (it never should: dropping needs no privilege).
+    """
+    emptied = True
+    for cap in range(CAPABILITY_SLOTS):
+        if _LIBC.prctl(PR_CAPBSET_READ, cap, 0, 0, 0) == 1 and _LIBC.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0:
+            emptied = False  # EPERM without CAP_SETPCAP; capabilities past the kernel's last answer EINVAL to READ
+    _LIBC.prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)  # EINVAL before Linux 4.3, which has none
+    header, data = _CapHeader(LINUX_CAPABILITY_VERSION_3, 0), (_CapData * 2)()
+    if _LIBC.capset(ctypes.byref(header), data) < 0:
+        raise OSError(ctypes.get_errno(), "capset failed")
+    return emptied
+
+
 def apply(plan):
     """Confine the calling process (and its future children) by ``plan``; call in the forked child.
 
-    Makes the process a child subreaper, sets ``no_new_privs`` (which both rules require), then
-    applies the Landlock rules and the seccomp filter that the plan holds.
+    Makes the process a child subreaper, gives up every capability where the plan says so
+    (``drop_capabilities``), sets ``no_new_privs`` (which both rules require), then applies the Landlock rules
+    and the seccomp filter that the plan holds.
     Raises:
         OSError: a system call failed; the worker must then not start (``subprocess`` reports it),
             rather than run unconfined while the grader believes it is confined.
     """
-    landlock, (seccomp, program, slots) = plan
+    landlock, (seccomp, program, slots), capabilities = plan
     if seccomp:
         pid = os.getpid()  # the filter was built before the fork: only now is the worker's id known
         for index, negated in slots:
             program[index].k = (-pid if negated else pid) & 0xFFFFFFFF
     _LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # Linux 3.4+; without it kill_tree still finds attached children
+    if capabilities:
+        drop_capabilities()  # before the rules: dropping the bounding set needs CAP_SETPCAP, which this gives up
     if (landlock or seccomp) and _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
     if landlock:

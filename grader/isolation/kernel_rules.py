@@ -6,9 +6,9 @@ switch it off. Landlock rules are enforced by the kernel and inherited by every 
 starts: once applied, the worker (and anything it forks) can
 
 - write, create or remove files only inside its scratch folder (no device nodes there), and ``/dev/null``;
-- read and execute only the Python installation, the system's libraries (``/usr``, ``/lib*``,
-  ``/etc``) and its scratch folder; so not the kit (the reference solution, the hidden cases,
-  the grader's bytecode), not ``/proc``, not results files;
+- read and execute only the Python installation, the system's libraries (``/usr``, ``/lib*``, and of
+  ``/etc`` the files of ``ETC_READ_PATHS``) and its scratch folder; so not the kit (the reference solution, the
+  hidden cases, the grader's bytecode), not ``/proc``, not results files, not ``/etc/shadow``;
 - (Landlock ABI 4, Linux 6.7) not bind or connect TCP sockets;
 - (ABI 6, Linux 6.12) not signal processes outside its own sandbox (the grader), nor connect to
   abstract Unix sockets outside it.
@@ -74,7 +74,16 @@ NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1
 FILE_RIGHTS = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV  # those valid on a file
 
-SYSTEM_READ_PATHS = ("/usr", "/lib", "/lib64", "/lib32", "/etc", "/bin", "/sbin")
+SYSTEM_READ_PATHS = ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin")
+# Of /etc, only what the C library and the standard library read: the whole folder let a worker started by root
+# print /etc/shadow in a visible case (issue 40's fourth trial; root reads it as its owner, capabilities or not).
+# The loader's cache and preload list, time zone, users and groups (getpass, pwd, grp), name service, services and
+# protocols (socket.getservbyname), mime.types (mimetypes), os-release (platform), locale aliases, OpenSSL's
+# configuration and the certificates (import ssl), musl's library path. A path this system lacks is left out.
+ETC_READ_PATHS = ("ld.so.cache", "ld.so.preload", "ld.so.conf", "ld.so.conf.d", "localtime", "timezone", "passwd",
+                  "group", "nsswitch.conf", "host.conf", "hosts", "services", "protocols", "networks", "gai.conf",
+                  "mime.types", "os-release", "locale.alias", "ssl/openssl.cnf", "ssl/certs",
+                  "ld-musl-x86_64.path", "ld-musl-aarch64.path")
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -582,6 +591,12 @@ def _landlock_plan(scratch):
     size = 24 if version >= 6 else 16 if version >= 4 else 8  # older kernels refuse fields they do not know
     read = (FS_EXECUTE | FS_READ_FILE | FS_READ_DIR) & fs
     rules = [(path, read) for path in _read_paths()]
+    for name in ETC_READ_PATHS:
+        path = os.path.join("/etc", name)
+        if os.path.isdir(path):
+            rules.append((path, read))
+        elif os.path.exists(path):
+            rules.append((path, FS_READ_FILE & fs))  # a rule on a file may hold file rights only
     # In scratch: everything but running programs and making device nodes (a character device made there
     # reached the kernel log: an adversarial test).
     scratch_rights = fs & ~(FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK)

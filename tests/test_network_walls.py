@@ -671,6 +671,27 @@ def pinned():
     checked(LIBC.mlock(buffer, 4096))
     LIBC.munlock(buffer, 4096)
 
+def spliced():
+    read, write = os.pipe()
+    try:
+        buffer = ctypes.create_string_buffer(b"x")
+        vector = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), 1)  # struct iovec: base, length
+        checked(LIBC.vmsplice(write, vector, 1, 0))  # huge pages spliced so stayed pinned outside every limit
+    finally:
+        os.close(read)
+        os.close(write)
+
+def native_aio():
+    context = ctypes.c_ulong(0)
+    checked(LIBC.syscall({"x86_64": 206, "aarch64": 0}[os.uname().machine], 1, ctypes.byref(context)))  # io_setup
+    LIBC.syscall({"x86_64": 207, "aarch64": 1}[os.uname().machine], context)  # io_destroy
+
+def own_filter():
+    allow = (ctypes.c_uint64 * 1)(0x7FFF000000000006)  # one instruction: BPF_RET | BPF_K, SECCOMP_RET_ALLOW
+    program = struct.pack("HxxxxxxP", 1, ctypes.addressof(allow))  # struct sock_fprog
+    checked(LIBC.prctl(38, 1, 0, 0, 0))  # no_new_privs, which an unprivileged filter needs
+    checked(LIBC.prctl(22, 2, ctypes.c_char_p(program), 0, 0))  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+
 def lease(path):
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -713,6 +734,10 @@ def handle(t):
         "memory file": attempt(lambda: os.close(os.memfd_create("kit"))),
         "pinned memory": attempt(pinned),
         # SCHED_OTHER at priority 0, which the worker already has: the control changes nothing.
+        "pinned pages by vmsplice": attempt(spliced),
+        "native AIO context": attempt(native_aio),
+        "a seccomp filter of its own": attempt(own_filter),
+        "a Landlock ruleset of its own": attempt(lambda: checked(LIBC.syscall(444, None, 0, 1))),  # ABI version
         "scheduling policy": attempt(lambda: checked(LIBC.sched_setscheduler(0, 0, ctypes.byref(ctypes.c_int(0))))),
         "folder its owner cannot list": attempt(lambda: unlistable(0o300, 0o022)),
         "folder hidden by umask": attempt(lambda: unlistable(0o777, 0o700)),
@@ -750,7 +775,9 @@ def test_no_other_channel_carries_anything_out(monkeypatch, tmp_path, landlock):
     scratch file that outlives the cleanup, the process name, disk reserved with fallocate, and reaching another
     process by its id (SIGIO's owner by fcntl or ioctl), a lease that holds any writer of a file outside, flock,
     record locks and inotify on files outside, the machine's network interfaces by the allowed socket pair, a
-    socket buffer forced past the limits, memory files and pinned memory, a scheduling policy, a folder its owner cannot list (by mkdir's mode or by umask):
+    socket buffer forced past the limits, memory files and pinned memory, pages pinned by vmsplice, a native AIO
+    context, a seccomp filter or Landlock ruleset of its own (a log channel, kernel memory), a scheduling
+    policy, a folder its owner cannot list (by mkdir's mode or by umask):
     none works with the guard gone; what a process does to itself still does."""
     answers, before, after, left = other_channels(monkeypatch, tmp_path, landlock=landlock)
     assert answers.pop("the worker itself") == "sent", json.dumps(answers)
@@ -768,7 +795,10 @@ def test_each_other_channel_is_real_without_the_kernel_s_rules(monkeypatch, tmp_
     answers, _, after, left = other_channels(monkeypatch, tmp_path, landlock=False, seccomp=False)
     optional = {"extended attribute outside", "immutable file in scratch"}
     if os.geteuid() != 0:  # another user's process or file: the kernel's own permission check refuses these
-        optional |= {"owner outside", "immutable file in scratch", "socket buffer forced past the limits"}
+        optional |= {"owner outside", "immutable file in scratch", "socket buffer forced past the limits",
+                     "pinned memory"}  # RLIMIT_MEMLOCK is 0 in every worker: only root's CAP_IPC_LOCK passes it
+    if kernel_rules.abi_version() == 0:
+        optional.add("a Landlock ruleset of its own")
     assert sorted(set(answers) - set(routes_that_got_through(answers)) - optional) == [], json.dumps(answers)
     assert after.st_uid == 1 or "owner outside" in optional
     assert left == set()
@@ -886,6 +916,57 @@ def handle():
     done["copies"] = sorted(path.name + "=" + path.read_text() for path in pathlib.Path("copied").iterdir())
     return done
 '''
+
+
+EVERYDAY_FILES = r'''
+import getpass, locale, os, pathlib, sqlite3, ssl, tempfile, time, zoneinfo
+
+def handle():
+    done = {}
+    pathlib.Path("marker").touch()  # Path.touch tries os.utime first, which the filter answers without running
+    done["touch"] = os.path.exists("marker")
+    try:
+        os.utime("missing")
+        done["utime of a missing file"] = "no error"
+    except FileNotFoundError:
+        done["utime of a missing file"] = "FileNotFoundError"
+    with tempfile.TemporaryFile() as handle:  # opens the scratch folder itself with O_TMPFILE
+        handle.write(b"spooled")
+        handle.seek(0)
+        done["TemporaryFile"] = handle.read().decode()
+    with tempfile.NamedTemporaryFile() as handle:
+        done["NamedTemporaryFile"] = os.path.dirname(handle.name) == tempfile.gettempdir()
+    with tempfile.SpooledTemporaryFile(max_size=1) as handle:
+        handle.write(b"rolled over")
+        done["SpooledTemporaryFile"] = handle._rolled
+    # What the C library and the standard library read in /etc, now that Landlock grants only those files.
+    done["ssl"] = ssl.create_default_context().verify_mode == ssl.CERT_REQUIRED
+    done["zoneinfo"] = str(zoneinfo.ZoneInfo("UTC"))
+    done["localtime"] = time.localtime(0).tm_year in (1969, 1970)
+    done["user"] = bool(getpass.getuser())
+    done["locale"] = bool(locale.getlocale())
+    with sqlite3.connect(":memory:") as connection:
+        done["sqlite3"] = connection.execute("select 6 * 7").fetchone()[0]
+    return done
+'''
+
+
+def test_files_a_correct_submission_makes_work_under_the_rules(monkeypatch):
+    """Issue 40's fifth trial found two everyday file idioms broken in a guarded worker: Path.touch() made no file
+    (the filter answers utime without running it) and tempfile.TemporaryFile was refused as writing outside
+    scratch (it opens the folder itself). Both work now, with the standard library's readers of /etc."""
+    sandbox = Sandbox(Limits(case_seconds=20.0))
+    try:
+        sandbox.begin_load([{"label": "files.py", "kind": "file", "code": EVERYDAY_FILES}], ["handle"])
+        assert sandbox.load().fatal is None
+        outcome = sandbox.run("handle", [[]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
+    finally:
+        sandbox.close()
+    assert outcome.problem is None, outcome.problem
+    assert outcome.results[0]["result"]["plain"] == {
+        "touch": True, "utime of a missing file": "FileNotFoundError", "TemporaryFile": "spooled",
+        "NamedTemporaryFile": True, "SpooledTemporaryFile": True, "ssl": True, "zoneinfo": "UTC", "localtime": True,
+        "user": True, "locale": True, "sqlite3": 42}, outcome.results[0]
 
 
 def test_what_a_correct_submission_uses_works_under_the_filter(monkeypatch):

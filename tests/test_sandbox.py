@@ -386,6 +386,49 @@ def test_a_scratch_folder_past_its_bound_ends_the_case_and_is_emptied(monkeypatc
         sandbox.close()
 
 
+def test_a_folder_that_vanishes_while_the_scratch_is_measured_counts_as_past_the_bound(monkeypatch, tmp_path):
+    """Issue 40's fifth attacker trial: a thread renaming a folder back and forth while the grader read the scratch
+    folder hid 160 MB from every check (the vanished folder counted 0). Each reading that loses a folder is taken
+    again; one that never completes is past the bound, one that completes on a later try gives the true size."""
+    sandbox = Sandbox(Limits(case_seconds=10.0, output_bytes=1024 * 1024))
+    try:
+        folder = os.path.join(sandbox.scratch, "D1")
+        os.mkdir(folder)
+        with open(os.path.join(folder, "big"), "wb") as handle:
+            handle.write(b"x" * (3 * 1024 * 1024))
+        honest = sandbox.scratch_used()
+        assert 3 * 1024 * 1024 <= honest < sandbox.scratch_bytes
+        real_scandir, lost = os.scandir, []
+
+        def vanishing(path, times):
+            if path == folder and len(lost) < times:
+                lost.append(path)
+                raise FileNotFoundError(2, "No such file or directory", path)
+            return real_scandir(path)
+
+        monkeypatch.setattr(sandbox_module.os, "scandir", lambda path: vanishing(path, times=99))
+        assert sandbox.scratch_used() == sandbox.scratch_bytes + 1 and len(lost) == 3
+        lost.clear()
+        monkeypatch.setattr(sandbox_module.os, "scandir", lambda path: vanishing(path, times=1))
+        assert sandbox.scratch_used() == honest and lost == [folder]
+    finally:
+        monkeypatch.undo()
+        sandbox.close()
+
+
+@POSIX_PATH
+def test_the_worker_may_lock_no_memory_and_queue_few_signals(monkeypatch, sandbox_for):
+    """mmap's MAP_LOCKED locked 4 MB past the filter's mlock rule, and 1000 POSIX timers raised the count of queued
+    signals of every root process (both counted per user, machine-wide: the fifth trial)."""
+    sandbox = sandbox_for("""
+import resource
+def handle():
+    return [resource.getrlimit(resource.RLIMIT_MEMLOCK), resource.getrlimit(resource.RLIMIT_SIGPENDING)]
+""")
+    outcome, _ = run(sandbox, [[]])
+    assert outcome.results[0]["result"]["plain"] == [[0, 0], [64, 64]]
+
+
 def test_the_process_limit_binds_only_where_the_kernel_applies_it(monkeypatch):
     """RLIMIT_NPROC counts the user's tasks and does not apply to root: set for others, with room for threads."""
     monkeypatch.setattr(os, "getuid", lambda: 0)

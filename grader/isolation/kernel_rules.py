@@ -157,7 +157,8 @@ _SHARED_NUMBERS = {"pidfd_send_signal": 424, "io_uring_setup": 425, "io_uring_en
                    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
                    "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440, "mount_setattr": 442,
                    "quotactl_fd": 443, "process_mrelease": 448, "fchmodat2": 452, "setxattrat": 463,
-                   "removexattrat": 466, "open_tree_attr": 467, "file_setattr": 469, "memfd_secret": 447}
+                   "removexattrat": 466, "open_tree_attr": 467, "file_setattr": 469, "memfd_secret": 447,
+                   "landlock_create_ruleset": 444, "landlock_add_rule": 445, "landlock_restrict_self": 446}
 _X86_64 = {**_SHARED_NUMBERS,
            "fork": 57, "vfork": 58, "clone": 56, "socket": 41, "socketpair": 53, "connect": 42, "bind": 49,
            "listen": 50, "accept": 43, "accept4": 288, "ioctl": 16, "mknod": 133, "mknodat": 259,
@@ -181,7 +182,8 @@ _X86_64 = {**_SHARED_NUMBERS,
            "sched_setattr": 314, "ioprio_set": 251, "prlimit64": 302, "get_robust_list": 274, "kill": 62,
            "tkill": 200, "tgkill": 234, "rt_sigqueueinfo": 129, "rt_tgsigqueueinfo": 297, "prctl": 157, "fcntl": 72,
            "fallocate": 285, "umask": 95, "mkdir": 83, "mkdirat": 258, "setsockopt": 54, "flock": 73,
-           "inotify_init": 253, "inotify_init1": 294, "memfd_create": 319, "mlock": 149, "mlockall": 151, "mlock2": 325}
+           "inotify_init": 253, "inotify_init1": 294, "memfd_create": 319, "mlock": 149, "mlockall": 151, "mlock2": 325,
+           "io_setup": 206, "vmsplice": 278, "seccomp": 317}
 _ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mknod, chmod, utime, modify_ldt, sysfs...)
           "clone": 220, "socket": 198, "socketpair": 199, "connect": 203, "bind": 200, "listen": 201, "accept": 202,
           "accept4": 242, "ioctl": 29, "mknodat": 33, "ptrace": 117, "process_vm_readv": 270,
@@ -202,7 +204,8 @@ _ARM64 = {**_SHARED_NUMBERS,  # arm64 has none of x86-64's old calls (fork, mkno
           "sched_setattr": 274, "ioprio_set": 30, "prlimit64": 261, "get_robust_list": 100, "kill": 129,
           "tkill": 130, "tgkill": 131, "rt_sigqueueinfo": 138, "rt_tgsigqueueinfo": 240, "prctl": 167, "fcntl": 25,
           "fallocate": 47, "umask": 166, "mkdirat": 34, "setsockopt": 208, "flock": 32, "inotify_init1": 26,
-          "memfd_create": 279, "mlock": 228, "mlockall": 230, "mlock2": 284}
+          "memfd_create": 279, "mlock": 228, "mlockall": 230, "mlock2": 284, "io_setup": 0, "vmsplice": 75,
+          "seccomp": 277}
 # machine -> (AUDIT_ARCH_*, whether the x32 ABI exists, {system call: number})
 ARCHITECTURES = {"x86_64": (0xC000003E, True, _X86_64), "aarch64": (0xC00000B7, False, _ARM64)}
 ARCHITECTURES["amd64"] = ARCHITECTURES["x86_64"]
@@ -244,8 +247,12 @@ VIEW_CALLS = ("unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "o
 # The kernel's own surface: programs loaded into it, page faults handled by the process (a way to win kernel
 # races), hardware counters, another execution domain, the user's keyrings (shared by all their processes), x86's
 # local descriptor table and the obsolete calls that tell of file systems and modules.
+# A filter or Landlock ruleset of the worker's own: the fifth trial stacked a filter answering SECCOMP_RET_LOG
+# and wrote an input into the kernel log one call per byte, and held 0.9 GB of unreclaimable kernel memory in
+# Landlock rules. The grader applies both before this filter, which then refuses them (and PR_SET_SECCOMP).
 KERNEL_CALLS = ("bpf", "userfaultfd", "perf_event_open", "personality", "keyctl", "add_key", "request_key",
-                "modify_ldt", "sysfs", "ustat", "get_kernel_syms", "query_module")
+                "modify_ldt", "sysfs", "ustat", "get_kernel_syms", "query_module", "seccomp",
+                "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self")
 # Root-only calls: CI, containers and Gradescope run the worker as root, where each of these acts on the whole
 # machine (open_by_handle_at reads any file past Landlock's paths with CAP_DAC_READ_SEARCH).
 ROOT_CALLS = ("reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
@@ -261,8 +268,11 @@ DISK_CALLS = ("fallocate",)
 # at SCHED_FIFO priority 99 left a process sharing its CPU none of it for 1.75 s of a 2.5 s spin; realtime I/O
 # priority and mlockall worked too. Memory files (memfd) hold memory outside the address-space limit: parked in
 # the socket pair, 1.6 GB. No solution schedules, pins or makes memory files (sched_setaffinity stays: SELF_ONLY).
+# The fifth trial: vmsplice of huge pages left 2 MB pinned per pipe slot outside the address-space limit and the
+# worker's RSS (215 MB for 100 slots; the OOM killer would pick other processes); io_setup takes native AIO
+# contexts from fs.aio-max-nr, shared by the whole machine, with no capability exemption.
 PRIORITY_CALLS = ("sched_setscheduler", "sched_setparam", "sched_setattr", "ioprio_set", "mlock", "mlock2",
-                  "mlockall", "memfd_create", "memfd_secret")
+                  "mlockall", "memfd_create", "memfd_secret", "vmsplice", "io_setup")
 # Watching and holding files outside: inotify watches any folder the worker reads (the trial parked inotify
 # descriptors past the 64-file limit and used up root's 128 instances for the whole machine), and flock holds a
 # lock on any file it reads (/etc/.pwd.lock, which useradd and passwd take, from plain Python with the guard on).
@@ -398,10 +408,11 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
     ``AF_UNIX`` ``SOCK_STREAM`` pair (a datagram pair sends to any UNIX socket by its path; a stream pair answers
     EISCONN); the ``TIOCSTI`` and ``TIOCLINUX`` ioctls and those of ``FILE_IOCTL_TYPES`` (file attributes and the
     network's SIOC* requests); ``mknod``/``mknodat`` of a device; ``mkdir``/``mkdirat`` with a mode lacking any of
-    ``MKDIR_MODE``; ``prctl(PR_SET_MM)``; the ``fcntl`` commands of ``FCNTL_REFUSED`` (SIGIO's owner, leases,
-    locks, F_NOTIFY); ``setsockopt`` ``SO_SNDBUFFORCE`` and ``SO_RCVBUFFORCE``; ``clone`` with any namespace
-    flag; the calls of ``SELF_ONLY`` aimed at another process; a system call of another ABI (i386's
-    ``int 0x80``, whose ``socketcall`` reaches every socket call, and x32 calls, which carry x86-64's AUDIT_ARCH).
+    ``MKDIR_MODE``; ``prctl(PR_SET_MM)`` and ``prctl(PR_SET_SECCOMP)``; the ``fcntl`` commands of
+    ``FCNTL_REFUSED`` (SIGIO's owner, leases, locks, F_NOTIFY); ``setsockopt`` ``SO_SNDBUFFORCE`` and
+    ``SO_RCVBUFFORCE``; ``clone`` with any namespace flag; the calls of ``SELF_ONLY`` aimed at another process;
+    a system call of another ABI (i386's ``int 0x80``, whose ``socketcall`` reaches every socket call, and x32
+    calls, which carry x86-64's AUDIT_ARCH).
     Answered with success and not run: ``PRETENDED_CALLS`` and ``prctl(PR_SET_NAME)``. With ``processes``:
     ``fork``, ``vfork`` and ``clone`` without ``CLONE_THREAD``, and ``clone3`` (whose flags a filter cannot read)
     with ENOSYS instead, so that glibc creates threads with ``clone``. Everything else is allowed: the filter lists
@@ -443,7 +454,7 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "mknodat"), ("ld", _argument(2)),
                 ("label", "mode"), ("and", S_IFMT), ("jeq", S_IFCHR, "deny", None), ("jeq", S_IFBLK, "deny", "allow"),
                 ("label", "prctl"), ("ld", _argument(0)), ("jeq", PR_SET_NAME, "succeed", None),
-                ("jeq", PR_SET_MM, "deny", "allow"),
+                ("jeq", PR_SET_SECCOMP, "deny", None), ("jeq", PR_SET_MM, "deny", "allow"),
                 ("label", "fcntl"), ("ld", _argument(1))]
     program += [("jeq", command, "deny", None) for command in FCNTL_REFUSED]
     program += [("ja", "allow"),

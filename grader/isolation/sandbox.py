@@ -666,12 +666,30 @@ class Sandbox:
             raise _Stop(f"used more than {self.scratch_bytes // (1024 * 1024)} MB of disk in its working folder, so it "
                         "was stopped and the folder emptied; write less (a few small files at most)", "limit")
 
-    def scratch_used(self, limit=1000):
-        """Disk used by the scratch folder (int, bytes, as allocated), reading at most ``limit`` entries."""
-        used, pending, seen = 0, [self.scratch], 0
+    def scratch_used(self, limit=1000, attempts=3):
+        """Disk used by the scratch folder (int, bytes, as allocated), reading at most ``limit`` entries.
+
+        A folder or file that vanishes while it is read spoils the count: a thread renaming a folder back and
+        forth hid 160 MB from every check (issue 40's fifth attacker trial). The count is taken again, up to
+        ``attempts`` times; one never completed counts as past the bound (``scratch_bytes``), since no solution
+        renames its folders between cases.
+        """
+        used = 0
+        for _ in range(attempts):
+            used, seen, complete = self._count_scratch(limit)
+            if seen >= limit:
+                return max(used, self.scratch_bytes + 1)  # more entries than any solution needs
+            if complete:
+                return used
+        return max(used, self.scratch_bytes + 1)
+
+    def _count_scratch(self, limit):
+        """One reading of the scratch folder: (bytes used, entries seen, whether nothing vanished meanwhile)."""
+        used, pending, seen, complete = 0, [self.scratch], 0, True
         while pending and seen < limit:
+            folder = pending.pop()
             try:
-                with os.scandir(pending.pop()) as entries:
+                with os.scandir(folder) as entries:
                     for entry in entries:
                         seen += 1
                         info = entry.stat(follow_symlinks=False)
@@ -682,8 +700,8 @@ class Sandbox:
                         if entry.is_dir(follow_symlinks=False):
                             pending.append(entry.path)
             except OSError:
-                continue
-        return used if seen < limit else max(used, self.scratch_bytes + 1)  # more entries than any solution needs
+                complete = complete and folder == self.scratch  # the folder itself gone: the sandbox is closed
+        return used, seen, complete
 
     def _empty_scratch(self):
         """Remove everything the submission left in the scratch folder (the grader's output file stays)."""

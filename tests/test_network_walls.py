@@ -947,6 +947,8 @@ def handle():
     done["locale"] = bool(locale.getlocale())
     with sqlite3.connect(":memory:") as connection:
         done["sqlite3"] = connection.execute("select 6 * 7").fetchone()[0]
+    with open("/dev/urandom", "rb") as random_bytes, open("/dev/zero", "rb") as zeros:
+        done["devices"] = [len(random_bytes.read(4)), list(zeros.read(2))]
     return done
 '''
 
@@ -966,7 +968,7 @@ def test_files_a_correct_submission_makes_work_under_the_rules(monkeypatch):
     assert outcome.results[0]["result"]["plain"] == {
         "touch": True, "utime of a missing file": "FileNotFoundError", "TemporaryFile": "spooled",
         "NamedTemporaryFile": True, "SpooledTemporaryFile": True, "ssl": True, "zoneinfo": "UTC", "localtime": True,
-        "user": True, "locale": True, "sqlite3": 42}, outcome.results[0]
+        "user": True, "locale": True, "sqlite3": 42, "devices": [4, [0, 0]]}, outcome.results[0]
 
 
 def test_what_a_correct_submission_uses_works_under_the_filter(monkeypatch):

@@ -612,6 +612,9 @@ def _landlock_plan(scratch):
     # reached the kernel log: an adversarial test).
     scratch_rights = fs & ~(FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK)
     rules += [("/dev/null", (FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE) & fs & FILE_RIGHTS), (scratch, scratch_rights)]
+    # Devices that carry nothing, read only: open("/dev/urandom") failed in a correct submission (the fifth trial).
+    rules += [(device, FS_READ_FILE & fs) for device in ("/dev/urandom", "/dev/random", "/dev/zero")
+              if os.path.exists(device)]
     return attr, size, [(os.fsencode(path), rights) for path, rights in rules]
 
 

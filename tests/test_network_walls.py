@@ -953,17 +953,22 @@ def handle():
 '''
 
 
-def test_files_a_correct_submission_makes_work_under_the_rules(monkeypatch):
+def guarded_outcome(label, code):
+    """The outcome of ``code``'s ``handle()`` in a worker with the guard on and every kernel rule, as in grading."""
+    sandbox = Sandbox(Limits(case_seconds=20.0))
+    try:
+        sandbox.begin_load([{"label": label, "kind": "file", "code": code}], ["handle"])
+        assert sandbox.load().fatal is None
+        return sandbox.run("handle", [[]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
+    finally:
+        sandbox.close()
+
+
+def test_files_a_correct_submission_makes_work_under_the_rules():
     """Issue 40's fifth trial found two everyday file idioms broken in a guarded worker: Path.touch() made no file
     (the filter answers utime without running it) and tempfile.TemporaryFile was refused as writing outside
     scratch (it opens the folder itself). Both work now, with the standard library's readers of /etc."""
-    sandbox = Sandbox(Limits(case_seconds=20.0))
-    try:
-        sandbox.begin_load([{"label": "files.py", "kind": "file", "code": EVERYDAY_FILES}], ["handle"])
-        assert sandbox.load().fatal is None
-        outcome = sandbox.run("handle", [[]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
-    finally:
-        sandbox.close()
+    outcome = guarded_outcome("files.py", EVERYDAY_FILES)
     assert outcome.problem is None, outcome.problem
     assert outcome.results[0]["result"]["plain"] == {
         "touch": True, "utime of a missing file": "FileNotFoundError", "TemporaryFile": "spooled",
@@ -974,13 +979,7 @@ def test_files_a_correct_submission_makes_work_under_the_rules(monkeypatch):
 def test_what_a_correct_submission_uses_works_under_the_filter(monkeypatch):
     """asyncio, threads, multiprocessing.Pipe, a socket pair and the standard library's network modules (imported,
     not used) work in a guarded worker under the filter: the filter refuses what no solution needs, nothing more."""
-    sandbox = Sandbox(Limits(case_seconds=20.0))
-    try:
-        sandbox.begin_load([{"label": "everyday.py", "kind": "file", "code": EVERYDAY}], ["handle"])
-        assert sandbox.load().fatal is None
-        outcome = sandbox.run("handle", [[]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
-    finally:
-        sandbox.close()
+    outcome = guarded_outcome("everyday.py", EVERYDAY)
     assert outcome.problem is None, outcome.problem
     assert outcome.results[0].get("raised") is None, outcome.results[0]
     done = outcome.results[0]["result"]["plain"]

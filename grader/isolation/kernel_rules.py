@@ -302,8 +302,9 @@ IOCTL_TYPE_MASK, FILE_IOCTL_TYPES = 0xFF00, (0x6600, 0x7600, 0x5800, 0x9400, 0x8
 # the process's memory map and command line, as root.
 PR_SET_NAME, PR_SET_MM = 15, 35
 # fcntl F_SETOWN and F_SETOWN_EX make the kernel send SIGIO to a process of the caller's choice, and so do the
-# ioctls FIOSETOWN and SIOCSPGRP: from pure Python (fcntl.ioctl) they killed the grader, and a whole batch, with
-# SIGIO where Landlock's signal scope (ABI 6, Linux 6.12) is missing (issue 40's attacker trial).
+# ioctls FIOSETOWN and SIOCSPGRP (0x8901, 0x8902: refused with the rest of type 0x89, FILE_IOCTL_TYPES): from
+# pure Python (fcntl.ioctl) they killed the grader, and a whole batch, with SIGIO where Landlock's signal scope
+# (ABI 6, Linux 6.12) is missing (issue 40's attacker trial).
 F_SETOWN, F_SETOWN_EX = 8, 15
 # fcntl F_SETLEASE: a read lease on any file the worker may read (as root, CAP_LEASE: the interpreter's own files)
 # makes every process on the machine that opens it for writing wait for the worker, up to fs.lease-break-time
@@ -316,7 +317,6 @@ F_NOTIFY, F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW = 1026, 6, 7, 37, 38
 FCNTL_REFUSED = (F_SETOWN, F_SETOWN_EX, F_SETLEASE, F_NOTIFY, F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW)
 # setsockopt SO_SNDBUFFORCE and SO_RCVBUFFORCE (root) let one socket pair queue 1.5 GB past the address-space limit.
 SOL_SOCKET, SO_SNDBUFFORCE, SO_RCVBUFFORCE = 1, 32, 33
-FIOSETOWN, SIOCSPGRP = 0x8901, 0x8902
 # mkdir's mode must keep the owner's read, write and search bits: a folder made 0o300 could be written into but
 # not listed, so a grader that is not root could neither count nor measure nor remove what was in it (241 MB and
 # every hidden input stayed in /tmp: the same trial).
@@ -446,7 +446,7 @@ def filter_instructions(machine=None, processes=True, pid=SELF):
                 ("label", "socketpair"), ("ld", _argument(0)), ("jeq", AF_UNIX, None, "deny"), ("ld", _argument(1)),
                 ("and", SOCK_TYPE_MASK), ("jeq", SOCK_STREAM, "allow", "deny"),
                 ("label", "ioctl"), ("ld", _argument(1)), ("jeq", TIOCSTI, "deny", None),
-                ("jeq", TIOCLINUX, "deny", None), ("jeq", FIOSETOWN, "deny", None), ("jeq", SIOCSPGRP, "deny", None),
+                ("jeq", TIOCLINUX, "deny", None),
                 ("and", IOCTL_TYPE_MASK)]
     program += [("jeq", kind, "deny", None) for kind in FILE_IOCTL_TYPES]
     program += [("ja", "allow"),
@@ -602,19 +602,15 @@ def _landlock_plan(scratch):
     size = 24 if version >= 6 else 16 if version >= 4 else 8  # older kernels refuse fields they do not know
     read = (FS_EXECUTE | FS_READ_FILE | FS_READ_DIR) & fs
     rules = [(path, read) for path in _read_paths()]
-    for name in ETC_READ_PATHS:
-        path = os.path.join("/etc", name)
-        if os.path.isdir(path):
-            rules.append((path, read))
-        elif os.path.exists(path):
-            rules.append((path, FS_READ_FILE & fs))  # a rule on a file may hold file rights only
+    # Of /etc what ETC_READ_PATHS names, and devices that carry nothing (open("/dev/urandom") failed in a correct
+    # submission: the fifth trial), read only; a rule on a file may hold file rights only.
+    for path in [os.path.join("/etc", name) for name in ETC_READ_PATHS] + ["/dev/urandom", "/dev/random", "/dev/zero"]:
+        if os.path.exists(path):
+            rules.append((path, read if os.path.isdir(path) else FS_READ_FILE & fs))
     # In scratch: everything but running programs and making device nodes (a character device made there
     # reached the kernel log: an adversarial test).
     scratch_rights = fs & ~(FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK)
     rules += [("/dev/null", (FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE) & fs & FILE_RIGHTS), (scratch, scratch_rights)]
-    # Devices that carry nothing, read only: open("/dev/urandom") failed in a correct submission (the fifth trial).
-    rules += [(device, FS_READ_FILE & fs) for device in ("/dev/urandom", "/dev/random", "/dev/zero")
-              if os.path.exists(device)]
     return attr, size, [(os.fsencode(path), rights) for path, rights in rules]
 
 

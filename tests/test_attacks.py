@@ -43,7 +43,7 @@ TESTED_HERE = FULL_MARKS + [
     "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
     "str_subclass_module_name.py",
     "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py",
-    "observe_joins_its_problems.py"]
+    "observe_joins_its_problems.py", "reads_grader_memory_portable.py"]
 
 
 @pytest.mark.parametrize("name, exercise", [("steal_check_capstone.py", "capstone"), ("steal_check_parse.py", "parse-call")])
@@ -204,7 +204,8 @@ def test_a_module_spec_named_by_a_str_subclass_loads_nothing_and_starts_nothing(
     """A str-subclass spec name skipped the guard's whole import check and loaded a second _posixsubprocess: on the
     portable transport a shell copied the reference into scratch (full marks), wrote above scratch and left a
     process behind. The guard now refuses any name or origin that is not exactly a str; on the default transport
-    Landlock already refuses the attack's first step (reading /proc/self/cmdline), where the kernel has it."""
+    Landlock already refuses the attack's first step (reading /proc/self/cmdline), where the kernel has it, and on
+    Linux the portable transport has the same rules (issue 41). test_sandbox tests the guard's refusal alone."""
     scratch_parent = tmp_path / "tmp"
     scratch_parent.mkdir()
     process, results = run_grader(os.path.join(ATTACKS, "str_subclass_module_name.py"), "--exercise", "capstone",
@@ -214,10 +215,29 @@ def test_a_module_spec_named_by_a_str_subclass_loads_nothing_and_starts_nothing(
     assert results["score"] == 0
     log = re.search(r"ATTACK LOG: (.*)", process.stdout).group(1)
     assert "copied" not in log and "forked" not in log, log
-    if portable or "Permission denied: '/proc/self/cmdline'" not in log:
+    if "Permission denied: '/proc/self/cmdline'" not in log:
         assert "the grader does not allow importing a module by a name or file that is not a plain string" in log, log
     assert os.listdir(scratch_parent) == []  # no written_outside_scratch.txt, no scratch folder left
     assert survivors("KIT_ATTACK_SURVIVOR") == []
+
+
+@pytest.mark.parametrize("portable", [False, True], ids=["default transport", "portable transport"])
+def test_a_worker_cannot_read_the_graders_memory(tmp_path, portable):
+    """On the portable transport a submission opened /proc/<grader's pid>/mem and printed 38 hidden cases' "Why:"
+    texts and a hidden input in visible cases (issue 41). The grader is non-dumpable now, and on Linux the worker
+    runs under the kernel's rules on both transports (Landlock's ptrace scope, no capabilities)."""
+    process, results = run_grader(os.path.join(ATTACKS, "reads_grader_memory_portable.py"), "--exercise", "capstone",
+                                  results=tmp_path / "results.json",
+                                  env={"KIT_PORTABLE_WORKER": "1" if portable else "0"})
+    assert "Traceback" not in process.stdout + process.stderr and results is not None, process.stderr
+    assert results["score"] == 0, process.stdout[-3000:]
+    # It prints in the cases it guesses are visible; a canary drawn first moves them (test_sandbox's tests of the
+    # same read are exact).
+    if "strings read from the grader's memory:" in process.stdout:
+        assert re.search(r"1 strings read from the grader's memory:\n\s+refused: ", process.stdout), process.stdout[-3000:]
+    report = process.stdout + json.dumps(results)
+    leaked = [line for line in report.splitlines() if "Why: " in line or "Let me know" in line]
+    assert leaked == [], leaked[:5]
 
 
 def test_extra_exercise_functions_graded_alone_earn_nothing(tmp_path):

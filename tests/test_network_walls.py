@@ -33,10 +33,7 @@ from grader.isolation.transport_portable import portable_worker
 from grader.judging.harness import Responder, Transcript
 from grader.judging.scripted_models import NeverCorrects
 
-pytestmark = [
-    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's rules are Linux's"),
-    pytest.mark.skipif(portable_worker(), reason="the portable transport applies no kernel rules yet (issue 41)"),
-]
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's rules are Linux's")
 SECCOMP = pytest.mark.skipif(not kernel_rules.seccomp_available(),
                              reason="this kernel or architecture has no seccomp filter: the guard alone refuses sockets "
                                     "here (the filter's program is still tested, in test_seccomp_filter.py)")

@@ -17,6 +17,7 @@ import pytest
 import test_hostile as hostile
 from conftest import run_grader
 from faulty.faults import FAULTS
+from grader.isolation import kernel_rules
 from grader.isolation import protections as protections_module
 from grader.judging.harness import Responder, Transcript
 from grader.judging.scripted_models import NeverCorrects
@@ -31,6 +32,8 @@ from test_golden import GOLDEN, SUBMISSIONS, reference_submission
 psutil = pytest.importorskip("psutil", reason="the portable transport kills process trees with psutil")
 PORTABLE = {"KIT_PORTABLE_WORKER": "1"}
 ASK = {"__kit__": "ask_model"}
+# The report's note on the portable transport, with or without the kernel's rules (it names what holds in part).
+PORTABLE_NOTE = "has only in part: memory limit, output limit, process-tree cleanup"
 
 pytestmark = pytest.mark.slow  # the faulty library and the hostile fixtures again, on the other transport (their timeouts by design)
 
@@ -85,7 +88,7 @@ def test_golden_examples_score_the_same_on_the_portable_transport(tmp_path, name
         expected = json.load(handle)  # written by the default transport
     assert scores(results) == scores(expected), differing(results, expected)
     # The one note about missing protections; none when nothing of the submission could run.
-    assert process.stdout.count("the grader's sandbox lacks kernel rules and has only in part") == (0 if unreadable else 1)
+    assert process.stdout.count(PORTABLE_NOTE) == (0 if unreadable else 1)
 
 
 @pytest.fixture(scope="module")
@@ -129,8 +132,8 @@ def test_faulty_library_scores_the_same_on_both_transports(library_graded_ahead,
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
     portable_process, portable = graded(submission, again=again)
     assert portable_process.returncode == default_process.returncode == 0, portable_process.stderr
-    assert portable_process.stdout.count("the grader's sandbox lacks kernel rules") == 1  # it did take the other path
-    assert "the grader's sandbox lacks kernel rules" not in default_process.stdout
+    assert portable_process.stdout.count(PORTABLE_NOTE) == 1  # it did take the other path
+    assert PORTABLE_NOTE not in default_process.stdout
     assert scores(portable) == scores(default), differing(portable, default)
     assert portable["score"] < sum(t["max_score"] for t in portable["tests"])
 
@@ -144,10 +147,10 @@ def hostile_on_the_portable_transport(tmp_path_factory):
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the hostile fixtures' expectations are Linux's")
 @pytest.mark.parametrize("name", sorted(hostile.EXPECTED))
 def test_hostile_fixtures_on_the_portable_transport(hostile_on_the_portable_transport, name):
-    """Every fixture is refused as on the default path (zero, its sentence, nothing left behind); without
-    kernel rules the guard, the grader's watch and the tree kill are what stop them."""
+    """Every fixture is refused as on the default path (zero, its sentence, nothing left behind): the guard, the
+    kernel's rules (on Linux, as on the default path), the grader's watch and the tree kill stop them."""
     records, grader_changed = hostile_on_the_portable_transport
-    assert "the grader's sandbox lacks kernel rules" in records[name]["process"].stdout or name == "not_json.ipynb"
+    assert PORTABLE_NOTE in records[name]["process"].stdout or name == "not_json.ipynb"
     hostile.check_hostile(name, records[name], grader_changed)
 
 
@@ -169,11 +172,14 @@ def test_the_switch_and_missing_posix_features_choose_the_portable_transport(mon
 def test_protections_per_transport(monkeypatch):
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "0")
     assert protection_note() is None  # Linux's default path: nothing to say
-    assert protections(portable=True) == {
+    kernel = "yes" if kernel_rules.abi_version() > 0 or kernel_rules.seccomp_available() else "no"
+    assert protections(portable=True) == {  # the same kernel rules on both transports (issue 41)
         "separate process": "yes", "time limits": "yes", "memory limit": "partly", "output limit": "partly",
-        "audit-hook guard": "yes", "kernel rules": "no", "process-tree cleanup": "partly"}
+        "audit-hook guard": "yes", "kernel rules": kernel, "process-tree cleanup": "partly"}
+    assert protections(portable=False)["kernel rules"] == kernel
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
-    assert protection_note().startswith("On this system the grader's sandbox lacks kernel rules and has only in "
+    lacking = "lacks kernel rules and " if kernel == "no" else ""
+    assert protection_note().startswith(f"On this system the grader's sandbox {lacking}has only in "
                                         "part: memory limit, output limit, process-tree cleanup (see the table")
     monkeypatch.setattr(protections_module, "psutil_or_none", lambda: None)
     monkeypatch.setattr(sys, "platform", "win32")  # Windows without psutil

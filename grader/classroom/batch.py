@@ -41,6 +41,7 @@ import threading
 import time
 
 from grader import __version__
+from grader.isolation import kernel_rules
 from grader.isolation.limits import Limits
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
 from grader.results.formats import gradescope_results
@@ -404,11 +405,13 @@ def _exit_with_the_batch(parent, interval=0.5):
 
 
 def prepare_pool_process():
-    """Set up a grader process: the stop handlers, then nbformat and pytest imported once, before its first student.
+    """Set up a grader process: non-dumpable (``grader.isolation.kernel_rules.hide_memory``), the stop handlers, then
+    nbformat and pytest imported once, before its first student.
 
     A process that has nbformat reads each notebook itself (about 0.01 s) instead of in a forked
     reader that imports nbformat every time (``grader.intake.extract.ReadInBackground``).
     """
+    kernel_rules.hide_memory()  # again: a pool started by spawn or forkserver runs a new program
     signal.signal(signal.SIGINT, stop_grading)
     signal.signal(signal.SIGTERM, stop_grading)
     threading.Thread(target=_exit_with_the_batch, args=(os.getppid(),), daemon=True).start()
@@ -562,6 +565,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, progress=Tr
     """
     from grader.intake.exercises import DEFAULT
 
+    kernel_rules.hide_memory()  # it holds every student's results; its forked pool processes inherit this
     limits = limits or Limits()
     assignment = list(assignment or [DEFAULT.id])
     stop = stop or threading.Event()

@@ -61,6 +61,7 @@ RULE_PATH_BENEATH = 1
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_SET_CHILD_SUBREAPER = 36
+PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
 # Capabilities (include/uapi/linux/capability.h, prctl.h; man 7 capabilities): the bounding set limits what an
 # exec may grant, so root's next program gets none of them; capset then empties the three sets now.
 PR_CAPBSET_READ, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 23, 24, 47, 4
@@ -686,6 +687,26 @@ def drop_capabilities():
     if _LIBC.capset(ctypes.byref(header), data) < 0:
         raise OSError(ctypes.get_errno(), "capset failed")
     return emptied
+
+
+def hide_memory():
+    """Make the calling grading process non-dumpable (``prctl(PR_SET_DUMPABLE, 0)``): a process of another user id,
+    or of the same one without ``CAP_SYS_PTRACE``, can then neither open its ``/proc/<pid>/mem``, ``environ`` or
+    ``maps`` nor trace it or read it with ``process_vm_readv``, and it leaves no core dump.
+
+    Why: on the portable transport a submission opened ``/proc/<grader's pid>/mem`` and printed hidden cases'
+    texts and inputs (issue 41; measured in the shared design "isolation", section 2). It does not stop root with
+    its capabilities (the worker gives them up: ``drop_capabilities``), and ``execve`` sets it back to 1, so every
+    grading process calls this itself: ``grader.isolation.sandbox.Sandbox`` before its worker starts, and a
+    batch's pool process as it starts. The worker stays dumpable: the grader reads its memory use and children.
+
+    Returns:
+        True when the process is non-dumpable now (bool); False off Linux or where the kernel refused (never
+        raises: a grader that cannot hide still grades, and the kernel rules still confine the worker).
+    """
+    if _LIBC is None:
+        return False
+    return _LIBC.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0 and _LIBC.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 0
 
 
 def apply(plan):

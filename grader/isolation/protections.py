@@ -18,8 +18,8 @@ def protections(portable=None):
     ``"yes"``, ``"partly"`` or ``"no"``), as docs/threat-model.md's table per system says.
 
     ``portable``: the transport (bool), or None for ``portable_worker()``. The kernel rules are Landlock or the
-    seccomp filter (``grader.isolation.kernel_rules``: Linux only, and only on the POSIX transport, which applies them between
-    fork and exec). Off Linux's POSIX transport, the memory limit is the grader's watch of the worker
+    seccomp filter (``grader.isolation.kernel_rules``: Linux only, applied between fork and exec on either
+    transport). Off Linux's POSIX transport, the memory limit is the grader's watch of the worker
     (``memory_used``: psutil off Linux), the output limit on the portable transport the worker's own count plus
     the grader's check of the file, and the process tree is found with psutil (else only the worker, or its
     process group, is killed).
@@ -27,14 +27,15 @@ def protections(portable=None):
     portable = portable_worker() if portable is None else portable
     linux = sys.platform.startswith("linux")
     psutil = psutil_or_none() is not None
+    # Both transports apply the kernel's rules on Linux (the portable one since issue 41).
+    kernel = "yes" if linux and (kernel_rules.abi_version() > 0 or kernel_rules.seccomp_available()) else "no"
     if linux and not portable:
-        kernel = kernel_rules.abi_version() > 0 or kernel_rules.seccomp_available()
         return {**dict.fromkeys(PROTECTIONS, "yes"), "memory limit": "yes" if _has_resource() else "no",
-                "kernel rules": "yes" if kernel else "no"}
+                "kernel rules": kernel}
     return {"separate process": "yes", "time limits": "yes",
             "memory limit": "partly" if linux or psutil else "no",
             "output limit": "partly" if portable else "yes",
-            "audit-hook guard": "yes", "kernel rules": "no",
+            "audit-hook guard": "yes", "kernel rules": kernel,
             "process-tree cleanup": "partly" if psutil or not portable or os.name == "posix" else "no"}
 
 

@@ -14,8 +14,8 @@ Two transports carry the same protocol (``grader.isolation.transport_portable.po
   limits and kernel rules (``grader.isolation.kernel_rules``) applied between fork and exec, the process group
   killed with ``os.killpg``;
 - ``grader.isolation.transport_portable`` (Windows, or forced with ``KIT_PORTABLE_WORKER=1``): the worker's
-  stdin/stdout read and written by two threads of the grader, no hooks at start, the process tree killed with
-  psutil, memory and output watched from the grader (``Sandbox._watch``).
+  stdin/stdout read and written by two threads of the grader, the process tree killed with psutil, memory and
+  output watched from the grader (``Sandbox._watch``), and on Linux the same kernel rules applied at start.
 
 ``grader.isolation.protections`` says which protections hold with the transport in use.
 """
@@ -31,6 +31,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
+from grader.isolation import kernel_rules
 from grader.isolation.deadlines import Deadline
 from grader.isolation.limits import Limits
 from grader.isolation.processes import memory_used
@@ -365,7 +366,8 @@ class Sandbox:
         self.load_deadline = None  # set while a load message is sent and its answer not yet read
         self.hidden = False  # while a hidden case runs: sentences about the worker name no number it chose
         # The channel to the worker: grader.isolation.transport_posix or grader.isolation.transport_portable.
-        self.transport = PortableTransport() if self.portable else PosixTransport(self.scratch)
+        self.transport = PortableTransport(self.scratch) if self.portable else PosixTransport(self.scratch)
+        kernel_rules.hide_memory()  # before any worker runs: none may read this process's memory (issue 41)
         _LIVE.add(self)
 
     # -- process management -------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """The portable transport (Windows, or forced with ``KIT_PORTABLE_WORKER=1``): nothing POSIX-only.
 
 The worker's stdin and stdout are the channel, read and written by two daemon threads of the grader (a queue with
-a timeout instead of ``select``); its stderr is the grader's output file. Nothing runs between fork and exec (no
-resource limits, no kernel rules): the grader watches memory and output instead (``Sandbox._watch``), and the
-process tree is killed with psutil. The worker reads its own source from stdin, as a Windows command line holds
+a timeout instead of ``select``); its stderr is the grader's output file. No resource limit is set at start: the
+grader watches memory and output instead (``Sandbox._watch``), and the process tree is killed with psutil. On
+Linux the kernel's rules of ``grader.isolation.kernel_rules`` (Landlock, seccomp, no capabilities) are applied
+between fork and exec as on the POSIX transport: past the audit-hook guard a submission otherwise had a shell, the
+kit and the grader's memory (issue 41). The worker reads its own source from stdin, as a Windows command line holds
 at most 32,767 characters (``CreateProcessW``'s ``lpCommandLine``).
 """
 
@@ -13,6 +15,7 @@ import subprocess
 import sys
 import threading
 
+from grader.isolation import kernel_rules
 from grader.isolation.processes import kill_tree_portable
 from grader.paths import KIT_ROOT
 
@@ -124,11 +127,17 @@ class _Pipes:
 class PortableTransport:
     """One worker's channel over its stdin and stdout, served by two threads of the grader (``_Pipes``).
 
+    Args:
+        scratch: the worker's scratch folder (str), the only folder the kernel's rules let it write; None: no
+            kernel rules (the tests that drive the transport alone).
+
     Every method is the transport's part of ``grader.isolation.sandbox.Sandbox``, which holds the protocol.
     """
 
-    def __init__(self):
+    def __init__(self, scratch=None):
         self.pipes = None
+        # The kernel's plan (grader.isolation.kernel_rules.prepare): None off Linux, where no kernel rule exists.
+        self.confinement = kernel_rules.prepare(scratch) if scratch is not None and os.name == "posix" else None
 
     def start(self, source, scratch, output_fd, limits, env):
         """Start the bootstrap, which reads ``source`` from stdin; its stderr is the output file ``output_fd``.
@@ -139,10 +148,13 @@ class PortableTransport:
         Returns:
             the worker's ``subprocess.Popen``.
         Raises:
-            OSError, subprocess.SubprocessError: no process could start.
+            OSError, subprocess.SubprocessError: no process could start, or the kernel refused the confinement.
         """
         options = {"start_new_session": True} if os.name == "posix" else {
             "creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | getattr(subprocess, "CREATE_NO_WINDOW", 0)}
+        if self.confinement is not None:
+            plan = self.confinement
+            options["preexec_fn"] = lambda: kernel_rules.apply(plan)  # raises if it fails: never unconfined by surprise
         process = subprocess.Popen(
             [sys.executable, "-I", "-S", "-B", "-u", "-c", BOOTSTRAP, "stdio", "stdio", scratch, KIT_ROOT,
              str(limits.output_bytes)],

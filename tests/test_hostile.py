@@ -78,6 +78,14 @@ EXPECTED = {
     "recognises_the_canary_registry.py": (r"Not counted: it checks that a bad input is refused", 30, 0),
     "echoes_inputs_as_keys.py": (r"it lacks type, tool_use_id, content, is_error\.", 30, 0),
     "swallows_the_halt.py": (r"kept calling ask_model/dispatch after the grader stopped the call", 30, 0),
+    "reads_other_processes.py": (r"grader memory refused PermissionError the grader does not allow reading another "
+                                 r"process's files in /proc(.|\n)*grader through self refused PermissionError(.|\n)*"
+                                 r"other processes read: 0", 30, 0),
+    # Tcl: a Python built without it has no _tkinter at all.
+    "loads_native_code.py": (r"a shared object in scratch refused PermissionError the grader does not allow importing "
+                             r"_bisect(.|\n)*a renamed test module refused PermissionError(.|\n)*a subinterpreter "
+                             r"refused PermissionError(.|\n)*Tcl refused (PermissionError|ModuleNotFoundError)"
+                             r"(.|\n)*native code loaded: 0", 30, 0),
 }
 
 

@@ -13,9 +13,10 @@ from the grader, on purpose: nothing trusted lives in this process.
 Before any learner code runs, ``disarm`` makes the one process-starting function without an audit
 event harmless, and ``install_guard`` adds a CPython audit hook (which cannot be removed) that
 refuses: reading the kit's folder (the reference solution, the hidden cases), writing anywhere but
-the scratch folder (results.json, the grader's files), more than a few files there, starting or
-signalling processes, loading native code (ctypes), network sockets, and the introspection that
-would reach the hook itself (gc, frames). Audit hooks are a tripwire, not a sandbox (CPython says
+the scratch folder (results.json, the grader's files), more than a few files there, other processes'
+files in ``/proc``, starting or signalling processes, loading native code (ctypes, an extension module not on
+``ALLOWED_EXTENSIONS`` or from outside the standard library's folder), network sockets, and the introspection
+that would reach the hook itself (gc, frames). Audit hooks are a tripwire, not a sandbox (CPython says
 so); the kernel's rules (``grader.isolation.kernel_rules``) hold without them, and docs/threat-model.md says what
 needs a container or another user. Every value sent back is converted to plain JSON data first; the
 grader re-checks types on its side, so an object that lies in ``__eq__`` or ``__str__`` cannot cross.
@@ -590,21 +591,35 @@ BLOCKED_EVENTS = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace", "sys.setprofile",
     "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
     "sqlite3.enable_load_extension", "sqlite3.load_extension",
+    "syslog.openlog", "syslog.syslog",  # the C library's socket to the system log raises no socket event
     # Windows: starting, opening or ending processes, and junctions (a link the guard's path checks would not see).
     "_winapi.CreateProcess", "_winapi.OpenProcess", "_winapi.TerminateProcess", "_winapi.CreateJunction",
 })
 PATH_EVENTS = frozenset({"os.remove", "os.rename", "os.rmdir", "os.truncate", "os.chmod", "os.chown", "os.mkdir",
                          "os.utime", "os.chflags", "os.lchmod", "os.lchown", "shutil.rmtree", "shutil.move",
                          "os.setxattr", "os.removexattr"})
-# Extension modules that start processes or touch memory without raising any audit event of their own.
-# A new copy of one is refused whatever it is called (see ``module_key``); _posixsubprocess itself is
-# imported (made harmless, see ``disarm``) before learner code runs, so that ``import subprocess`` (and
-# asyncio, unittest.mock...) works while starting a process does not. The dbm modules open files in C
-# without an "open" audit event (found by an adversarial test).
-BLOCKED_MODULES = frozenset({"_posixsubprocess", "_ctypes", "_testcapi", "_testinternalcapi", "_xxsubinterpreters",
-                             "_interpreters", "_posixshmem", "_dbm", "_gdbm"})
-# Of those, the ones the standard library imports only if they exist: refused as a missing module, so that
-# ``import dbm`` and ``shelve`` fall back to their pure-Python dbm.dumb, whose files the guard sees.
+# The extension modules (native code of the standard library) a submission may load: what the public standard
+# library imports (checked by test_sandbox's test_the_standard_library_loads_but_its_doors, and by the reference and
+# the fairness fixtures graded under the guard), by its file's name up to the first dot, and only from the standard
+# library's own extension folder (``extension_folder``). An allow-list, not a deny-list: the
+# standard library ships more doors than any list of them held (issue 41; the shared design "isolation", section
+# 4): _ctypes and its tests, _testcapi / _testinternalcapi (subinterpreters without the guard's hooks, raw memory),
+# _xxsubinterpreters and 3.12-3.14's interpreter modules, _testexternalinspection / _remote_debugging (another
+# process's memory), _tkinter (Tcl runs programs, opens files and sockets with no audit event), _posixsubprocess
+# (a second copy, past ``disarm``), _posixshmem, and nis, spwd and ossaudiodev (the network, the shadow file and a
+# device, reached in C without an audit event).
+ALLOWED_EXTENSIONS = frozenset({
+    "_asyncio", "_bisect", "_blake2", "_bz2", "_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp",
+    "_codecs_kr", "_codecs_tw", "_contextvars", "_crypt", "_csv", "_curses", "_curses_panel", "_datetime",
+    "_decimal", "_elementtree", "_hashlib", "_heapq", "_hmac", "_json", "_lsprof", "_lzma", "_md5",
+    "_multibytecodec", "_multiprocessing", "_opcode", "_overlapped", "_pickle", "_queue", "_random", "_sha1",
+    "_sha2", "_sha256", "_sha3", "_sha512", "_socket", "_sqlite3", "_ssl", "_statistics", "_struct",
+    "_suggestions", "_sysconfig", "_typing", "_uuid", "_zoneinfo", "_zstd", "array", "audioop", "binascii",
+    "cmath", "fcntl", "grp", "math", "mmap", "pyexpat", "readline", "resource", "select", "syslog", "termios",
+    "unicodedata", "zlib"})
+# Not allowed, but imported by the standard library only if they exist: refused as a missing module, so that
+# ``import dbm`` and ``shelve`` fall back to their pure-Python dbm.dumb, whose files the guard sees (the C ones
+# open files without an "open" audit event: an adversarial test).
 OPTIONAL_MODULES = frozenset({"_dbm", "_gdbm"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
@@ -623,14 +638,24 @@ MAX_SCRATCH_ENTRIES = 8
 FOLDER_MODE = 0o700
 
 
-def module_key(name):
-    """The name an extension module's code is found by, as CPython's import system reads ``name`` (str).
+def extension_folder():
+    """The standard library's extension folder, resolved (str ending in ``/``, as ``_resolve`` writes paths), or
+    None where every extension module is built in.
 
-    The init function of ``a.b-c`` is ``PyInit_b_c``: only the part after the last dot counts, and a
-    hyphen there stands for an underscore (``-posixsubprocess`` loads _posixsubprocess: an adversarial
-    test). A non-ASCII name is looked up as ``PyInitU_...`` and matches no module of the standard library.
+    It is where ``select`` (or another module every build has) was loaded from: ``lib-dynload`` on POSIX, ``DLLs``
+    on Windows. Found before the guard is installed; ``install_guard`` loads extension modules from nowhere else (a
+    shared object written into scratch, which is on ``sys.path``, sent UDP past the guard: issue 41).
     """
-    return name.partition("\x00")[0].rpartition(".")[2].replace("-", "_")
+    import importlib
+
+    for name in ("select", "_json", "math", "_posixsubprocess"):
+        try:
+            origin = getattr(importlib.import_module(name), "__file__", None)
+        except ImportError:
+            continue
+        if origin:
+            return _resolve(os.path.dirname(os.path.realpath(origin))).rstrip("/") + "/"
+    return None
 
 
 def _refuse(what, _error=PermissionError):
@@ -744,17 +769,19 @@ def install_guard(scratch, kit):
     scratch = _resolve(os.path.realpath(scratch)).rstrip("/") + "/"  # written as _resolve writes paths (Windows too)
     kit = _resolve(os.path.realpath(kit)).rstrip("/") + "/"
     output = scratch + ".output"  # the grader's own file, not the submission's
+    extensions = extension_folder()
+    own = str(os.getpid())  # the worker starts no process (refused), so its id never changes
 
     # Positional defaults: a tuple nobody can change in place (keyword-only ones live in a mutable dict).
     def hook(event, args, _scratch=scratch, _kit=kit, _output=output, _blocked=BLOCKED_EVENTS,
-             _path_events=PATH_EVENTS, _blocked_modules=BLOCKED_MODULES, _function=types.FunctionType,
+             _path_events=PATH_EVENTS, _allowed=ALLOWED_EXTENSIONS, _extensions=extensions, _function=types.FunctionType,
              _guarded=(_refuse, _resolve, _realpath, _scratch_entries, os.fsdecode, os.getcwd),
              _write_flags=os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC, _sep="/",
              _paths=(str, bytes, os.PathLike), _refuse=_refuse, _resolve=_resolve, _isinstance=isinstance,
              _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
              _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,
              _af_unix=AF_UNIX, _optional=OPTIONAL_MODULES, _missing=ModuleNotFoundError, _denied=PermissionError,
-             _folder_mode=FOLDER_MODE, _type_error=TypeError):
+             _folder_mode=FOLDER_MODE, _type_error=TypeError, _own=own, _proc="/proc/"):
         if event in _blocked:
             _refuse(event)
         if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
@@ -771,13 +798,17 @@ def install_guard(scratch, kit):
             origin = args[1] if _len(args) > 1 else None
             if _type(name) is not _str or (origin is not None and _type(origin) is not _str):
                 _refuse("importing a module by a name or file that is not a plain string")
-            if ("\x00" in name  # CPython finds PyInit_ by the name up to a NUL: "_posixsubprocess\x00x" (attacker)
-                    or name.rpartition(".")[2].replace("-", "_") in _blocked_modules
-                    or (origin is not None
-                        and origin.rpartition("/")[2].partition(".")[0].replace("-", "_") in _blocked_modules)):
-                # Matched as the import system matches (module_key): a copy of _posixsubprocess loaded as
-                # "x._posixsubprocess" or "-posixsubprocess" runs the same code (adversarial tests).
-                _refuse(f"importing {name}", _missing if name.rpartition(".")[2] in _optional else _denied)
+            if "\x00" in name:  # CPython finds PyInit_ by the name up to a NUL: "_posixsubprocess\x00x" (attacker)
+                _refuse(f"importing {name}")
+            if origin is not None:
+                # An extension module's code is about to load (``_imp.create_dynamic``; a Python module's import
+                # has no origin here): only an allowed one, from the standard library's own folder. Its key is
+                # that of its file, whatever name it is imported by ("x._posixsubprocess", "-posixsubprocess":
+                # adversarial tests), as the name's key must match the file's init function to load at all.
+                full = _resolve(origin)
+                key = full.rpartition("/")[2].partition(".")[0]
+                if key not in _allowed or _extensions is None or not full.startswith(_extensions):
+                    _refuse(f"importing {name}", _missing if key in _optional else _denied)
         if event == "socket.__new__" and not (_len(args) > 1 and args[1] == _af_unix):
             _refuse("network sockets")
         if event == "sqlite3.connect" and not (args and args[0] in (":memory:", "", b":memory:", b"")):
@@ -799,6 +830,11 @@ def install_guard(scratch, kit):
                 _refuse("writing outside the scratch folder")
             if full.startswith(_kit) or full + _sep == _kit:
                 _refuse("reading the kit's own files")
+            if full.startswith(_proc) and full[6:].partition(_sep)[0].isdigit() and full[6:].partition(_sep)[0] != _own:
+                # Another process's memory, command line or descriptors (the grader's memory was read on the
+                # portable transport, a classmate's file names in the batch's command line: issue 41). Resolved,
+                # so /proc/self is the worker's own.
+                _refuse("reading another process's files in /proc")
             if not inside:
                 try:
                     folder = _is_dir(_stat(full).st_mode)
@@ -817,6 +853,9 @@ def install_guard(scratch, kit):
                 full = _resolve(args[0])
                 if full.startswith(_kit) or full + _sep == _kit:
                     _refuse("listing the kit's own files")
+                if full.startswith(_proc) and full[6:].partition(_sep)[0].isdigit() \
+                        and full[6:].partition(_sep)[0] != _own:
+                    _refuse("reading another process's files in /proc")
         elif event in _path_events:
             if args and _isinstance(args[0], _int):
                 _refuse(f"{event} on a file descriptor")  # fchmod & co.: the descriptor may name any file

@@ -1,0 +1,233 @@
+"""No submission reads another process or loads native code past the guard, on either transport (issue 41).
+
+On the portable transport a submission opened ``/proc/<grader's pid>/mem`` and printed hidden cases; a batch's
+``/proc/<ppid>/cmdline`` named classmates' files; a shared object written into scratch, a subinterpreter and Tcl
+each ran native code the audit hooks never see. Three walls stand now, each tested alone here:
+
+- the grader is non-dumpable (``kernel_rules.hide_memory``): a reader of the same user is refused by the kernel;
+- the guard alone (the kernel's rules left out, as on macOS and Windows) refuses ``/proc/<pid>/...`` of any pid but
+  the worker's own, and extension modules that are not on its allow-list or not in the standard library's folder;
+- the kernel's rules alone (the guard off) refuse the grader's memory on both transports (Landlock's ptrace scope).
+
+The shared design "isolation", sections 2 and 4; its section 5 for how the tests start and stop processes.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from grader.isolation import kernel_rules
+from grader.isolation import sandbox as sandbox_module
+from grader.isolation.limits import Limits
+from grader.isolation.sandbox import Sandbox
+from grader.judging.harness import Responder, Transcript
+from grader.judging.scripted_models import NeverCorrects
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and the kernel's rules are Linux's")
+
+UNGUARDED = sandbox_module.WORKER_SOURCE.replace("    sys.addaudithook(hook)", "    pass  # guard off for this test")
+REFUSED_PROC = "refused: PermissionError: the grader does not allow reading another process's files in /proc"
+
+
+@pytest.fixture(params=["posix", "portable"])
+def transport(request, monkeypatch):
+    """Each transport in turn."""
+    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1" if request.param == "portable" else "0")
+    return request.param
+
+
+@pytest.fixture
+def sibling():
+    """A process of this test's own (``sleep``), standing for a classmate's worker; killed by its pid after."""
+    process = subprocess.Popen(["sleep", "60"])
+    assert process.pid > 1
+    try:
+        yield process.pid
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def outcome_of(monkeypatch, code, args=(), guard=True, kernel=True):
+    """``handle(*args)``'s plain result in a worker with the guard and the kernel's rules as asked (dict)."""
+    if not guard:
+        monkeypatch.setattr(sandbox_module, "WORKER_SOURCE", UNGUARDED)
+    if not kernel:
+        monkeypatch.setattr(kernel_rules, "prepare", lambda scratch, processes=True: None)
+    sandbox = Sandbox(Limits(case_seconds=20.0))
+    try:
+        sandbox.begin_load([{"label": "probe.py", "kind": "file", "code": code}], ["handle"])
+        assert sandbox.load().fatal is None
+        outcome = sandbox.run("handle", [list(args)], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
+    finally:
+        sandbox.close()
+    assert outcome.problem is None, outcome.problem
+    return outcome.results[0]["result"]["plain"]
+
+
+READS = r'''
+import os
+
+def attempt(action):
+    try:
+        value = action()
+        return "read" if value else "empty"
+    except Exception as exc:
+        return "refused: " + type(exc).__name__ + ": " + str(exc).replace(" in a submission", "")[:160]
+
+def read(path, size=64):
+    with open(path, "rb", buffering=0) as handle:
+        return handle.read(size)
+
+def handle(sibling):
+    grader = os.getppid()
+    return {
+        "grader's memory": attempt(lambda: read(f"/proc/{grader}/maps")),
+        "grader's command line": attempt(lambda: read(f"/proc/{grader}/cmdline")),
+        "grader through /proc/self/..": attempt(lambda: read(f"/proc/self/../{grader}/environ")),
+        "grader's descriptors": attempt(lambda: os.listdir(f"/proc/{grader}/fd")),
+        "sibling's command line": attempt(lambda: read(f"/proc/{sibling}/cmdline")),
+        "the machine's first process": attempt(lambda: read("/proc/1/cmdline")),
+        "own status": attempt(lambda: read("/proc/self/status")),
+        "own status by its id": attempt(lambda: read(f"/proc/{os.getpid()}/status")),
+        "own thread": attempt(lambda: read("/proc/thread-self/stat")),
+    }
+'''
+
+
+def test_the_guard_alone_refuses_every_other_process_in_proc(monkeypatch, transport, sibling):
+    """With the kernel's rules left out (macOS, Windows, old kernels: the guard is all there is), the grader's
+    memory and command line, a path that climbs out of /proc/self, and a sibling are refused; the worker's own
+    /proc files still read (a submission may look at its own status)."""
+    answers = outcome_of(monkeypatch, READS, [sibling], kernel=False)
+    for route in ("grader's memory", "grader's command line", "grader through /proc/self/..", "grader's descriptors",
+                  "sibling's command line", "the machine's first process"):
+        assert answers[route] == REFUSED_PROC, (route, answers)
+    assert answers["own status"] == answers["own status by its id"] == answers["own thread"] == "read", answers
+
+
+def test_the_control_reads_every_process_without_the_guard_or_the_kernel_s_rules(monkeypatch, transport, sibling):
+    """The control for the test above: with neither wall, the same reads succeed, so the refusals mean something."""
+    answers = outcome_of(monkeypatch, READS, [sibling], guard=False, kernel=False)
+    assert answers["grader's command line"] == answers["sibling's command line"] == "read", answers
+    assert answers["grader's descriptors"] == "read", answers
+
+
+@pytest.mark.skipif(kernel_rules.abi_version() == 0, reason="this kernel has no Landlock: the guard refuses /proc here")
+def test_the_kernel_s_rules_alone_refuse_the_grader_on_both_transports(monkeypatch, transport, sibling):
+    """The guard off, the kernel's rules on: Landlock grants no /proc but the worker's own (its ptrace scope), so
+    the portable transport, which had no kernel rule, no longer opens the grader's memory (issue 41)."""
+    answers = outcome_of(monkeypatch, READS, [sibling], guard=False)
+    for route in ("grader's memory", "grader's command line", "sibling's command line"):
+        assert answers[route].startswith("refused: PermissionError: [Errno 13]"), (route, answers)
+
+
+# A reader of the same user opens a parent's /proc/<pid>/mem; after hide_memory in the parent it cannot. Run in a
+# process of its own (as another user where this test runs as root: root's CAP_SYS_PTRACE passes any dumpable
+# setting, the shared design "isolation", section 2), never in the test's process.
+DUMPABLE = r'''
+import json, os, sys
+from grader.isolation import kernel_rules
+if os.geteuid() == 0:
+    os.setgid(65534)
+    os.setuid(65534)
+if sys.argv[1] == "hide":
+    assert kernel_rules.hide_memory()
+else:  # setuid made this process non-dumpable (the kernel does so on a change of credentials): undo it
+    assert kernel_rules._LIBC.prctl(kernel_rules.PR_SET_DUMPABLE, 1, 0, 0, 0) == 0
+read_end, write_end = os.pipe()
+pid = os.fork()
+if pid == 0:
+    try:
+        with open(f"/proc/{os.getppid()}/mem", "rb") as handle:
+            answer = "opened"
+    except OSError as exc:
+        answer = type(exc).__name__
+    os.write(write_end, answer.encode())
+    os._exit(0)
+os.close(write_end)
+answer = os.read(read_end, 100).decode()
+os.waitpid(pid, 0)
+print(json.dumps(answer))
+'''
+
+
+@pytest.mark.parametrize("hide", [True, False], ids=["non-dumpable", "control"])
+def test_a_non_dumpable_grader_is_closed_to_a_reader_of_its_own_user(hide):
+    process = subprocess.run([sys.executable, "-c", DUMPABLE, "hide" if hide else "keep"], cwd=ROOT,
+                             env={**os.environ, "PYTHONPATH": ROOT}, capture_output=True, text=True, timeout=60)
+    assert process.returncode == 0, process.stderr
+    assert json.loads(process.stdout) == ("PermissionError" if hide else "opened")
+
+
+# Native code past the audit hooks: a copy of a standard extension module in scratch (which is on sys.path), the
+# same bytes under a name of its own, a subinterpreter (which has none of the guard's hooks), Tcl (which raises no
+# audit event), and the test-only C modules. ``what`` answers "loaded", "absent: ..." where this Python lacks it,
+# or "refused: ...".
+NATIVE = r'''
+import importlib, importlib.util, os
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
+
+def copy_and_load(module, file_name):
+    origin = importlib.util.find_spec(module).origin
+    target = os.path.join(os.getcwd(), file_name + EXTENSION_SUFFIXES[0])
+    with open(origin, "rb") as source, open(target, "wb") as copy:
+        copy.write(source.read())
+    spec = importlib.util.spec_from_file_location(module, target, loader=ExtensionFileLoader(module, target))
+    return importlib.util.module_from_spec(spec)
+
+def what(action):
+    try:
+        action()
+        return "loaded"
+    except ModuleNotFoundError as exc:
+        return "absent: " + str(exc)
+    except Exception as exc:
+        return "refused: " + type(exc).__name__ + ": " + str(exc).replace(" in a submission", "")
+
+def subinterpreter():
+    try:
+        module = importlib.import_module("_xxsubinterpreters")
+    except ModuleNotFoundError:
+        module = importlib.import_module("_interpreters")  # 3.13 and later
+    module.create()
+
+def handle():
+    return {
+        "a standard module copied into scratch": what(lambda: copy_and_load("_bisect", "_bisect")),
+        "a test module under a name of its own": what(lambda: copy_and_load("_testcapi", "helper")),
+        "a subinterpreter": what(subinterpreter),
+        "_testcapi": what(lambda: importlib.import_module("_testcapi")),
+        "Tcl": what(lambda: importlib.import_module("tkinter").Tcl().eval("info patchlevel")),
+        "_ctypes_test": what(lambda: importlib.import_module("_ctypes_test")),
+        "an allowed module": what(lambda: importlib.import_module("_statistics")),
+    }
+'''
+
+
+def test_the_guard_alone_loads_only_allowed_extension_modules_from_the_standard_library(monkeypatch, transport):
+    """With the kernel's rules left out, the guard's allow-list and folder check refuse each native door (the
+    shared design "isolation", section 4, fixes 2 and 3); an allowed module of the standard library still loads."""
+    answers = outcome_of(monkeypatch, NATIVE, kernel=False)
+    assert answers.pop("an allowed module") == "loaded"
+    assert answers.pop("a standard module copied into scratch") == \
+        "refused: PermissionError: the grader does not allow importing _bisect", answers
+    assert answers.pop("a test module under a name of its own") == \
+        "refused: PermissionError: the grader does not allow importing _testcapi", answers
+    for route, answer in answers.items():
+        if route == "Tcl" and answer.startswith("absent"):
+            continue  # a Python built without Tcl
+        assert answer.startswith("refused: PermissionError: the grader does not allow importing "), (route, answer)
+
+
+def test_the_control_loads_every_native_door_without_the_guard(monkeypatch, transport):
+    """The control: without the guard (and the kernel's rules, which would stop what the code does next) the
+    copies and the test modules load, so the refusals above are the guard's."""
+    answers = outcome_of(monkeypatch, NATIVE, guard=False, kernel=False)
+    for route in ("a standard module copied into scratch", "a test module under a name of its own", "a subinterpreter",
+                  "_testcapi", "an allowed module"):
+        assert answers[route] == "loaded", (route, answers)

@@ -23,9 +23,13 @@ STARVED = textwrap.dedent(r'''
     import json, os, subprocess, sys, time
     cpu = sorted(os.sched_getaffinity(0))[0]
     os.sched_setaffinity(0, {cpu})  # this child only: the burners and the worker inherit it
-    burners = [subprocess.Popen([sys.executable, "-c", "import time\nend = time.time() + 60\nwhile time.time() < end: pass"])
+    # Each burner says when it spins: a case graded before they all did once ran at full speed (0.5 s wall, CI).
+    burners = [subprocess.Popen([sys.executable, "-c", "import time\nprint('spinning', flush=True)\n"
+                                 "end = time.time() + 60\nwhile time.time() < end: pass"], stdout=subprocess.PIPE)
                for _ in range(3)]
     try:
+        for burner in burners:
+            assert burner.stdout.readline() == b"spinning\n"
         from grader.isolation.limits import Limits
         from grader.isolation.sandbox import Sandbox
         from grader.judging.harness import Responder, Transcript

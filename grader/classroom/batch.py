@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import signal
 import sys
 import threading
@@ -145,16 +146,28 @@ def original_name(text):
     return codecs.escape_decode(text.encode("utf-8"))[0]
 
 
-def safe_file_name(name):
-    """A file-name-safe version of a student or file name (str).
+DIGEST_CHARACTERS = 16  # hex digits of SHA-256 a changed name gets: 64 bits, past any search for a collision
+# What a name that had to change looks like: anything, "-", the digest. A name that already looks so gets a digest
+# of its own (``safe_file_name``).
+_ESCAPED_FORM = re.compile(r".*-[0-9a-f]{%d}\Z" % DIGEST_CHARACTERS, re.DOTALL)
 
-    A name that had to change gets a short digest of the original, so "dan smith" and "dan_smith"
-    never share a results file (found by an adversarial test).
+
+def safe_file_name(name):
+    """A file-name-safe version of a student or file name (str), different for every two names.
+
+    ASCII letters, digits, ``-``, ``_`` and ``.`` are kept, anything else becomes ``_``, at most 120 characters
+    are kept, and a leading ``-`` becomes ``_`` (a results file never reads as a command's option). A name that
+    had to change gets ``-`` and 16 hex digits of its SHA-256, so "dan smith" and "dan_smith" never share a
+    results file (found by an adversarial test); so does a name that already ends like that, so that no student
+    can name a folder after a classmate's changed name ("jos_-d994e1d0" took josé's results file and row once:
+    issue 41). Two names share a file only if their digests agree, one chance in 2**64.
     """
     safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:120] or "_"
-    if safe == name:
+    if safe.startswith("-"):
+        safe = "_" + safe[1:]
+    if safe == name and not _ESCAPED_FORM.match(name):
         return safe
-    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:DIGEST_CHARACTERS]
     return f"{safe}-{digest}"
 
 
@@ -408,8 +421,8 @@ def prepare_pool_process():
     """Set up a grader process: non-dumpable (``grader.isolation.kernel_rules.hide_memory``), the stop handlers, then
     nbformat and pytest imported once, before its first student.
 
-    A process that has nbformat reads each notebook itself (about 0.01 s) instead of in a forked
-    reader that imports nbformat every time (``grader.intake.extract.ReadInBackground``).
+    Each notebook is still read in a forked, limited child (``grader.intake.extract.ReadInBackground``), which then
+    starts at once with nbformat and its fast validator already compiled.
     """
     kernel_rules.hide_memory()  # again: a pool started by spawn or forkserver runs a new program
     signal.signal(signal.SIGINT, stop_grading)

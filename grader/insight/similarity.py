@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 
 from grader.intake.exercises import BY_ID, EXERCISES
-from grader.intake.extract import SubmissionError, extract
+from grader.intake.extract import SubmissionError, read_submission
 from grader.paths import NOTEBOOKS_DIR
 
 # copydetect's noise threshold (its default): the shortest match counted, in characters of the
@@ -64,7 +64,7 @@ def exercise_code(path, exercise):
         the course ships them are left out before fingerprinting (``_fingerprint_student``).
     """
     try:
-        submission = extract(path)
+        submission = read_submission(path)  # a class's notebooks: each in a limited child, as the batch reads them
     except SubmissionError:
         return None, []
     others = {e.id for e in EXERCISES} - {exercise}

@@ -406,6 +406,13 @@ READ_SECONDS = 30.0  # a 5 MB notebook reads in well under a second; more means 
 READ_MEMORY_BYTES = 2 * 1024 ** 3
 
 
+def read_submission(path):
+    """The ``Submission`` of ``path`` (str), read as the grader reads it: a notebook in a limited child process
+    (``ReadInBackground``), a ``.py`` file here. Raises ``SubmissionError`` as ``extract`` does, or with one
+    sentence when reading the notebook ran out of its time or memory."""
+    return ReadInBackground(path, ahead=False).result()
+
+
 def _read_in_child(path, write_fd):
     """In the forked child: extract, send the result as JSON, and end without running any cleanup."""
     status = 0
@@ -413,6 +420,8 @@ def _read_in_child(path, write_fd):
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (READ_MEMORY_BYTES, READ_MEMORY_BYTES))
+        seconds = int(READ_SECONDS) + 1  # CPU as well as the wall clock: a crafted notebook cost 78 s (issue 41)
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds))
         try:
             out = {"submission": asdict(extract(path))}
         except SubmissionError as exc:
@@ -450,10 +459,12 @@ class ReadInBackground:
     Reading a notebook first imports nbformat (about 0.08 s); a one-off grading run also imports
     pytest (about 0.06 s). On a machine with two cores the two can happen at once. A forked child
     shares everything this process has imported, so it starts at once; it also keeps a notebook
-    that exhausts memory while parsed away from the grader (a 2 GiB address-space limit, 30 s).
+    that exhausts memory or CPU while parsed away from the grader (a 2 GiB address-space limit, 30 s
+    of CPU and of wall clock).
 
-    Used only when it can help: a notebook, a platform with ``os.fork``, and nbformat not imported
-    yet (a batch process that has read a notebook already reads the next one faster itself).
+    Used for every notebook where ``os.fork`` exists, nbformat imported or not: a batch's pool
+    process read notebooks itself once, and a crafted one cost it 560 MB or 78 s of CPU (issue 41).
+    Elsewhere (Windows) the notebook is read in this process.
 
     Args:
         path: the submission (str or path-like), as for ``extract``.
@@ -471,8 +482,7 @@ class ReadInBackground:
                 self.pid, self.read_fd, self.identity = early.pid, early.read_fd, early.identity
                 return
             early.cancel()  # the file changed since: read it again
-        if (self.path.endswith(".ipynb") and hasattr(os, "fork") and "nbformat" not in sys.modules
-                and os.path.isfile(self.path)):
+        if self.path.endswith(".ipynb") and hasattr(os, "fork") and os.path.isfile(self.path):
             self.identity = _identity(self.path)
             read_fd, write_fd = os.pipe()
             try:

@@ -154,6 +154,31 @@ def test_hostile_fixtures_on_the_portable_transport(hostile_on_the_portable_tran
     hostile.check_hostile(name, records[name], grader_changed)
 
 
+# The handed attacks (tests/attacks, from ../shared/cases/grader_attacks), with the options test_attacks grades
+# each with. disk_fill_scratch.py needs a small disk of its own (test_attacks makes one); the .sh files are batches.
+ATTACK_OPTIONS = {"steal_check_capstone.py": ("--exercise", "capstone"), "steal_check_parse.py": ("--exercise", "parse-call"),
+                  "observe_joins_its_problems.py": ("--exercise", "observe"),
+                  "str_subclass_module_name.py": ("--exercise", "capstone"),
+                  "reads_grader_memory_portable.py": ("--exercise", "capstone")}
+ATTACKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "attacks")
+HANDED = sorted(name for name in os.listdir(ATTACKS) if name.endswith((".py", ".ipynb")) and name != "disk_fill_scratch.py")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the attacks' expectations are Linux's")
+@pytest.mark.parametrize("name", HANDED)
+def test_every_handed_attack_gets_the_same_outcome_on_the_portable_transport(tmp_path, name):
+    """tests/test_attacks.py asserts each attack's stated outcome on the default transport; the same score and the
+    same failed cases here mean the same outcome on the portable one (issue 41: "on both transports")."""
+    outcomes = {}
+    for portable in (False, True):
+        env = {"KIT_PORTABLE_WORKER": "1" if portable else "0"}
+        process, results = run_grader(os.path.join(ATTACKS, name), *ATTACK_OPTIONS.get(name, ()),
+                                      results=tmp_path / f"{portable}.json", env=env, timeout=300)
+        assert "Traceback" not in process.stdout + process.stderr and results is not None, process.stderr[-2000:]
+        outcomes[portable] = (results["score"], sorted(t["name"] for t in results["tests"] if t["status"] == "failed"))
+    assert outcomes[True] == outcomes[False]
+
+
 # -- the switch and the note --------------------------------------------------------------------------
 
 def test_the_switch_and_missing_posix_features_choose_the_portable_transport(monkeypatch):
@@ -179,14 +204,18 @@ def test_protections_per_transport(monkeypatch):
     assert protections(portable=False)["kernel rules"] == kernel
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
     lacking = "lacks kernel rules and " if kernel == "no" else ""
-    assert protection_note().startswith(f"On this system the grader's sandbox {lacking}has only in "
-                                        "part: memory limit, output limit, process-tree cleanup (see the table")
+    assert protection_note() == (f"On this system the grader's sandbox {lacking}has only in part: memory limit, "
+                                 "output limit, process-tree cleanup (see the table in docs/threat-model.md). That is "
+                                 "fine for grading your own work; an instructor grading untrusted work should unset "
+                                 "KIT_PORTABLE_WORKER, which chose the portable transport.")
     monkeypatch.setattr(protections_module, "psutil_or_none", lambda: None)
     monkeypatch.setattr(sys, "platform", "win32")  # Windows without psutil
     monkeypatch.setattr(os, "name", "nt")
-    levels = protections()
+    levels, note = protections(), protection_note()
     monkeypatch.undo()
     assert levels["memory limit"] == levels["process-tree cleanup"] == levels["kernel rules"] == "no"
+    assert note.startswith("On this system the grader's sandbox lacks memory limit, kernel rules, process-tree "
+                           "cleanup") and note.endswith("should use Linux, a container, or Gradescope."), note
     monkeypatch.setattr(sys, "platform", "darwin")  # macOS, on the POSIX transport, with psutil
     assert protections(portable=False) == {
         "separate process": "yes", "time limits": "yes", "memory limit": "partly", "output limit": "yes",

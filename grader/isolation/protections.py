@@ -41,7 +41,8 @@ def protections(portable=None):
 
 def protection_note():
     """One sentence for the report when the worker runs off Linux's POSIX transport, naming the protections
-    missing or holding only in part there (str), else None (nothing is missing on Linux's default path)."""
+    missing or holding only in part there and what an instructor should do instead (str), else None (nothing is
+    missing on Linux's default path)."""
     if sys.platform.startswith("linux") and not portable_worker():
         return None
     levels = protections()
@@ -51,9 +52,10 @@ def protection_note():
         return None
     parts = ([f"lacks {', '.join(missing)}"] if missing else []) + \
         ([f"has only in part: {', '.join(partial)}"] if partial else [])
+    advice = ("unset KIT_PORTABLE_WORKER, which chose the portable transport" if sys.platform.startswith("linux")
+              else "use Linux, a container, or Gradescope")
     return (f"On this system the grader's sandbox {' and '.join(parts)} (see the table in docs/threat-model.md). That "
-            "is fine for grading your own work; an instructor grading untrusted work should use Linux, a container, "
-            "or Gradescope.")
+            f"is fine for grading your own work; an instructor grading untrusted work should {advice}.")
 
 
 def _has_resource():

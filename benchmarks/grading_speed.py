@@ -5,8 +5,9 @@ Measured, each as the median of ``--runs`` whole-process runs after one warm-up:
   2. grading the solved capstone notebook (every case of its exercise);
   3. executing that same solved notebook with nbclient, which is what nbgrader and otter-grader do for
      every submission, each run alternating with one of (2), and the ratio of (3) to (2);
-  4. with ``--baseline REV``: (1) and (2) again on a git worktree of REV, each alternating with this tree's
-     (so that both see the same load on a shared machine), and the ratios now/baseline;
+  4. with ``--baseline REV``: (1), (1) on the portable transport and (2) again on a git worktree of REV, each
+     alternating with this tree's (so that both see the same load on a shared machine), and the ratios
+     now/baseline;
   4b. (1) on the portable worker transport (``KIT_PORTABLE_WORKER=1``, Windows' path), alternating with the
      default transport, and the ratio;
   5. where the time goes: interpreter start, imports (the command line, pytest, nbformat), the rest;
@@ -172,6 +173,12 @@ def main():
             line("python -m grader tests/faulty/base.py, this tree", now, now_times)
             line("python -m grader tests/faulty/base.py, baseline", base, base_times)
             print(f"  ratio now / baseline: {now / base:.2f}")
+            portable = {"KIT_PORTABLE_WORKER": "1"}
+            (now, now_times), (base, base_times) = interleaved_medians(
+                [(grade, ROOT, portable), (grade, folder, portable)], args.runs)
+            line("python -m grader tests/faulty/base.py, KIT_PORTABLE_WORKER=1, this tree", now, now_times)
+            line("python -m grader tests/faulty/base.py, KIT_PORTABLE_WORKER=1, baseline", base, base_times)
+            print(f"  ratio now / baseline (portable transport): {now / base:.2f}")
             if os.path.isfile(os.path.join(folder, SOLVED)):  # older revisions may keep it elsewhere
                 (now, now_times), (base, base_times) = interleaved_medians(
                     [(grade_solved, ROOT), (grade_solved, folder)], args.runs)

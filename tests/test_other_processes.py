@@ -180,6 +180,10 @@ def copy_and_load(module, file_name):
     spec = importlib.util.spec_from_file_location(module, target, loader=ExtensionFileLoader(module, target))
     return importlib.util.module_from_spec(spec)
 
+def load_by_path(module, path):
+    spec = importlib.util.spec_from_file_location(module, path, loader=ExtensionFileLoader(module, path))
+    return importlib.util.module_from_spec(spec)
+
 def what(action):
     try:
         action()
@@ -200,6 +204,10 @@ def handle():
     return {
         "a standard module copied into scratch": what(lambda: copy_and_load("_bisect", "_bisect")),
         "a test module under a name of its own": what(lambda: copy_and_load("_testcapi", "helper")),
+        # The right file by a path that leads there through a link: refused as written (a link in scratch could be
+        # turned elsewhere between the check and the load).
+        "a standard module through a link": what(
+            lambda: load_by_path("_bisect", "/proc/self/root" + importlib.util.find_spec("_bisect").origin)),
         "a subinterpreter": what(subinterpreter),
         "_testcapi": what(lambda: importlib.import_module("_testcapi")),
         "Tcl": what(lambda: importlib.import_module("tkinter").Tcl().eval("info patchlevel")),
@@ -218,6 +226,8 @@ def test_the_guard_alone_loads_only_allowed_extension_modules_from_the_standard_
         "refused: PermissionError: the grader does not allow importing _bisect", answers
     assert answers.pop("a test module under a name of its own") == \
         "refused: PermissionError: the grader does not allow importing _testcapi", answers
+    assert answers.pop("a standard module through a link") == \
+        "refused: PermissionError: the grader does not allow importing _bisect", answers
     for route, answer in answers.items():
         if route == "Tcl" and answer.startswith("absent"):
             continue  # a Python built without Tcl
@@ -229,5 +239,5 @@ def test_the_control_loads_every_native_door_without_the_guard(monkeypatch, tran
     copies and the test modules load, so the refusals above are the guard's."""
     answers = outcome_of(monkeypatch, NATIVE, guard=False, kernel=False)
     for route in ("a standard module copied into scratch", "a test module under a name of its own", "a subinterpreter",
-                  "_testcapi", "an allowed module"):
+                  "_testcapi", "an allowed module", "a standard module through a link"):
         assert answers[route] == "loaded", (route, answers)

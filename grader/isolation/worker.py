@@ -639,12 +639,15 @@ FOLDER_MODE = 0o700
 
 
 def extension_folder():
-    """The standard library's extension folder, resolved (str ending in ``/``, as ``_resolve`` writes paths), or
-    None where every extension module is built in.
+    """The standard library's extension folder as ``(written, resolved)`` (two str ending in ``/``): as the import
+    system writes its files' paths (from ``sys.path``; in lower case with ``/`` on Windows) and with every link
+    resolved (as ``_resolve`` writes paths); or None where every extension module is built in.
 
     It is where ``select`` (or another module every build has) was loaded from: ``lib-dynload`` on POSIX, ``DLLs``
     on Windows. Found before the guard is installed; ``install_guard`` loads extension modules from nowhere else (a
-    shared object written into scratch, which is on ``sys.path``, sent UDP past the guard: issue 41).
+    shared object written into scratch, which is on ``sys.path``, sent UDP past the guard: issue 41). Both forms
+    are checked: the resolved one, so that no link leads out, and the written one, so that no link in scratch can
+    point inside when checked and elsewhere when the file is opened an instant later.
     """
     import importlib
 
@@ -654,7 +657,9 @@ def extension_folder():
         except ImportError:
             continue
         if origin:
-            return _resolve(os.path.dirname(os.path.realpath(origin))).rstrip("/") + "/"
+            written = os.path.dirname(origin)
+            written = written.replace("\\", "/").lower() if os.name == "nt" else written
+            return written.rstrip("/") + "/", _resolve(os.path.dirname(os.path.realpath(origin))).rstrip("/") + "/"
     return None
 
 
@@ -781,7 +786,7 @@ def install_guard(scratch, kit):
              _type=type, _any=any, _bool=bool, _len=len, _str=str, _int=int, _stat=os.stat, _lstat=os.lstat,
              _is_dir=stat.S_ISDIR, _oserror=OSError, _entries=_scratch_entries, _max_entries=MAX_SCRATCH_ENTRIES,
              _af_unix=AF_UNIX, _optional=OPTIONAL_MODULES, _missing=ModuleNotFoundError, _denied=PermissionError,
-             _folder_mode=FOLDER_MODE, _type_error=TypeError, _own=own, _proc="/proc/"):
+             _folder_mode=FOLDER_MODE, _type_error=TypeError, _own=own, _proc="/proc/", _windows=os.name == "nt"):
         if event in _blocked:
             _refuse(event)
         if (event == "object.__setattr__" or event == "object.__delattr__") and _len(args) >= 2 \
@@ -807,7 +812,9 @@ def install_guard(scratch, kit):
                 # adversarial tests), as the name's key must match the file's init function to load at all.
                 full = _resolve(origin)
                 key = full.rpartition("/")[2].partition(".")[0]
-                if key not in _allowed or _extensions is None or not full.startswith(_extensions):
+                written = origin.replace("\\", "/").lower() if _windows else origin
+                if (key not in _allowed or _extensions is None or not full.startswith(_extensions[1])
+                        or not written.startswith(_extensions[0]) or ".." in written.split("/")):
                     _refuse(f"importing {name}", _missing if key in _optional else _denied)
         if event == "socket.__new__" and not (_len(args) > 1 and args[1] == _af_unix):
             _refuse("network sockets")

@@ -15,7 +15,7 @@ import time
 import pytest
 
 import test_hostile as hostile
-from conftest import run_grader
+from conftest import ROOT, run_grader
 from faulty.faults import FAULTS
 from grader.isolation import kernel_rules
 from grader.isolation import protections as protections_module
@@ -160,7 +160,7 @@ ATTACK_OPTIONS = {"steal_check_capstone.py": ("--exercise", "capstone"), "steal_
                   "observe_joins_its_problems.py": ("--exercise", "observe"),
                   "str_subclass_module_name.py": ("--exercise", "capstone"),
                   "reads_grader_memory_portable.py": ("--exercise", "capstone")}
-ATTACKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "attacks")
+ATTACKS = os.path.join(ROOT, "tests", "attacks")
 HANDED = sorted(name for name in os.listdir(ATTACKS) if name.endswith((".py", ".ipynb")) and name != "disk_fill_scratch.py")
 
 

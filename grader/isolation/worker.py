@@ -643,23 +643,22 @@ def extension_folder():
     system writes its files' paths (from ``sys.path``; in lower case with ``/`` on Windows) and with every link
     resolved (as ``_resolve`` writes paths); or None where every extension module is built in.
 
-    It is where ``select`` (or another module every build has) was loaded from: ``lib-dynload`` on POSIX, ``DLLs``
-    on Windows. Found before the guard is installed; ``install_guard`` loads extension modules from nowhere else (a
-    shared object written into scratch, which is on ``sys.path``, sent UDP past the guard: issue 41). Both forms
-    are checked: the resolved one, so that no link leads out, and the written one, so that no link in scratch can
-    point inside when checked and elsewhere when the file is opened an instant later.
+    It is the folder of the first allowed extension module found as a file on ``sys.path`` (``lib-dynload`` on
+    POSIX, ``DLLs`` on Windows; a build may have many of them built in, as Debian's has ``select`` and ``math``).
+    Found before the guard is installed; ``install_guard`` loads extension modules from nowhere else (a shared
+    object written into scratch, which is on ``sys.path``, sent UDP past the guard: issue 41). Both forms are
+    checked: the resolved one, so that no link leads out, and the written one, so that no link in scratch can point
+    inside when checked and elsewhere when the file is opened an instant later.
     """
-    import importlib
+    from importlib.machinery import ExtensionFileLoader, PathFinder
 
-    for name in ("select", "_json", "math", "_posixsubprocess"):
-        try:
-            origin = getattr(importlib.import_module(name), "__file__", None)
-        except ImportError:
-            continue
-        if origin:
-            written = os.path.dirname(origin)
+    for name in sorted(ALLOWED_EXTENSIONS):
+        spec = PathFinder.find_spec(name)
+        if spec is not None and isinstance(spec.loader, ExtensionFileLoader) and spec.origin:
+            written = os.path.dirname(spec.origin)
             written = written.replace("\\", "/").lower() if os.name == "nt" else written
-            return written.rstrip("/") + "/", _resolve(os.path.dirname(os.path.realpath(origin))).rstrip("/") + "/"
+            return (written.rstrip("/") + "/",
+                    _resolve(os.path.dirname(os.path.realpath(spec.origin))).rstrip("/") + "/")
     return None
 
 

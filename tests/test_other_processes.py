@@ -249,3 +249,88 @@ def test_the_control_loads_every_native_door_without_the_guard(monkeypatch, tran
         assert answers[route] == "loaded", (route, answers)
     for route in ("a test module under a name of its own", "_testcapi"):  # where this build has _testcapi
         assert answers[route] == "loaded" or "_testcapi" in answers[route], (route, answers)
+
+
+# Issue 41's attacker trial: OPENSSL_CONF pointed at a file in scratch whose provider is a shared object there, then
+# ``import ssl``: OpenSSL loaded it in C, with no audit event. A copy of OpenSSL's own legacy provider stands for the
+# attacker's shared object (the test needs no compiler); whether OpenSSL loaded it shows in /proc/self/maps.
+OPENSSL = r'''
+import os
+
+def handle(provider):
+    shared = os.path.join(os.getcwd(), "provider.so")
+    with open(provider, "rb") as source, open(shared, "wb") as copy:
+        copy.write(source.read())
+    with open("provider.cnf", "w") as config:
+        config.write("openssl_conf = init\n[init]\nproviders = providers\n[providers]\nmine = mine\n"
+                     "default = default\n[default]\nactivate = 1\n[mine]\nmodule = %s\nactivate = 1\n" % shared)
+    try:
+        os.environ["OPENSSL_CONF"] = os.path.join(os.getcwd(), "provider.cnf")
+        set_it = "set"
+    except Exception as exc:
+        set_it = "refused: " + type(exc).__name__ + ": " + str(exc).replace(" in a submission", "")
+    import ssl  # noqa: F401
+    with open("/proc/self/maps") as maps:
+        mapped = shared in maps.read()
+    return {"environment": set_it, "mapped": mapped}
+'''
+
+
+def openssl_provider():
+    """OpenSSL 3's legacy provider on this machine (str), or skip the test saying why."""
+    import glob
+    import ssl
+
+    if ssl.OPENSSL_VERSION_INFO < (3,):
+        pytest.skip(f"{ssl.OPENSSL_VERSION} loads no providers from its configuration")
+    found = sorted(path for pattern in ("/usr/lib*/ossl-modules/legacy.so", "/usr/lib/*/ossl-modules/legacy.so",
+                                        "/usr/local/lib*/ossl-modules/legacy.so") for path in glob.glob(pattern))
+    if not found:
+        pytest.skip("no OpenSSL legacy provider (ossl-modules/legacy.so) under /usr/lib*")
+    return found[0]
+
+
+def test_the_environment_cannot_point_openssl_at_a_shared_object_in_scratch(monkeypatch, transport):
+    """The guard refuses changing the environment (os.putenv), so OpenSSL reads only the grader's configuration."""
+    answers = outcome_of(monkeypatch, OPENSSL, [openssl_provider()], kernel=False)
+    assert answers == {"environment": "refused: PermissionError: the grader does not allow os.putenv",
+                       "mapped": False}, answers
+
+
+def test_the_control_openssl_loads_the_shared_object_named_by_the_environment(monkeypatch):
+    """The control: with neither the guard nor the kernel's rules, the same steps load the copy in scratch."""
+    answers = outcome_of(monkeypatch, OPENSSL, [openssl_provider()], guard=False, kernel=False)
+    assert answers == {"environment": "set", "mapped": True}, answers
+
+
+LINKS = r'''
+import ctypes, os
+
+def fifo():  # os.mkfifo is removed from the worker whatever the guard (it raises no audit event)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.mkfifo(b"pipe", 0o600) != 0:
+        raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))
+
+def handle():
+    done = {}
+    for kind, make in (("symbolic link", lambda: os.symlink("/etc/passwd", "link")),
+                       ("named pipe", fifo),
+                       ("hard link", lambda: (open("file", "w").close(), os.link("file", "hard")))):
+        try:
+            make()
+            done[kind] = "made"
+        except Exception as exc:
+            done[kind] = type(exc).__name__
+    return done
+'''
+
+
+@pytest.mark.skipif(kernel_rules.abi_version() == 0, reason="this kernel has no Landlock")
+def test_native_code_makes_no_link_or_pipe_in_scratch(monkeypatch, transport):
+    """Past the guard (off here), native code made a symbolic link in scratch (issue 41's attacker trial); Landlock
+    now refuses links and pipes there on both transports. A hard link needs no right of its own (it names a file
+    the worker may already write, inside scratch) and is still made."""
+    answers = outcome_of(monkeypatch, LINKS, guard=False)
+    assert answers == {"symbolic link": "PermissionError", "named pipe": "PermissionError", "hard link": "made"}, answers
+    control = outcome_of(monkeypatch, LINKS, guard=False, kernel=False)
+    assert control == {"symbolic link": "made", "named pipe": "made", "hard link": "made"}, control

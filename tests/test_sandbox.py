@@ -258,7 +258,7 @@ DOORS = {"_ctypes", "_ctypes_test", "_testcapi", "_testinternalcapi", "_testbuff
          "_testsinglephase", "_testclinic", "_testclinic_limited", "_testlimitedcapi", "_testimportmultiple",
          "_xxtestfuzz", "xxlimited", "xxlimited_35", "xxsubtype", "_xxsubinterpreters", "_xxinterpchannels",
          "_interpreters", "_interpchannels", "_interpqueues", "_testexternalinspection", "_remote_debugging",
-         "_tkinter", "_posixsubprocess", "_posixshmem", "nis", "spwd", "ossaudiodev", "_dbm", "_gdbm"}
+         "_tkinter", "_posixsubprocess", "_posixshmem", "nis", "spwd", "ossaudiodev", "_dbm", "_gdbm", "readline"}
 
 
 def test_no_door_is_on_the_allow_list_of_extension_modules():
@@ -481,12 +481,14 @@ def test_the_standard_library_loads_but_its_doors(sandbox_for):
     """asyncio, unittest.mock, subprocess, multiprocessing, sqlite3, dbm, shelve... import (their dangerous calls
     are refused where they are called, see test_fairness.py); only ctypes, which is native code, and nis, spwd and
     ossaudiodev, which reach the network, the shadow file and a device in C without an audit event, are refused
-    (the allow-list of extension modules: issue 41). A build without one of those lacks it: ModuleNotFoundError."""
+    (the allow-list of extension modules: issue 41). A build without one of those lacks it: ModuleNotFoundError.
+    readline reads and writes history files in C: it is missing, as in a build without it."""
     sandbox = sandbox_for(STANDARD_LIBRARY)
     sandbox.limits.case_seconds = 30.0
     outcome, _ = run(sandbox, [[]])
     refused = outcome.results[0]["result"]["plain"]
     assert refused["ctypes"] == "PermissionError"
+    assert refused.pop("readline") == "ModuleNotFoundError"  # as in a build without it: pdb and code work on
     doors = {"ctypes", "nis", "spwd", "ossaudiodev"}
     assert set(refused) <= doors, refused
     assert {refused[name] for name in refused} <= {"PermissionError", "ModuleNotFoundError"}

@@ -5,7 +5,8 @@ code in the same process as the learner's code, so code determined to corrupt th
 switch it off. Landlock rules are enforced by the kernel and inherited by every process the worker
 starts: once applied, the worker (and anything it forks) can
 
-- write, create or remove files only inside its scratch folder (no device nodes there), and ``/dev/null``;
+- write, create or remove files only inside its scratch folder (no device nodes, links, pipes or socket files
+  there), and ``/dev/null``;
 - read and execute only the Python installation, the system's libraries (``/usr``, ``/lib*``, and of
   ``/etc`` the files of ``ETC_READ_PATHS``) and its scratch folder; so not the kit (the reference solution, the
   hidden cases, the grader's bytecode), not ``/proc``, not results files, not ``/etc/shadow``;
@@ -68,7 +69,7 @@ PR_CAPBSET_READ, PR_CAPBSET_DROP, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 23,
 LINUX_CAPABILITY_VERSION_3, CAP_SETPCAP, CAPABILITY_SLOTS = 0x20080522, 8, 64
 
 FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
-FS_MAKE_CHAR, FS_MAKE_BLOCK = 1 << 6, 1 << 11
+FS_MAKE_CHAR, FS_MAKE_SOCK, FS_MAKE_FIFO, FS_MAKE_BLOCK, FS_MAKE_SYM = 1 << 6, 1 << 9, 1 << 10, 1 << 11, 1 << 12
 FS_ABI1 = (1 << 13) - 1  # EXECUTE .. MAKE_SYM: every right of ABI 1
 FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
@@ -609,8 +610,9 @@ def _landlock_plan(scratch):
         if os.path.exists(path):
             rules.append((path, read if os.path.isdir(path) else FS_READ_FILE & fs))
     # In scratch: everything but running programs and making device nodes (a character device made there
-    # reached the kernel log: an adversarial test).
-    scratch_rights = fs & ~(FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK)
+    # reached the kernel log: an adversarial test), symbolic links, named pipes and socket files (native code made a
+    # link there past the guard, which refuses all three: issue 41's attacker trial).
+    scratch_rights = fs & ~(FS_EXECUTE | FS_MAKE_CHAR | FS_MAKE_BLOCK | FS_MAKE_SYM | FS_MAKE_FIFO | FS_MAKE_SOCK)
     rules += [("/dev/null", (FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE) & fs & FILE_RIGHTS), (scratch, scratch_rights)]
     return attr, size, [(os.fsencode(path), rights) for path, rights in rules]
 

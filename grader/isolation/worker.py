@@ -592,6 +592,9 @@ BLOCKED_EVENTS = frozenset({
     "os.symlink", "os.link", "os.setuid", "os.setgid", "resource.setrlimit", "resource.prlimit", "winreg.OpenKey",
     "sqlite3.enable_load_extension", "sqlite3.load_extension",
     "syslog.openlog", "syslog.syslog",  # the C library's socket to the system log raises no socket event
+    # The environment is the grader's choice: OPENSSL_CONF pointed at a file in scratch made OpenSSL load a shared
+    # object from there when ssl was imported, native code with no audit event (issue 41's attacker trial).
+    "os.putenv", "os.unsetenv",
     # Windows: starting, opening or ending processes, and junctions (a link the guard's path checks would not see).
     "_winapi.CreateProcess", "_winapi.OpenProcess", "_winapi.TerminateProcess", "_winapi.CreateJunction",
 })
@@ -615,19 +618,22 @@ ALLOWED_EXTENSIONS = frozenset({
     "_multibytecodec", "_multiprocessing", "_opcode", "_overlapped", "_pickle", "_queue", "_random", "_sha1",
     "_sha2", "_sha256", "_sha3", "_sha512", "_socket", "_sqlite3", "_ssl", "_statistics", "_struct",
     "_suggestions", "_sysconfig", "_typing", "_uuid", "_zoneinfo", "_zstd", "array", "audioop", "binascii",
-    "cmath", "fcntl", "grp", "math", "mmap", "pyexpat", "readline", "resource", "select", "syslog", "termios",
+    "cmath", "fcntl", "grp", "math", "mmap", "pyexpat", "resource", "select", "syslog", "termios",
     "unicodedata", "zlib"})
 # Not allowed, but imported by the standard library only if they exist: refused as a missing module, so that
-# ``import dbm`` and ``shelve`` fall back to their pure-Python dbm.dumb, whose files the guard sees (the C ones
-# open files without an "open" audit event: an adversarial test).
-OPTIONAL_MODULES = frozenset({"_dbm", "_gdbm"})
+# ``import dbm`` and ``shelve`` fall back to their pure-Python dbm.dumb, whose files the guard sees, and pdb,
+# rlcompleter and code work without readline (the C ones open files without an "open" audit event: dbm in an
+# adversarial test, readline's history and init files in issue 41's attacker trial).
+OPTIONAL_MODULES = frozenset({"_dbm", "_gdbm", "readline"})
 # Functions that signal other processes or make special files without an audit event: removed
 # before learner code runs.
 # setpriority and the sched_* setters act on other processes (the grader) without an audit event.
 # umask raises no audit event: a mask of 0o700 made folders their owner cannot list (see FOLDER_MODE). dbm.dumb,
 # the one standard module that calls it, passes over its absence.
+# posix_fadvise turned off read-ahead for a timing channel through the page cache (issue 41's attacker trial; the
+# channel itself stays, see docs/threat-model.md).
 _UNAUDITED_OS = ("pidfd_open", "mkfifo", "mknod", "setpriority", "sched_setaffinity", "sched_setscheduler",
-                 "sched_setparam", "umask")
+                 "sched_setparam", "umask", "posix_fadvise")
 UNAUDITED = {"os": _UNAUDITED_OS, "posix": _UNAUDITED_OS, "signal": ("pidfd_send_signal",)}
 AF_UNIX = 1  # a socket pair inside the worker (asyncio's event loop wakes itself with one) reaches nothing else
 # Files and folders a submission may create in its scratch folder (the grader's own output file aside);

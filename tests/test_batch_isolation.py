@@ -60,14 +60,25 @@ def test_no_file_name_starts_with_a_dash():
     assert safe_file_name("--help") != safe_file_name("_-help") and not safe_file_name("--help").startswith("-")
 
 
+def test_names_that_one_file_system_or_another_would_confuse_get_their_own_files():
+    """macOS and Windows compare file names without case ("Alice.json" is "alice.json"), and Windows keeps "con",
+    "nul"... for devices (issue 41's instructor trial): such names get their digest, so nothing is shared anywhere."""
+    assert safe_file_name("Alice").lower() != safe_file_name("alice").lower() == "alice"
+    assert safe_file_name("Alice").startswith("Alice-")
+    for device in ("con", "NUL", "com1", "lpt9.py", "aux.ipynb"):
+        assert safe_file_name(device).startswith(device + "-"), device
+    assert safe_file_name("console") == "console" and safe_file_name("capstone.py") == "capstone.py"
+
+
 @given(strategies.text(min_size=1, max_size=300))
 def test_every_name_becomes_a_short_safe_file_name(name):
     safe = safe_file_name(name)
     assert re.fullmatch(r"[A-Za-z0-9_.][A-Za-z0-9_.\-]*", safe), safe
     assert len(safe) <= 120 + 17
     changed = safe != name
-    assert changed == (not re.fullmatch(r"[A-Za-z0-9_.][A-Za-z0-9_.\-]{0,119}", name)
-                       or bool(re.fullmatch(r".*-[0-9a-f]{16}", name, re.DOTALL)))
+    assert changed == (not re.fullmatch(r"[a-z0-9_.][a-z0-9_.\-]{0,119}", name)
+                       or bool(re.fullmatch(r".*-[0-9a-f]{16}", name, re.DOTALL))
+                       or bool(re.fullmatch(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?", name, re.I | re.DOTALL)))
 
 
 @pytest.mark.slow

@@ -152,20 +152,26 @@ DIGEST_CHARACTERS = 16  # hex digits of SHA-256 a changed name gets: 64 bits, pa
 _ESCAPED_FORM = re.compile(r".*-[0-9a-f]{%d}\Z" % DIGEST_CHARACTERS, re.DOTALL)
 
 
+# Names Windows gives to devices in every folder ("con.json" is the console): such a file name needs its digest too.
+_DEVICE_NAMES = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?\Z", re.IGNORECASE | re.DOTALL)
+
+
 def safe_file_name(name):
-    """A file-name-safe version of a student or file name (str), different for every two names.
+    """A file-name-safe version of a student or file name (str), different for every two names, on every system.
 
     ASCII letters, digits, ``-``, ``_`` and ``.`` are kept, anything else becomes ``_``, at most 120 characters
     are kept, and a leading ``-`` becomes ``_`` (a results file never reads as a command's option). A name that
     had to change gets ``-`` and 16 hex digits of its SHA-256, so "dan smith" and "dan_smith" never share a
-    results file (found by an adversarial test); so does a name that already ends like that, so that no student
+    results file (found by an adversarial test). So does a name that already ends like that, so that no student
     can name a folder after a classmate's changed name ("jos_-d994e1d0" took josé's results file and row once:
-    issue 41). Two names share a file only if their digests agree, one chance in 2**64.
+    issue 41); a name with a capital letter, as macOS and Windows see "Alice.json" and "alice.json" as one file
+    (issue 41's instructor trial); and a name Windows keeps for a device (``con``, ``nul``...). Two names share a
+    file only if their digests agree, one chance in 2**64.
     """
     safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:120] or "_"
     if safe.startswith("-"):
         safe = "_" + safe[1:]
-    if safe == name and not _ESCAPED_FORM.match(name):
+    if safe == name and safe == safe.lower() and not _ESCAPED_FORM.match(name) and not _DEVICE_NAMES.match(name):
         return safe
     digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:DIGEST_CHARACTERS]
     return f"{safe}-{digest}"

@@ -334,3 +334,27 @@ def test_native_code_makes_no_link_or_pipe_in_scratch(monkeypatch, transport):
     assert answers == {"symbolic link": "PermissionError", "named pipe": "PermissionError", "hard link": "made"}, answers
     control = outcome_of(monkeypatch, LINKS, guard=False, kernel=False)
     assert control == {"symbolic link": "made", "named pipe": "made", "hard link": "made"}, control
+
+
+ATTACH = r'''
+import sqlite3
+
+def handle(path):
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.execute("ATTACH DATABASE ? AS outside", (path,))
+        connection.execute("CREATE TABLE outside.t (x)")
+        return "attached"
+    except Exception as exc:
+        return type(exc).__name__ + ": " + str(exc)
+'''
+
+
+@pytest.mark.skipif(kernel_rules.abi_version() == 0, reason="this kernel has no Landlock: the guard alone lets it by")
+def test_sql_attach_opens_no_file_outside_scratch(monkeypatch, tmp_path, transport):
+    """ATTACH DATABASE on an allowed ':memory:' connection opens a file in C with no audit event (issue 41's
+    attacker trial): the guard does not see it, and Landlock refuses it, on both transports."""
+    outside = tmp_path / "outside.db"
+    answer = outcome_of(monkeypatch, ATTACH, [str(outside)])
+    assert answer.startswith("OperationalError: unable to open database"), answer  # its wording varies by version
+    assert not outside.exists()

@@ -33,7 +33,7 @@ psutil = pytest.importorskip("psutil", reason="the portable transport kills proc
 PORTABLE = {"KIT_PORTABLE_WORKER": "1"}
 ASK = {"__kit__": "ask_model"}
 # The report's note on the portable transport, with or without the kernel's rules (it names what holds in part).
-PORTABLE_NOTE = "has only in part: memory limit, output limit, process-tree cleanup"
+PORTABLE_NOTE = "memory limit, output limit and process-tree cleanup"
 
 pytestmark = pytest.mark.slow  # the faulty library and the hostile fixtures again, on the other transport (their timeouts by design)
 
@@ -203,9 +203,10 @@ def test_protections_per_transport(monkeypatch):
         "audit-hook guard": "yes", "kernel rules": kernel, "process-tree cleanup": "partly"}
     assert protections(portable=False)["kernel rules"] == kernel
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
-    lacking = "lacks kernel rules and " if kernel == "no" else ""
-    assert protection_note() == (f"On this system the grader's sandbox {lacking}has only in part: memory limit, "
-                                 "output limit, process-tree cleanup (see the table in docs/threat-model.md). That is "
+    state = ("the grader's sandbox has no kernel rules, and its memory limit, output limit and process-tree cleanup "
+             "work only in part" if kernel == "no" else
+             "the memory limit, output limit and process-tree cleanup of the grader's sandbox work only in part")
+    assert protection_note() == (f"On this system {state} (see the table in docs/threat-model.md). That is "
                                  "fine for grading your own work; an instructor grading untrusted work should unset "
                                  "KIT_PORTABLE_WORKER, which chose the portable transport.")
     monkeypatch.setattr(protections_module, "psutil_or_none", lambda: None)
@@ -214,8 +215,9 @@ def test_protections_per_transport(monkeypatch):
     levels, note = protections(), protection_note()
     monkeypatch.undo()
     assert levels["memory limit"] == levels["process-tree cleanup"] == levels["kernel rules"] == "no"
-    assert note.startswith("On this system the grader's sandbox lacks memory limit, kernel rules, process-tree "
-                           "cleanup") and note.endswith("should use Linux, a container, or Gradescope."), note
+    assert note.startswith("On this system the grader's sandbox has no memory limit, kernel rules or process-tree "
+                           "cleanup, and its output limit works only in part") and note.endswith("should use Linux, a container, "
+                                                                                 "or Gradescope."), note
     monkeypatch.setattr(sys, "platform", "darwin")  # macOS, on the POSIX transport, with psutil
     assert protections(portable=False) == {
         "separate process": "yes", "time limits": "yes", "memory limit": "partly", "output limit": "yes",

@@ -714,6 +714,11 @@ def main(argv=None):
         return 128 + received[0]
     problems = sum(bool(s["errors"]) for s in summaries)
     skipped = len(summaries) - graded
+    from grader.isolation.protections import protection_note
+
+    note = protection_note()
+    if note and graded:  # the instructor's, not only each student's report (issue 41's instructor trial)
+        print(note)
     print(f"Graded {graded} student{'s' * (graded != 1)}"
           + (f" ({skipped} up to date, not graded again; --regrade grades them)" if skipped else "")
           + f"; gradebook of {len(summaries)}: {gradebook} (and canvas.csv, maxima.csv)"

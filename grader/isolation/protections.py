@@ -39,10 +39,15 @@ def protections(portable=None):
             "process-tree cleanup": "partly" if psutil or not portable or os.name == "posix" else "no"}
 
 
+def _listed(names, last="and"):
+    """``a``, ``a and b``, ``a, b and c`` (str) of ``names`` (list of str), with ``last`` before the last."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
 def protection_note():
     """One sentence for the report when the worker runs off Linux's POSIX transport, naming the protections
     missing or holding only in part there and what an instructor should do instead (str), else None (nothing is
-    missing on Linux's default path)."""
+    missing on Linux's default path). Shown in a report and, once, on a batch's console."""
     if sys.platform.startswith("linux") and not portable_worker():
         return None
     levels = protections()
@@ -50,12 +55,16 @@ def protection_note():
     partial = [name for name, level in levels.items() if level == "partly"]
     if not missing and not partial:
         return None
-    parts = ([f"lacks {', '.join(missing)}"] if missing else []) + \
-        ([f"has only in part: {', '.join(partial)}"] if partial else [])
+    work = "works" if len(partial) == 1 else "work"
+    if missing:
+        state = f"the grader's sandbox has no {_listed(missing, 'or')}" + (
+            f", and its {_listed(partial)} {work} only in part" if partial else "")
+    else:
+        state = f"the {_listed(partial)} of the grader's sandbox {work} only in part"
     advice = ("unset KIT_PORTABLE_WORKER, which chose the portable transport" if sys.platform.startswith("linux")
               else "use Linux, a container, or Gradescope")
-    return (f"On this system the grader's sandbox {' and '.join(parts)} (see the table in docs/threat-model.md). That "
-            f"is fine for grading your own work; an instructor grading untrusted work should {advice}.")
+    return (f"On this system {state} (see the table in docs/threat-model.md). That is fine for grading your own "
+            f"work; an instructor grading untrusted work should {advice}.")
 
 
 def _has_resource():

@@ -49,6 +49,17 @@ def write_notebook(tmp_path, *cells, name="submission.ipynb"):
 
 # -- 1. a .py file is decoded as Python decodes it ---------------------------------------------------------
 
+def test_a_file_that_names_files_next_to_itself_with_dunder_file_gets_full_marks(tmp_path):
+    """Issue 41's learner trial: an ordinary first line, a log file next to the script through __file__, scored
+    0/129 (NameError while loading). __file__ now names the file in the working folder, as python sets it."""
+    here = "pathlib.Path(" "__file__)"  # the learner's idiom (split: tests/test_paths.py looks for it in the kit)
+    source = ("import logging, pathlib\n"
+              f"LOG_PATH = {here}.with_name('runtime.log')\n"
+              "logging.basicConfig(filename=LOG_PATH, level=logging.INFO)\n"
+              f"assert {here}.name == 'submission.py'\n" + BASE)
+    full_marks(grade(write_py(tmp_path, source)), available("capstone"))
+
+
 @pytest.mark.parametrize("header, text, encoding", [
     ("# -*- coding: latin-1 -*-\n", "Appel refusé; rien n'a été exécuté.", "latin-1"),
     ("# vim: set fileencoding=cp1252 :\n", "Tool call rejected – nothing ran. “Fix” and resend:", "cp1252"),

@@ -250,6 +250,10 @@ class Loader:
             label = self.label = chunk["label"]
             if chunk["kind"] == "cell":
                 self.namespace["get_ipython"] = IPythonStandIn.instance(self).get_ipython
+            elif "/" not in label and "\\" not in label:
+                # As python sets it for a script: the file as if it were in the working folder (scratch), so that a
+                # log file named after it lands in scratch (issue 41's learner trial: 0 points for that line).
+                self.namespace["__file__"] = os.path.join(os.getcwd(), label)
             try:
                 code = self.compile(chunk["code"], label, chunk["kind"])
             except (SyntaxError, ValueError) as exc:

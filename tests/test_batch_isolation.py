@@ -149,6 +149,21 @@ def handle_tool_call(raw, ask_model):
 '''
 
 
+def processes_naming(text):
+    """The pids (list of str) of processes on this machine whose command line holds ``text``."""
+    import glob
+
+    found = []
+    for path in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(path, "rb") as handle:
+                if text.encode() in handle.read():
+                    found.append(path.split("/")[2])
+        except OSError:
+            continue
+    return found
+
+
 def what_classmates_get(out, students):
     """Every row, results summary and feedback file of ``students`` that a sabotage could change (dict), without
     the times and the reuse key (which name the limits and the files, not the outcome)."""
@@ -197,6 +212,7 @@ def test_classmates_rows_results_and_feedback_are_the_same_whatever_one_student_
     assert gradebook(out_together)["mallory"]["capstone"] == "0"
     time.sleep(3)  # what a process started by the submission would do after the batch
     assert what_classmates_get(out_together, ["alice", "bob"]) == expected
+    assert processes_naming(str(out_together)) == [], "a process of the submission outlived the batch"
     assert outside.read_text(encoding="utf-8") == "untouched"
     assert not (out_together / "gone").exists()
     report = (out_together / "feedback" / "mallory" / "mallory.py.txt").read_text(encoding="utf-8")

@@ -273,3 +273,16 @@ def test_a_batch_of_crafted_notebooks_stays_within_the_readers_limits(tmp_path, 
     assert summaries["alice"]["exercises"]["capstone"] == [available("capstone"), available("capstone")]
     for name in ("carol", "dave"):
         assert any("ran out of memory" in error for error in summaries[name]["errors"]), summaries[name]
+
+
+@pytest.mark.parametrize("inside", ["", "graded"], ids=["the folder itself", "a folder inside it"])
+def test_an_output_folder_inside_the_submissions_is_refused(tmp_path, inside):
+    """Issue 41's instructor trial: --out inside the submissions folder was accepted, and the next run graded its
+    results/ and feedback/ as two students with 0 points. Now: exit status 2 and one sentence, nothing written."""
+    folder = tmp_path / "submitted"
+    folder.mkdir()
+    (folder / "bob.py").write_text(STUB, encoding="utf-8")
+    process = batch(folder, folder / inside if inside else folder)
+    assert process.returncode == 2 and "Traceback" not in process.stderr
+    assert process.stderr.strip().endswith("choose a folder outside it, or the next run grades the output as students.")
+    assert sorted(os.listdir(folder)) == ["bob.py"]

@@ -680,6 +680,12 @@ def main(argv=None):
     if not os.path.isdir(args.submissions):
         print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
         return 2
+    submissions, out = os.path.realpath(args.submissions), os.path.realpath(args.out)
+    if os.path.commonpath([submissions, out]) == submissions:
+        # Its results/ and feedback/ would be graded as two students next time (issue 41's instructor trial).
+        print(f"error: --out {args.out} is inside the submissions folder {args.submissions}; choose a folder outside "
+              "it, or the next run grades the output as students.", file=sys.stderr)
+        return 2
     try:
         assignment = [e.id for e in exercises_from(args)]
     except ValueError as exc:

@@ -358,3 +358,48 @@ def test_sql_attach_opens_no_file_outside_scratch(monkeypatch, tmp_path, transpo
     answer = outcome_of(monkeypatch, ATTACH, [str(outside)])
     assert answer.startswith("OperationalError: unable to open database"), answer  # its wording varies by version
     assert not outside.exists()
+
+
+# Issue 41's second attacker trial: past the guard (crafted bytecode, machine code), a submission ran /bin/sh with
+# execve, which the filter leaves alone (the worker's own start is an execve). Landlock now lets only the
+# interpreter and its loader run. Tried in a child process of its own, never in the test's.
+EXECS = r'''
+import os, sys
+from grader.isolation import kernel_rules
+if sys.argv[1] == "broad":
+    kernel_rules._programs = lambda: []  # the rule before the trial: run anything that may be read
+plan = kernel_rules.prepare(sys.argv[2])
+kernel_rules.apply(plan)
+try:
+    os.execv("/bin/true", ["true"])
+except OSError as exc:
+    print(type(exc).__name__)
+    sys.exit(3)
+'''
+
+
+@pytest.mark.skipif(kernel_rules.abi_version() == 0 or not os.path.exists("/bin/true"),
+                    reason="this kernel has no Landlock, or this system no /bin/true")
+@pytest.mark.parametrize("rule", ["narrow", "broad"], ids=["only the interpreter", "control"])
+def test_a_worker_runs_no_program_but_its_interpreter(tmp_path, rule):
+    assert kernel_rules._programs()[0] == os.path.realpath(sys.executable)
+    process = subprocess.run([sys.executable, "-c", EXECS, rule, str(tmp_path)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60, env={**os.environ, "PYTHONPATH": ROOT})
+    if rule == "narrow":
+        assert (process.returncode, process.stdout.strip()) == (3, "PermissionError"), process.stderr
+    else:
+        assert process.returncode == 0, process.stdout + process.stderr  # /bin/true ran
+
+
+def test_the_grading_worker_still_starts_and_a_shell_is_refused_past_the_guard(monkeypatch, transport):
+    """The worker itself (the interpreter) still starts under the narrower rule on both transports; with the guard
+    off, os.execv of /bin/sh is refused by the kernel where Landlock is (by the guard's os.exec refusal otherwise)."""
+    code = ("import os\n"
+            "def handle():\n"
+            "    try:\n"
+            "        os.execv('/bin/sh', ['sh', '-c', 'exit 0'])\n"
+            "    except OSError as exc:\n"
+            "        return type(exc).__name__\n")
+    if kernel_rules.abi_version() == 0:
+        pytest.skip("this kernel has no Landlock")
+    assert outcome_of(monkeypatch, code, guard=False) == "PermissionError"

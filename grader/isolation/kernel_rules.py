@@ -7,7 +7,9 @@ starts: once applied, the worker (and anything it forks) can
 
 - write, create or remove files only inside its scratch folder (no device nodes, links, pipes or socket files
   there), and ``/dev/null``;
-- read and execute only the Python installation, the system's libraries (``/usr``, ``/lib*``, and of
+- run no program but its own interpreter (and that program's loader: ``_programs``), so not ``/bin/sh`` past
+  the guard (issue 41's second attacker trial);
+- read only the Python installation, the system's libraries (``/usr``, ``/lib*``, and of
   ``/etc`` the files of ``ETC_READ_PATHS``) and its scratch folder; so not the kit (the reference solution, the
   hidden cases, the grader's bytecode), not ``/proc``, not results files, not ``/etc/shadow``;
 - (Landlock ABI 4, Linux 6.7) not bind or connect TCP sockets;
@@ -54,6 +56,7 @@ import ctypes
 import os
 import platform
 import signal
+import struct
 import sys
 
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
@@ -592,6 +595,41 @@ def seccomp_available():
     return _SECCOMP[0]
 
 
+def _elf_interpreter(path):
+    """The program loader a 64-bit ELF executable names (its PT_INTERP: ``/lib64/ld-linux-x86-64.so.2``...), as a
+    str; "" for a static one; None when ``path`` is not a 64-bit ELF file this function can read."""
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(64)
+            if header[:5] != b"\x7fELF\x02":  # 64-bit ELF only: the architectures the filter knows
+                return None
+            order = "<" if header[5] == 1 else ">"
+            offset, = struct.unpack_from(order + "Q", header, 0x20)
+            size, count = struct.unpack_from(order + "HH", header, 0x36)
+            handle.seek(offset)
+            table = handle.read(size * count)
+            for index in range(count):
+                kind, = struct.unpack_from(order + "I", table, index * size)
+                if kind == 3:  # PT_INTERP
+                    where, = struct.unpack_from(order + "Q", table, index * size + 8)  # p_offset
+                    length, = struct.unpack_from(order + "Q", table, index * size + 32)  # p_filesz
+                    handle.seek(where)
+                    return handle.read(length).rstrip(b"\0").decode("utf-8", "replace")
+    except (OSError, struct.error, ValueError):
+        return None
+    return ""
+
+
+def _programs():
+    """The files the worker may run (list of str, resolved): the interpreter and its loader; empty (run anything
+    Landlock lets it read, as before) where the interpreter is not an ELF file this module can read."""
+    executable = os.path.realpath(sys.executable)
+    loader = _elf_interpreter(executable)
+    if loader is None:
+        return []
+    return [executable] + ([os.path.realpath(loader)] if loader and os.path.exists(loader) else [])
+
+
 def _landlock_plan(scratch):
     version = abi_version()
     if not version:
@@ -602,8 +640,11 @@ def _landlock_plan(scratch):
     scoped = (SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL) if version >= 6 else 0
     attr = _RulesetAttr(fs, net, scoped)
     size = 24 if version >= 6 else 16 if version >= 4 else 8  # older kernels refuse fields they do not know
-    read = (FS_EXECUTE | FS_READ_FILE | FS_READ_DIR) & fs
-    rules = [(path, read) for path in _read_paths()]
+    # Programs: only the interpreter the worker is, and its loader, may be run (execve). Past the guard a submission
+    # ran /bin/sh (issue 41's second attacker trial); the first exec, of the worker itself, needs these two.
+    programs = _programs()
+    read = ((FS_READ_FILE | FS_READ_DIR) if programs else (FS_EXECUTE | FS_READ_FILE | FS_READ_DIR)) & fs
+    rules = [(path, read) for path in _read_paths()] + [(path, (FS_EXECUTE | FS_READ_FILE) & fs) for path in programs]
     # Of /etc what ETC_READ_PATHS names, and devices that carry nothing (open("/dev/urandom") failed in a correct
     # submission: the fifth trial), read only; a rule on a file may hold file rights only.
     for path in [os.path.join("/etc", name) for name in ETC_READ_PATHS] + ["/dev/urandom", "/dev/random", "/dev/zero"]:

@@ -46,6 +46,14 @@ def run_grader(submission, *options, results=None, timeout=300, env=None):
     return process, data
 
 
+@pytest.fixture(params=["posix", "portable"])
+def transport(request, monkeypatch):
+    """Each worker transport in turn, for a Sandbox the test makes: the POSIX one and the portable one (which applies
+    the same kernel rules on Linux since issue 41). Returns its name (str)."""
+    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1" if request.param == "portable" else "0")
+    return request.param
+
+
 @pytest.fixture
 def grade():
     """``grade(path, *options) -> (outcome, results)``: graded in this process, once per session for the same

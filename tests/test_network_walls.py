@@ -202,13 +202,6 @@ def routes_that_got_through(answers):
     return {route: answer for route, answer in answers.items() if not answer.startswith(("refused", "absent"))}
 
 
-@pytest.fixture(params=["posix", "portable"])
-def transport(request, monkeypatch):
-    """Each transport in turn (the portable one applies the same kernel rules on Linux since issue 41)."""
-    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1" if request.param == "portable" else "0")
-    return request.param
-
-
 @pytest.fixture
 def listeners():
     """A fresh ``Listeners`` for one test (tests/listeners.py), closed and its folder removed after it."""

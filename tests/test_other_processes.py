@@ -33,13 +33,6 @@ UNGUARDED = sandbox_module.WORKER_SOURCE.replace("    sys.addaudithook(hook)", "
 REFUSED_PROC = "refused: PermissionError: the grader does not allow reading another process's files in /proc"
 
 
-@pytest.fixture(params=["posix", "portable"])
-def transport(request, monkeypatch):
-    """Each transport in turn."""
-    monkeypatch.setenv("KIT_PORTABLE_WORKER", "1" if request.param == "portable" else "0")
-    return request.param
-
-
 @pytest.fixture
 def sibling():
     """A process of this test's own (``sleep``), standing for a classmate's worker; killed by its pid after."""

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import secrets
 import stat
 import sys
 import time
@@ -22,6 +23,7 @@ from grader.isolation.protections import protection_note
 from grader.isolation.sandbox import Sandbox
 from grader.isolation.sanitise import strip_controls
 from grader.judging.case_runner import import_pytest, run_cases
+from grader.judging.draw import Draw
 from grader.judging.harness import Harness
 from grader.paths import CASES_DIR, GRADER_DIR
 from grader.results.grade_result import GradeResult
@@ -131,7 +133,7 @@ def no_bytecode_writes():
         sys.dont_write_bytecode = previous
 
 
-def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None, deadline=None):
+def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None, deadline=None, seed=None):
     """Run every case of every exercise the submission contains.
 
     The submission's code runs only in worker processes (``grader.isolation.sandbox``), one per exercise;
@@ -149,6 +151,8 @@ def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None
             learner is told what is missing). Ignored when ``exercise_ids`` is given.
         deadline: when the time budget ends (``time.monotonic()`` s) for a caller that shares one budget over
             several files (``grader.classroom.batch.grade_files``), or None: ``limits.total_seconds`` from now.
+        seed: what decides the hidden inputs' draw (str; ``grader.judging.draw``), or None for a fresh random one.
+            The same seed, file and kit give the same hidden inputs.
     Returns:
         ``GradeResult``; ``error`` is set (and every case failed with that sentence) when the
         submission could not be read. Never raises for anything inside the submission.
@@ -158,10 +162,10 @@ def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None
     deadline = deadline if deadline is not None else started + limits.total_seconds
     warm_bytecode_cache()
     with no_bytecode_writes():
-        return _grade(path, limits, deadline, exercise_ids, cases_dir, started, within)
+        return _grade(path, limits, deadline, exercise_ids, cases_dir, started, within, seed)
 
 
-def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None):
+def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None, seed=None):
     # The notebook's reader first: importing nbformat and reading take longest of the starting steps, and it
     # runs nothing of the submission, so it can go on while this process takes the folder's state, starts the
     # worker and imports pytest.
@@ -184,7 +188,7 @@ def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None
             if within:  # an assignment's grading: never an exercise outside it (grader.classroom.assignment)
                 chosen = [e for e in chosen if e.id in within] or [course.BY_ID[i] for i in within]
         result = run_exercises(path, submission, chosen, limits, fatal=fatal, cases_dir=cases_dir,
-                               deadline=deadline, first=sandbox)
+                               deadline=deadline, first=sandbox, seed=seed)
         result.error = fatal
     finally:
         reading.cancel()
@@ -212,7 +216,8 @@ def clean_result(result):
     return result
 
 
-def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_DIR, deadline=None, first=None):
+def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_DIR, deadline=None, first=None,
+                  seed=None):
     """Run the cases of each chosen exercise, each against its own freshly loaded worker, and gather the notes.
 
     Each exercise gets a new worker and an empty scratch folder: nothing the submission kept from one
@@ -229,10 +234,12 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for
             ``limits.total_seconds`` from now.
         first: a started ``Sandbox`` for the first exercise (the caller closes it), or None.
+        seed: the draw's seed (str), or None for a fresh random one; each exercise draws from it and its own id.
     Returns:
         ``GradeResult`` with every case and the learner-facing notes (``error`` not yet set).
     """
     result = GradeResult(submission=os.fspath(path))
+    seed = seed if seed is not None else secrets.token_hex(16)
     limits = limits or Limits()
     deadline = deadline if deadline is not None else time.monotonic() + limits.total_seconds
     internal_errors = []
@@ -248,7 +255,8 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
                 result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
                                     "cases were run. Your instructor's grader runs the hidden ones too.")
-            harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, deadline=deadline)
+            harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, deadline=deadline,
+                              draw=Draw(seed, exercise.id))
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
             result.notes += plugin.notes

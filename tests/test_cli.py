@@ -90,13 +90,15 @@ def test_old_nbformat_v3_notebook_is_upgraded_and_graded(grade, tmp_path):
 
 def test_a_handler_that_loops_forever_costs_its_cases_and_nothing_more(grade, tmp_path):
     source = open(BASE, encoding="utf-8").read().replace(
-        "    for attempt in range(2):\n", "    if 'snooze' in str(raw):\n        while True:\n            pass\n    for attempt in range(2):\n")
+        "    for attempt in range(2):\n", "    if '```' in str(raw) or '1e400' in str(raw):\n        while True:\n            pass\n"
+        "    for attempt in range(2):\n")
     started = time.monotonic()
     process, results = grade(write(tmp_path, "loops.py", source), "--case-timeout", "0.5")
     elapsed = time.monotonic() - started
     assert process.returncode == 0
     timed_out = [t for t in results["tests"] if "timed out after 0.5 s" in t["output"]]
-    assert len(timed_out) == 3, "the three cases whose call mentions snooze must time out"
+    # The hidden inputs' words are drawn for every grading: the loop keys on what a draw keeps, a fence and a number.
+    assert len(timed_out) == 3, "the three cases whose call holds a markdown fence or 1e400 must time out"
     failed = [t for t in results["tests"] if t["status"] == "failed"]
     assert failed == timed_out, "every other case must still pass after the worker was restarted"
     assert elapsed < 0.5 * len(timed_out) + 60
@@ -105,8 +107,8 @@ def test_a_handler_that_loops_forever_costs_its_cases_and_nothing_more(grade, tm
 def test_exit_and_crash_inside_the_handler_are_reported_per_case(grade, tmp_path):
     source = open(BASE, encoding="utf-8").read().replace(
         "    for attempt in range(2):\n",
-        "    import os, sys\n    if 'get_wether' in str(raw):\n        os._exit(3)\n"
-        "    if 'snooze' in str(raw):\n        sys.exit(4)\n    for attempt in range(2):\n")
+        "    import os, sys\n    if '```' in str(raw):\n        os._exit(3)\n"
+        "    if '1e400' in str(raw):\n        sys.exit(4)\n    for attempt in range(2):\n")
     process, results = grade(write(tmp_path, "exits.py", source))
     outputs = [t["output"] for t in results["tests"] if t["status"] == "failed"]
     # A hidden case names no exit status: the submission could choose it from the input.

@@ -562,6 +562,10 @@ def apply_view(view, result):
     return result
 
 
+# The dicts the submission's module bound to a global the grader fills in place (TOOLS), as first seen.
+FIRST_BOUND = {}
+
+
 def run_case(channel, namespace, proxies, message, filenames=frozenset()):
     """Run every invocation of one case and report each result with ``done``.
 
@@ -571,7 +575,18 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
         stream.full = False
     OUTPUT_BUDGET[1] = 0
     for name, value in message.get("globals", {}).items():
-        namespace[name] = decode(value, proxies)
+        FIRST_BOUND.setdefault(name, namespace.get(name))  # before any case rebinds it
+        decoded = decode(value, proxies)
+        if isinstance(value, dict) and value.get("fill") is True:
+            # The seed's registry, with its words drawn (grader.judging.draw), goes into the dict the module bound
+            # first: a function that captured it as a default argument sees the same tools as before the draw and
+            # loses the cases that install another registry, not every hidden case.
+            target = FIRST_BOUND[name]
+            if type(target) is dict:
+                dict.clear(target)
+                dict.update(target, decoded)
+                decoded = target
+        namespace[name] = decoded
     function = namespace.get(message["entry"])
     for invocation in message["invocations"]:
         args = [decode(arg, proxies) for arg in invocation]

@@ -13,6 +13,7 @@ ordinary-looking values (real city names, plausible tool names, several kinds of
 a submission cannot tell them from any other input and behave well only for them.
 """
 
+import contextlib
 import json
 import secrets
 
@@ -47,17 +48,39 @@ _POOLS = load_pools()
 CITIES, VERBS, NOUNS = _POOLS["cities"], _POOLS["verbs"], _POOLS["nouns"]
 KNOWN = set(SEED_TOOLS) | {"get_weather"}
 
+# Where the canaries' values come from: the system's randomness, or during a grading the draw's own generator
+# (``grader.judging.draw.Draw.random``), so that a seed reproduces the canaries too (``drawing_from``).
+_random = secrets.SystemRandom()
+
+
+@contextlib.contextmanager
+def drawing_from(generator):
+    """Within the block every canary value is drawn from ``generator`` (a ``random.Random``; None keeps the
+    system's randomness). The previous source is restored afterwards."""
+    global _random
+    previous = _random
+    _random = generator if generator is not None else previous
+    try:
+        yield
+    finally:
+        _random = previous
+
+
+def token_hex(count):
+    """``count`` random bytes as hex digits (str), from the canaries' current source."""
+    return "".join(f"{_random.randrange(256):02x}" for _ in range(count))
+
 
 def city():
     """A valid city value nobody can predict or tell from any other city (str)."""
-    return secrets.choice(CITIES)
+    return _random.choice(CITIES)
 
 
 def weather_arguments():
     """Plainly valid arguments for get_weather: a city, sometimes with units (dict)."""
     arguments = {"city": city()}
-    if secrets.randbelow(2):
-        arguments["units"] = secrets.choice(["metric", "imperial"])
+    if _random.randrange(2):
+        arguments["units"] = _random.choice(["metric", "imperial"])
     return arguments
 
 
@@ -70,7 +93,7 @@ def valid_call():
 def unknown_name():
     """A plausible tool name that is not registered (str), e.g. ``"fetch_forecast"``."""
     while True:
-        name = f"{secrets.choice(VERBS)}_{secrets.choice(NOUNS)}"
+        name = f"{_random.choice(VERBS)}_{_random.choice(NOUNS)}"
         if name not in KNOWN:
             return name
 
@@ -82,15 +105,15 @@ def unknown_call():
 
 def not_an_object():
     """Valid JSON that is not an object, of a random kind (str)."""
-    kinds = [lambda: "[]", lambda: str(secrets.randbelow(10_000) - 5_000), lambda: "null", lambda: "true",
+    kinds = [lambda: "[]", lambda: str(_random.randrange(10_000) - 5_000), lambda: "null", lambda: "true",
              lambda: json.dumps(city()), lambda: "[" + valid_call()[0] + "]",
-             lambda: json.dumps([city() for _ in range(1 + secrets.randbelow(3))])]
-    return secrets.choice(kinds)()
+             lambda: json.dumps([city() for _ in range(1 + _random.randrange(3))])]
+    return _random.choice(kinds)()
 
 
 def wrong_type_value():
     """A value that is not a string, of a random kind (JSON data)."""
-    return secrets.choice([secrets.randbelow(10_000), [city()], None, True, {"name": city()}, 2.5])
+    return _random.choice([_random.randrange(10_000), [city()], None, True, {"name": city()}, 2.5])
 
 
 def _tool_call_accepts(harness):
@@ -130,18 +153,18 @@ def _parse_rejects(harness):
 # The step exercises' cases use these registries; a canary on another one could be told apart by its
 # registry alone (validating only calls against the seed's one-tool registry scored 21 hidden points).
 STEP_REGISTRIES = (TYPED_TOOLS, SEED_TOOLS)
-SAMPLE_VALUES = {str: city, int: lambda: secrets.randbelow(60), float: lambda: secrets.randbelow(100_000) / 100,
-                 bool: lambda: bool(secrets.randbelow(2)), list: lambda: [city()], dict: lambda: {"note": city()}}
+SAMPLE_VALUES = {str: city, int: lambda: _random.randrange(60), float: lambda: _random.randrange(100_000) / 100,
+                 bool: lambda: bool(_random.randrange(2)), list: lambda: [city()], dict: lambda: {"note": city()}}
 
 
 def registry_call(tools):
     """A plainly valid call for a random tool of ``tools``: ``{"name", "arguments"}`` with every required
     argument and some optional ones, each a random value of its declared type."""
-    name = secrets.choice(sorted(tools))
+    name = _random.choice(sorted(tools))
     spec = tools[name]
     arguments = {field: SAMPLE_VALUES[kind]() for field, kind in spec.get("required", {}).items()}
     arguments.update({field: SAMPLE_VALUES[kind]() for field, kind in spec.get("optional", {}).items()
-                      if secrets.randbelow(2)})
+                      if _random.randrange(2)})
     return {"name": name, "arguments": arguments}
 
 
@@ -166,7 +189,7 @@ def each_step_registry():
     registry in every run leaves no such draw; the cases use both registries, so neither tells a canary apart.
     """
     registries = list(STEP_REGISTRIES)
-    secrets.SystemRandom().shuffle(registries)
+    _random.shuffle(registries)
     return registries
 
 
@@ -219,11 +242,11 @@ SCHEMA = {
 
 def schema_arguments():
     """Plainly valid arguments for ``SCHEMA``: a city and a random choice of the optional fields (dict)."""
-    optional = {"days": lambda: 1 + secrets.randbelow(14), "units": lambda: secrets.choice(["metric", "imperial"]),
-                "tags": lambda: [city()], "location": lambda: {"lat": secrets.randbelow(90), "lon": secrets.randbelow(180)},
-                "note": lambda: secrets.choice([None, city()])}
+    optional = {"days": lambda: 1 + _random.randrange(14), "units": lambda: _random.choice(["metric", "imperial"]),
+                "tags": lambda: [city()], "location": lambda: {"lat": _random.randrange(90), "lon": _random.randrange(180)},
+                "note": lambda: _random.choice([None, city()])}
     arguments = {"city": city()}
-    arguments.update({field: make() for field, make in optional.items() if secrets.randbelow(2)})
+    arguments.update({field: make() for field, make in optional.items() if _random.randrange(2)})
     return arguments
 
 
@@ -248,13 +271,13 @@ def _decoded_call(harness, function, wire):
 
 
 def _adapters_convert(harness):
-    name = secrets.choice(["get_weather", unknown_name()])
+    name = _random.choice(["get_weather", unknown_name()])
     arguments = weather_arguments()
-    wire = {"id": f"call_{secrets.token_hex(6)}", "type": "function",
+    wire = {"id": f"call_{token_hex(6)}", "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments)}}
     if not expect.strict_equal(_decoded_call(harness, "raw_call_from_openai", wire), {"name": name, "arguments": arguments}):
         expect.fail("raw_call_from_openai did not carry over the name and arguments of an ordinary tool call")
-    block = {"type": "tool_use", "id": f"toolu_{secrets.token_hex(6)}", "name": name, "input": arguments}
+    block = {"type": "tool_use", "id": f"toolu_{token_hex(6)}", "name": name, "input": arguments}
     if not expect.strict_equal(_decoded_call(harness, "raw_call_from_anthropic", block), {"name": name, "arguments": arguments}):
         expect.fail("raw_call_from_anthropic did not carry over the name and input of an ordinary tool_use block")
 

@@ -57,6 +57,7 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
     """
     import pytest  # imported here, while the worker loads the submission (see ``grade``)
 
+    from grader.judging.canaries import drawing_from
     from grader.judging.pytest_plugin import GradingPlugin
 
     plugin = GradingPlugin(exercise, harness)
@@ -79,7 +80,10 @@ def run_cases(exercise, harness, cases_dir=CASES_DIR):
         "-q",
     ]
     # pytest's own chatter is not the learner's report; the report is built from plugin.results.
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), stack_room():
+    # The canaries draw their values from the harness's draw, so that its seed reproduces them.
+    source = harness.draw.random if harness.draw is not None else None
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()), stack_room(), \
+            drawing_from(source):
         pytest.main(args, plugins=[plugin, sys.modules["grader.judging.pytest_plugin"]])  # the module holds the harness fixture
     return plugin
 

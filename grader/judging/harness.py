@@ -239,6 +239,29 @@ class Responder:
         return {"op": "raise", "type": "RuntimeError", "message": f"unknown request {op!r}"}
 
 
+class DrawnResponder:
+    """A ``Responder`` seen through a draw (``grader.judging.draw.Draw``): the worker's requests are renamed back
+    into the cases' own words before ``inner`` answers (and records) them, and the answer is renamed forward.
+
+    Args:
+        inner: the ``Responder`` (anything with ``answer(op, message) -> dict``). draw: the ``Draw``.
+    """
+
+    def __init__(self, inner, draw):
+        self.inner = inner
+        self.draw = draw
+
+    def answer(self, op, message):
+        """``inner.answer`` with ``message``'s plain values renamed back and the reply's value and message renamed."""
+        message = {key: ({"plain": self.draw.backward(value["plain"])} if isinstance(value, dict) and "plain" in value
+                         else value) for key, value in message.items()}
+        reply = dict(self.inner.answer(op, message))
+        for key in ("value", "message"):
+            if key in reply:
+                reply[key] = self.draw.forward(reply[key])
+        return reply
+
+
 def receipt_dispatch(name, arguments):
     """The grader's dispatcher: returns a fresh receipt with a random token nobody can guess.
 
@@ -258,12 +281,15 @@ class Harness:
         total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
             it is spent fail at once with a sentence saying so.
         fatal: a sentence explaining why the submission cannot run at all (it could not be read).
+        draw: the ``grader.judging.draw.Draw`` that renames the words of every hidden case's input (and of the
+            canaries'), or None to hand the cases' inputs over as they are written (the visible cases always are).
         deadline: when that budget ends (``time.monotonic()`` seconds), when it is shared with other
             exercises' harnesses; None to start it now.
     """
 
-    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None):
+    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None, draw=None):
         self.sandbox = sandbox
+        self.draw = draw
         self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
         self.total_seconds = total_seconds
         self._report = LoadReport(fatal=fatal) if fatal else None
@@ -355,6 +381,11 @@ class Harness:
             transcript.problem = problem
             return transcript
         responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
+        draw = self.draw if self.redact else None
+        if draw is not None:
+            # What the worker gets is renamed; what it sends back is renamed back before anything records it.
+            invocations, globals_ = draw.forward(invocations), draw.forward(globals_ or {})
+            responder = DrawnResponder(responder, draw)
         outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
         for entry in outcome.results:
             if "raised" in entry:
@@ -365,7 +396,8 @@ class Harness:
                     text = redacted_exception(text)
                 transcript.returns.append(("raised", f"{text}{where}"))
             else:
-                transcript.returns.append(("returned", from_description(entry.get("result"))))
+                value = from_description(entry.get("result"))
+                transcript.returns.append(("returned", draw.backward(value) if draw is not None else value))
         transcript.problem = outcome.problem
         transcript.output = outcome.output
         self.printed += outcome.output
@@ -418,11 +450,15 @@ class ExerciseHarness:
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
+        # A drawn case installs a registry with other names: a submission that cannot see it needs the note too.
+        drawn = self.harness.draw is not None and self.harness.redact
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
-                                tools_replaced=tools is not None and tools != SEED_TOOLS)
+                                tools_replaced=drawn or (tools is not None and tools != SEED_TOOLS))
         responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
                               tools if tools is not None else SEED_TOOLS, allow_check=not seed)
         if seed:
+            if tools is None or tools == SEED_TOOLS:
+                registry["fill"] = True  # into the module's own TOOLS (grader.isolation.worker.run_case)
             invocations = [[r, ASK_MODEL] for r in raws]
             globals_ = {"TOOLS": registry, "dispatch": DISPATCH}
         else:

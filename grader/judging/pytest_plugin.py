@@ -132,7 +132,8 @@ class GradingPlugin:
     def pytest_collection_modifyitems(self, items):
         """Plan the canary runs: each kind ``RUNS_PER_KIND`` times, before items drawn at random."""
         self.item_index = {item.nodeid: number for number, item in enumerate(items)}
-        draw = secrets.SystemRandom()
+        # The draw's generator when there is one: the same seed plans the same canary runs.
+        draw = self._harness.draw.random if self._harness.draw is not None else secrets.SystemRandom()
         for kind in kinds_for(self.exercise.cases):
             for number in draw.sample(range(len(items)), min(RUNS_PER_KIND, len(items))):
                 self.canary_plan.setdefault(number, []).append(kind)
@@ -162,10 +163,14 @@ class GradingPlugin:
         """Void the passed cases whose canary failed in any of its runs (all runs are over by now); the cause is
         told once, in ``notes``, and each voided case points at it."""
         voided = {}
+        # A registry bound when the module ran sees none of the drawn names, so the canary fails for that reason:
+        # each voided case says so too, as every other failed case of the submission does.
+        bound = "".join(" Note: " + note for note in self._harness.notes_for(self.view.entry)) \
+            if self.view.style == "seed" and self._harness.draw is not None else ""
         for result, kind in self.gated:
             if kind in self.canary_failures:
                 result.points, result.passed = 0.0, False
-                result.feedback = void_reference(self.view.entry, kind)
+                result.feedback = void_reference(self.view.entry, kind) + bound
                 voided[kind] = voided.get(kind, 0) + 1
         for kind, count in voided.items():
             self.notes.append(void_note(self.view.entry, kind, self.canary_failures[kind], count))

@@ -1,0 +1,368 @@
+"""Hidden inputs drawn for every grading: the cases write their inputs in the kit's own words, the draw renames them.
+
+The hidden cases are public (the kit is open source) and used to hand the worker the same inputs on every run: a
+lookup table of those inputs, or a replay of what the reference answered for them, scored 129/129 on the capstone
+with no checks at all (issue 24). Now every word of the cases' *vocabulary* (tool names' words, field names, city
+and unit values, ``VOCABULARY``) is renamed by a permutation drawn from a seed, on the trusted side, for every
+string and key that goes to the worker (the raw calls, the registries, the scripted models' replies, the grader's
+own observations); whatever comes back (returned values, observations, dispatched calls) is renamed back before a
+case judges it. So a case keeps its canonical words and its expectations, and the submission sees words it cannot
+know in advance.
+
+What keeps a case's kind and difficulty:
+- a word becomes a word of the same length and the same letter case at every position, so every position,
+  column, size and nesting depth of a call is unchanged (a 1 MB call stays 1 MB, a JSON error stays at its column);
+- one word always gets one image, so a tool's fields, the registry and the call keep agreeing (and disagreeing
+  where the case makes them disagree);
+- a near miss of a vocabulary word stays a near miss of the drawn word: a letter dropped or swapped, a suffix "s",
+  a short prefix (``fweather`` from ``\\u005fweather``), one look-alike letter of another script (``wеather``)
+  is made the same way from the image (``derived``);
+- words outside the vocabulary stay literal: JSON and wire-format words, the kit's own message words, every
+  word a reference observation is made of (``KEPT``), digits and punctuation.
+
+The permutation is over the vocabulary and a pool of other plain words (``POOL_WORDS``, ``POOL_CITIES`` and the
+canary pools' cities), so an image is an ordinary word, and renaming back is exact: a returned word that is not
+an image stays as it was. Words of the pools appear in no reference message (``tests/test_draw.py``).
+
+The draw is decided by a seed (``Draw(seed, *parts)``: the seed and, for instance, the student's id and the
+exercise): random for a learner's run, the instructor's secret for a class, given again with ``--seed`` to
+reproduce a report.
+"""
+
+import hashlib
+import random
+import re
+
+from grader.judging.canaries import CITIES as CANARY_CITIES
+
+# The words the hidden cases' inputs are written in, by class: a word is renamed to another word of its class and
+# length. Tool names' own words (get_weather -> get_<word>), field names, values.
+VOCABULARY = {
+    "word": """
+        wide timer seconds children leaf root node scale flags ping add
+        weather alarm currency email time forecast search sensor
+        city units hour minute label repeat amount source target body headers timezone path query results depth
+        days location lat lon note country zip street address category priority region snooze ceiling
+        series plot chart gym metric imperial celsius kelvin recipient
+    """.split(),
+    "city": "paris lima lyon rome kyiv oslo quito cusco nairobi accra augusta".split(),
+    "code": "eur usd utc".split(),
+}
+
+# Plain words the vocabulary is drawn into: concrete nouns no reference message uses, three to twelve letters.
+POOL_WORDS = """
+    elk owl yak emu ram cod eel gnu ant bee
+    kiwi lynx mole newt puma toad wren hare crab moth dove lark mink swan vole
+    otter heron raven bison camel koala llama tapir viper zebra eagle finch gecko lemur moose hyena
+    badger beaver condor falcon ferret gibbon iguana jaguar marten osprey parrot pelican salmon toucan walrus weasel
+    buffalo cheetah dolphin gazelle giraffe hamster leopard lobster mammoth panther penguin pheasant raccoon sparrow
+    antelope anteater flamingo hedgehog mongoose peacock platypus porpoise reindeer scorpion squirrel starling tortoise
+    albatross alligator armadillo barracuda butterfly chameleon chinchilla crocodile cormorant nightingale woodpecker
+    hummingbird rhinoceros salamander kingfisher
+    fig oak elm ash yew ivy
+    pear plum lime kale leek sage mint dill rice corn bean
+    maple cedar birch aspen olive peach mango grape melon basil thyme cumin
+    walnut almond cashew pepper ginger carrot radish turnip garlic fennel quince lychee tomato cherry celery
+    apricot avocado coconut lettuce cabbage parsley saffron
+    mulberry rosemary cardamom chestnut pumpkin zucchini eggplant cucumber
+    artichoke pistachio asparagus cranberry nectarine tangerine
+    blackberry elderberry grapefruit watermelon persimmon macadamia
+    pomegranate cauliflower
+    lantern harbour quarry meadow glacier canyon lagoon summit prairie tundra savanna estuary fjord dune marsh delta
+    anvil chisel hammer ladder kettle saucer teapot candle mirror pillow basket barrel bucket cradle saddle
+    compass sextant trumpet violin banjo cello flute harp oboe tuba drum lute
+    telescope harmonica accordion xylophone tambourine clarinet trombone bagpipe
+""".split()
+
+# Cities that are not in the canary pools (those are added at import, whatever pools this copy of the kit has).
+POOL_CITIES = """
+    bern doha riga baku kiev lome apia suva male
+    minsk dakar hanoi sofia tunis rabat seoul cairo delhi dhaka sanaa accra
+    ankara athens berlin bogota dublin hobart lisbon luanda madrid manila moscow muscat riyadh taipei tehran vienna
+    beijing caracas jakarta kampala nairobi managua tbilisi toronto yerevan cordoba bristol glasgow
+    adelaide belgrade brasilia budapest canberra chisinau freetown helsinki honolulu istanbul kinshasa montreal
+    pretoria santiago shanghai valencia victoria windhoek
+""".split()
+
+POOL_CODES = "gbp jpy chf inr brl cad aud sek nok dkk pln czk huf zar mxn sgd hkd krw try thb".split()
+
+# Words never renamed, even where a draw could reach them: JSON, the wire formats, the kit's own markers, and the
+# words of every message a reference writes (tests/test_draw.py checks that the vocabulary and pools avoid them).
+KEPT = frozenset("""
+    null true false nan infinity name arguments argument type types string integer number boolean object array
+    required optional properties property items enum anyof oneof allof ref defs schema additionalproperties
+    function functions tool tools call calls input id kit registry dispatch ask model observation status ok
+    receipt value values plain unplain error errors problem problems message field fields key keys
+    get set send read view web lookup fetch list create delete update to max tz str int float bool dict
+""".split())
+
+CLASS_POOLS = {"word": POOL_WORDS, "city": POOL_CITIES, "code": POOL_CODES}
+
+# A word is a run of letters of any script; digits and "_" end it (so get_weather is "get" and "weather"). Raw calls
+# are JSON text, where a letter may be written as an escape (\u0063ity is "city" to the submission): a token holds
+# letters and \uXXXX escapes, and an escaped backslash or a one-letter escape (\n, \t...) ends a word.
+_LETTER, _ESCAPE = r"[^\W\d_]", r"\\u[0-9a-fA-F]{4}"
+# (Written as runs, not as one repeated letter: matching a 1 MB word one letter at a time took 0.2 s.)
+TOKEN = re.compile(rf"(\\[\\\"/bfnrt]|{_LETTER}+(?:(?:{_ESCAPE})+{_LETTER}*)*|(?:{_ESCAPE})+{_LETTER}*(?:(?:{_ESCAPE})+{_LETTER}*)*)")
+# Every ASCII character but the letters and the backslash: a text with nothing else is renamed at once.
+_NO_WORD = {code: None for code in range(128) if not chr(code).isalpha() and chr(code) != "\\"}
+_SPACES = {code: " " for code in range(128) if not chr(code).isalpha()}  # ASCII words apart, for str.split
+UNIT = re.compile(r"\\u[0-9a-fA-F]{4}|.", re.S)
+
+# Letters that have a look-alike in another script (Cyrillic, Greek): for near misses like "wеather".
+LOOK_ALIKES = {"a": "\u0430", "c": "\u0441", "e": "\u0435", "o": "\u043e", "p": "\u0440", "x": "\u0445",
+               "y": "\u0443", "i": "\u0456", "s": "\u0455", "j": "\u0458"}
+PLAIN_OF = {alike: plain for plain, alike in LOOK_ALIKES.items()} | {"\u03b1": "a", "\u03bf": "o", "\u03b5": "e"}
+
+
+def vocabulary_words():
+    """Every word of ``VOCABULARY``, in one set (lower case)."""
+    return {word for words in VOCABULARY.values() for word in words}
+
+
+def derive_seed(seed, *parts):
+    """A 64-bit integer seed for ``random.Random``, from ``seed`` (str) and ``parts`` (str each), by SHA-256.
+
+    The parts keep draws apart: one assignment's seed gives each student (and each exercise) its own draw, and
+    no draw tells anything about the seed (it is a hash's output, not the seed).
+    """
+    text = "\x1f".join([str(seed), *map(str, parts)])
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+def _with_case_of(model, word):
+    """``word`` (lower case) with the letter case of ``model`` (same length) at every position."""
+    return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word))
+
+
+class Draw:
+    """One grading's renaming of the cases' vocabulary (a permutation drawn from a seed).
+
+    Args:
+        seed: the draw's seed (str or int): random per run, or the instructor's per assignment.
+        parts: what tells draws of one seed apart (str each), e.g. the student's id and the exercise id.
+    Attributes:
+        seed: the seed as given. images: ``{word: image}`` for every word of the permutation and each near miss
+            renamed so far (lower case); ``originals`` its inverse.
+    Raises:
+        nothing; a class with a single word of some length keeps that word (never the case for the pools).
+    """
+
+    def __init__(self, seed, *parts):
+        self.seed = seed
+        self.random = random.Random(derive_seed(seed, *parts))
+        self.images, self.originals = {}, {}
+        canonical = vocabulary_words()
+        for kind, words in VOCABULARY.items():
+            pool = CLASS_POOLS[kind] + ([city.lower() for city in CANARY_CITIES] if kind == "city" else [])
+            by_length = {}
+            for word in sorted(set(words) | {w for w in pool if w.isalpha() and w not in KEPT and w not in self.images}):
+                by_length.setdefault(len(word), []).append(word)
+            for group in by_length.values():
+                self._permute(group, canonical)
+        self.space = frozenset(self.images)
+        self._near = self._near_misses(canonical)
+        self._cache = {}  # rename function's name -> {token: renamed token}
+        self._big = {}  # (rename function's name, text) -> renamed text, for the last few texts over 10,000 characters
+        # The longest token that can be renamed: a word of the draw with a three-letter prefix or an "s" added.
+        self.longest = max(map(len, self.space)) + 3
+
+    def _permute(self, group, canonical):
+        # A shuffle that moves every vocabulary word (a fixed one would leave that input as the cases write it);
+        # in a group of one nothing can move.
+        images = list(group)
+        for _ in range(100):
+            self.random.shuffle(images)
+            if len(group) < 2 or all(a != b for a, b in zip(group, images) if a in canonical):
+                break
+        for word, image in zip(group, images):
+            self.images[word], self.originals[image] = image, word
+
+    @staticmethod
+    def _near_misses(canonical):
+        """``{near miss: (vocabulary word, edit)}``: every one-letter deletion and swap of a vocabulary word of five
+        letters or more, and its plural, that is no word of the permutation itself."""
+        near = {}
+        for word in sorted(canonical):
+            if len(word) < 5:
+                continue
+            edits = [(word[:i] + word[i + 1:], ("drop", i)) for i in range(len(word))]
+            edits += [(word[:i] + word[i + 1] + word[i] + word[i + 2:], ("swap", i)) for i in range(len(word) - 1)
+                      if word[i] != word[i + 1]]
+            edits.append((word + "s", ("suffix", "s")))
+            for variant, edit in edits:
+                near.setdefault(variant, (word, edit))
+        return near
+
+    # -- one word ------------------------------------------------------------------------------------------
+
+    def _derived(self, lower):
+        """The image of a near miss of a vocabulary word (lower case), made the same way from that word's image;
+        None when ``lower`` is no near miss."""
+        if lower in self._near and lower not in self.images:
+            word, (how, arg) = self._near[lower]
+            image = self.images[word]
+            if how == "suffix":
+                return image + arg
+            # The same edit at the same place, or the nearest place where it gives a word that is free (a swap of
+            # two equal letters changes nothing; a drop can make another word of the draw).
+            for at in sorted(range(len(image) - (how == "swap")), key=lambda i: (abs(i - arg), i)):
+                if how == "drop":
+                    near = image[:at] + image[at + 1:]
+                elif image[at] != image[at + 1]:
+                    near = image[:at] + image[at + 1] + image[at] + image[at + 2:]
+                else:
+                    continue
+                if near not in self.space and near not in self.originals and near not in KEPT:
+                    return near
+            return None
+        for cut in (1, 2, 3):  # a short prefix glued on: \u005fweather, %5Fweather, getweather
+            head, tail = lower[:cut], lower[cut:]
+            if tail in self.images and head.isascii() and head not in self.images:
+                return head + self.images[tail]
+        if not lower.isascii():  # one look-alike letter of another script: wеather
+            strange = [i for i, c in enumerate(lower) if not c.isascii()]
+            plain = lower.translate({ord(k): v for k, v in PLAIN_OF.items()})
+            if len(strange) == 1 and plain.isascii() and plain in self.images:
+                image = self.images[plain]
+                for at in [strange[0]] + [i for i in range(len(image)) if i != strange[0]]:
+                    if image[at] in LOOK_ALIKES:
+                        return image[:at] + LOOK_ALIKES[image[at]] + image[at + 1:]
+        return None
+
+    def _forward_word(self, token):
+        """The image of one word (str of letters) as the submission would read it."""
+        lower = token.lower()
+        if len(lower) != len(token) or lower in KEPT:
+            return token
+        image = self.images.get(lower)
+        if image is None:
+            image = self._derived(lower)
+            if image is None or image in self.originals or image in self.space or image in KEPT:
+                return token  # not a near miss, or its image would stand for another word: keep it
+            self.images[lower], self.originals[image] = image, lower
+            self._cache.pop("_backward_word", None)  # a new image: what was renamed back before may change
+            self._big.clear()
+        return _with_case_of(token, image)
+
+    def _backward_word(self, token):
+        """The word (str of letters) whose image ``token`` is, or ``token`` itself when it is no image."""
+        lower = token.lower()
+        original = self.originals.get(lower) if len(lower) == len(token) else None
+        return token if original is None else _with_case_of(token, original)
+
+    def _renamed(self, token, rename):
+        """One ``TOKEN`` with each of its words renamed by ``rename``; an escape stays an escape of the new
+        letter (same hex case), and an escape of a non-letter (\\u005f) ends a word."""
+        if "\\" not in token:
+            return token if len(token) > self.longest else rename(token)  # no word of the draw is that long
+        if len(token) == 2:
+            return token  # \n, \t, \\ ...
+        units = UNIT.findall(token)
+        letters = [chr(int(u[2:], 16)) if len(u) == 6 else u for u in units]
+        out, word = [], []
+
+        def flush():
+            if word:
+                new = rename("".join(letters[i] for i in word))
+                for i, letter in zip(word, new):
+                    unit = units[i]
+                    if len(unit) == 6:
+                        hexa = f"{ord(letter):04x}"
+                        letter = "\\u" + (hexa.upper() if unit[2:].isupper() else hexa)
+                    out.append(letter)
+                word.clear()
+
+        for i, letter in enumerate(letters):
+            if letter.isalpha() and not (len(units[i]) == 6 and ord(letter) > 0xFFFF):
+                word.append(i)
+            else:
+                flush()
+                out.append(units[i])
+        flush()
+        return "".join(out)
+
+    # -- JSON data -----------------------------------------------------------------------------------------
+
+    def forward(self, data):
+        """``data`` (JSON data: str, list, dict, numbers...) with every vocabulary word renamed, in strings and keys.
+
+        Returns a new value; numbers, booleans and None are returned as they are.
+        """
+        return self._walk(data, self._forward_word)
+
+    def backward(self, data):
+        """The inverse of ``forward`` for what the submission sends back (JSON data); non-JSON values pass as they are."""
+        return self._walk(data, self._backward_word)
+
+    def _walk(self, data, rename):
+        if isinstance(data, str):
+            return self._text(data, rename)
+        if isinstance(data, list):
+            return [self._walk(item, rename) for item in data]
+        if isinstance(data, dict):
+            return {self._walk(key, rename) if isinstance(key, str) else key: self._walk(value, rename)
+                    for key, value in data.items()}
+        return data
+
+    def _text(self, text, rename):
+        # A short text (a key, a value) is renamed once per draw; a huge one, as far as possible, by str.replace.
+        short = len(text) <= 64
+        cache = self._cache.setdefault(rename.__name__, {})
+        if short and text in cache:
+            return cache[text]
+        if text.isascii() and not text.translate(_NO_WORD):
+            return text  # no letter at all (100,000 brackets)
+        big = (rename.__name__, text) if len(text) > 10_000 else None
+        if big in self._big:
+            return self._big[big]  # a huge call comes back as the model's retry: renamed once
+        renamed = self._replaced(text, rename, cache) if big else None
+        if renamed is None:
+            renamed = self._split_and_renamed(text, rename, cache)
+        if big is not None:
+            if len(self._big) >= 4:
+                self._big.pop(next(iter(self._big)))
+            self._big[big] = renamed
+        elif short:
+            cache[text] = renamed
+        return renamed
+
+    def _replaced(self, text, rename, cache):
+        """``text`` renamed word by word with ``str.replace`` (1 MB of 100,000 words in a few milliseconds), or None
+        when that could touch a letter that is no whole word: an escape, a letter outside ASCII, a renamed word
+        inside another word or inside an image."""
+        if "\\" in text or not text.isascii():
+            return None
+        words = set(text.translate(_SPACES).split())
+        changing = {}
+        for word in words:
+            new = cache.get(word)
+            if new is None:
+                new = self._renamed(word, rename)
+                if len(word) <= 64:
+                    cache[word] = new
+            if new != word:
+                changing[word] = new
+        for word in changing:
+            if any(word in other for other in words if other != word) or any(word in new for new in changing.values()):
+                return None
+        for word, new in changing.items():
+            text = text.replace(word, new)
+        return text
+
+    def _split_and_renamed(self, text, rename, cache):
+        """``text`` split into ``TOKEN`` and the rest, each distinct token renamed once (through ``cache``)."""
+        pieces = TOKEN.split(text)
+        if len(pieces) == 1:
+            return text
+        tokens = pieces[1::2]
+        table = {}
+        for token in set(tokens):
+            new = cache.get(token)
+            if new is None:
+                new = self._renamed(token, rename)
+                if len(token) <= 64:
+                    cache[token] = new
+            table[token] = new
+        pieces[1::2] = [table[token] for token in tokens]
+        return "".join(pieces)

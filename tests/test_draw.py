@@ -1,0 +1,151 @@
+"""Hidden inputs drawn per grading (issue 24): the renaming itself, and what it does to a grading."""
+
+import ast
+import glob
+import json
+import os
+import re
+
+import pytest
+from conftest import ROOT
+
+from grader.judging import draw as drawing
+from grader.judging.draw import KEPT, TOKEN, VOCABULARY, Draw, vocabulary_words
+
+# Raw calls of the kinds the cases send: valid, truncated, escaped, prose around, near misses, other scripts.
+SAMPLES = [
+    '{"name": "get_weather", "arguments": {"city": "Paris", "units": "metric"}}',
+    '{"name": "get_weather", "arguments": {"city": "Par',
+    '{"name": "get\\u005fweather", "arguments": {"\\u0063ity": "Malm\\u00f6"}}',
+    'Sure! ```json\n{"name": "set_alarm", "arguments": {"hour": 7, "minute": 30}}\n``` Let me know.',
+    "{'name': 'convert_currency', 'arguments': {'amount': 10.5, 'source': 'EUR', 'target': 'USD'}}",
+    '{"name": "Get_Weather", "arguments": {"city": "Lima"}}\n',
+    '{"name": "get_w\u0435ather", "arguments": {"city": "Kyiv"}}',
+    '{"name": "send_email", "arguments": {"to": ["a@example.com"], "body": "hi\\nthere", "headers": {}}}',
+    '[{"name": "get_time", "arguments": {"timezone": "UTC"}}, {"name": "get_weather"}]',
+]
+
+
+def test_a_draw_keeps_every_length_and_every_character_that_is_no_letter():
+    """A word becomes a word of the same length and case, so positions, columns and sizes stay (a 1 MB call stays
+    1 MB, a JSON error stays at its column); renaming back gives the text the case wrote."""
+    for seed in range(20):
+        draw = Draw(seed, "capstone")
+        for raw in SAMPLES:
+            drawn = draw.forward(raw)
+            assert len(drawn) == len(raw)
+            assert [c for c in drawn if not c.isalnum()] == [c for c in raw if not c.isalnum()]
+            assert [c.isupper() for c in drawn] == [c.isupper() for c in raw]
+            assert draw.backward(drawn) == raw
+
+
+def test_every_word_of_the_vocabulary_is_renamed_in_every_draw():
+    for seed in range(50):
+        draw = Draw(f"seed-{seed}", "capstone")
+        moved = [word for word in vocabulary_words() if draw.images[word] != word]
+        assert len(moved) == len(vocabulary_words())
+
+
+def test_a_word_is_drawn_into_its_own_class():
+    """A city stays a city name and a currency code a three-letter code, whatever the seed."""
+    cities = {w for w in drawing.POOL_CITIES} | set(VOCABULARY["city"]) | {c.lower() for c in drawing.CANARY_CITIES}
+    codes = set(drawing.POOL_CODES) | set(VOCABULARY["code"])
+    for seed in range(20):
+        draw = Draw(seed)
+        assert all(draw.images[word] in cities for word in VOCABULARY["city"])
+        assert all(draw.images[word] in codes for word in VOCABULARY["code"])
+        assert draw.forward("EUR") != "EUR" and len(draw.forward("EUR")) == 3
+
+
+def test_a_seed_decides_the_draw_and_its_parts_tell_draws_apart():
+    assert Draw("class-secret", "ada", "capstone").images == Draw("class-secret", "ada", "capstone").images
+    assert Draw("class-secret", "ada", "capstone").images != Draw("class-secret", "bob", "capstone").images
+    assert Draw("class-secret", "ada", "capstone").images != Draw("other-secret", "ada", "capstone").images
+
+
+@pytest.mark.parametrize("near, word, relation", [
+    ("get_wether", "get_weather", "drop"), ("get_weathr", "get_weather", "drop"),
+    ("get_waether", "get_weather", "swap"), ("get_weathers", "get_weather", "suffix"),
+    ("lookup_sensr", "lookup_sensor", "drop"), ("getweather", "get_weather", "joined"),
+    ("get\\u005fweather", "get_weather", "escaped"), ("get%5Fweather", "get_weather", "escaped"),
+    ("get_w\u0435ather", "get_weather", "look-alike"), ("GetWeather", "get_weather", "joined"),
+])
+def test_a_near_miss_stays_the_same_near_miss_of_the_drawn_name(near, word, relation):
+    """A misspelt, escaped or look-alike name stays exactly as far from the drawn name as it was from the written
+    one: the cases that say "a near miss is no match" keep their difficulty."""
+    for seed in range(30):
+        draw = Draw(seed, "capstone")
+        drawn_near, drawn_word = draw.forward(near), draw.forward(word)
+        assert drawn_near != near
+        if relation == "drop":
+            assert any(drawn_word[:i] + drawn_word[i + 1:] == drawn_near for i in range(len(drawn_word)))
+        elif relation == "swap":
+            assert sorted(drawn_near) == sorted(drawn_word) and drawn_near != drawn_word
+        elif relation == "suffix":
+            assert drawn_near == drawn_word + "s"
+        elif relation == "joined":
+            assert drawn_near.lower() == drawn_word.replace("_", "").lower()
+        elif relation == "escaped":
+            assert drawn_near.replace("\\u005f", "_").replace("%5F", "_") == drawn_word
+        else:
+            strange = [c for c in drawn_near if not c.isascii()]
+            assert len(strange) == 1
+            assert drawn_near.translate({ord(k): v for k, v in drawing.PLAIN_OF.items()}) == drawn_word
+        assert draw.backward(drawn_near) == near
+
+
+def reference_message_words():
+    """Every word of a string with a space in it in the reference solutions and the grader's trusted steps: what a
+    reference observation or problem text can be made of."""
+    words = set()
+    for path in glob.glob(os.path.join(ROOT, "solutions", "*.py")) + [os.path.join(ROOT, "grader", "judging",
+                                                                                   "reference_steps.py")]:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node)}
+        for node in ast.walk(tree):
+            if id(node) in docstrings:
+                continue
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and " " in node.value:
+                words |= {word.lower() for word in re.findall(r"[^\W\d_]+", node.value)}
+            if isinstance(node, ast.JoinedStr):
+                for part in node.values:
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                        words |= {word.lower() for word in re.findall(r"[^\W\d_]+", part.value)}
+    return words
+
+
+def test_no_word_the_draw_can_rename_is_a_word_of_a_reference_message():
+    """Renaming back turns an image into its word wherever it occurs in what the submission returns: a word of the
+    reference's own messages in the permutation would be changed in a correct observation."""
+    message_words = reference_message_words()
+    assert {"missing", "declared", "expected"} <= message_words  # the reading found the messages
+    draw = Draw("any")
+    assert sorted(draw.space & message_words) == []
+
+
+def test_the_vocabulary_the_kept_words_and_the_classes_share_no_word():
+    classes = [set(words) | set(drawing.CLASS_POOLS[kind]) for kind, words in VOCABULARY.items()]
+    for i, one in enumerate(classes):
+        for other in classes[i + 1:]:
+            assert one & other == set()
+    assert vocabulary_words() & KEPT == set()
+
+
+def test_escaped_letters_are_renamed_as_the_letters_they_stand_for():
+    draw = Draw("escapes")
+    raw = '{"name": "get_weather", "arguments": {"\\u0063ity": "Paris"}}'
+    drawn = json.loads(draw.forward(raw))
+    plain = json.loads(draw.forward('{"name": "get_weather", "arguments": {"city": "Paris"}}'))
+    assert drawn == plain
+    assert TOKEN.findall("a\\ncity") == ["a", "\\n", "city"]
+
+
+def test_data_is_renamed_in_keys_and_strings_and_nothing_else():
+    draw = Draw("data")
+    data = {"city": ["Paris", 7, 7.0, True, None], "units": {"metric": "imperial"}}
+    drawn = draw.forward(data)
+    assert list(drawn) == [draw.forward("city"), draw.forward("units")]
+    assert drawn[draw.forward("city")][1:] == [7, 7.0, True, None]
+    assert draw.backward(drawn) == data

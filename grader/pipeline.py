@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-import secrets
 import stat
 import sys
 import time
@@ -23,7 +22,7 @@ from grader.isolation.protections import protection_note
 from grader.isolation.sandbox import Sandbox
 from grader.isolation.sanitise import strip_controls
 from grader.judging.case_runner import import_pytest, run_cases
-from grader.judging.draw import Draw
+from grader.judging.draw import Draw, new_seed
 from grader.judging.harness import Harness
 from grader.paths import CASES_DIR, GRADER_DIR
 from grader.results.grade_result import GradeResult
@@ -238,8 +237,8 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
     Returns:
         ``GradeResult`` with every case and the learner-facing notes (``error`` not yet set).
     """
-    result = GradeResult(submission=os.fspath(path))
-    seed = seed if seed is not None else secrets.token_hex(16)
+    seed = seed if seed is not None else new_seed()
+    result = GradeResult(submission=os.fspath(path), seed=seed)
     limits = limits or Limits()
     deadline = deadline if deadline is not None else time.monotonic() + limits.total_seconds
     internal_errors = []

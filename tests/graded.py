@@ -143,7 +143,7 @@ def _grade_now(args, limits, within):
     from grader.results.formats import gradescope_results
     from grader.results.text_report import text_report
 
-    result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within)
+    result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within, seed=args.seed or None)
     outcome = Outcome(2 if result.error else 0, text_report(result), f"error: {result.error}\n" if result.error else "")
     counts["graded"] += 1
     return outcome, gradescope_results(result), result

@@ -8,11 +8,58 @@ every exercise's function raised every classmate's maximum from 116 to 364:
 ../shared/cases/grader_attacks/gradebook_adds_exercises.sh).
 """
 
+import os
 import re
+import secrets
 
 from grader.intake.exercises import BY_ID, DEFAULT, EXERCISES
 
 ALL = "all"
+
+# The assignment's secret seed (issue 24): what decides every student's hidden inputs. Given with --seed, or in this
+# environment variable (nbgrader's cells and any command read it), or kept by the batch in its output folder.
+SEED_VARIABLE = "KIT_SEED"
+SEED_FILE = "assignment-seed.txt"
+
+
+def assignment_seed(given=None, out=None):
+    """The assignment's secret seed (str), or None when there is none (then every grading draws afresh).
+
+    Args:
+        given: the ``--seed`` option's value (str or None): it wins.
+        out: the batch's output folder (str), or None: without ``--seed`` and ``KIT_SEED``, the seed kept in
+            ``OUT/assignment-seed.txt``, made (16 random bytes, readable by its owner only) on the first run, so a
+            re-run and a regrade draw what the first run drew.
+    Raises:
+        OSError: the seed file cannot be read or written (the caller says so in one sentence).
+    """
+    if given and given.strip():
+        return given.strip()
+    if os.environ.get(SEED_VARIABLE, "").strip():
+        return os.environ[SEED_VARIABLE].strip()
+    if out is None:
+        return None
+    path = os.path.join(out, SEED_FILE)
+    os.makedirs(out, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        with open(path, encoding="utf-8") as handle:
+            kept = handle.read().strip()
+        if kept:
+            return kept
+        raise OSError(f"{path} is empty; put the assignment's seed in it, or delete it to make a new one") from None
+    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+        seed = secrets.token_hex(16)
+        handle.write(seed + "\n")
+    return seed
+
+
+def add_seed_option(parser):
+    """``--seed SECRET``, for the commands that grade a class (the batch, the Gradescope bundle)."""
+    parser.add_argument("--seed", metavar="SECRET",
+                        help=f"the assignment's secret seed: each student's hidden inputs are drawn from it, their id and "
+                             f"their file (default: ${SEED_VARIABLE}, else one kept in the output folder)")
 
 
 def course_notebooks():

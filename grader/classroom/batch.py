@@ -189,17 +189,19 @@ def file_digest(path):
     return digest.hexdigest()
 
 
-def reuse_key(student_dir, files, refused, assignment, limits):
+def reuse_key(student_dir, files, refused, assignment, limits, secret=None):
     """Everything a stored result depends on; a re-run reuses the result only when it is equal.
 
     Args:
         student_dir: the folder the student's files are named relative to (str).
         files: the student's files (list of str). refused: the sentences about refused links (list of str).
         assignment: exercise ids (list of str). limits: ``grader.isolation.limits.Limits``.
+        secret: the assignment's seed (str or None): another seed draws other hidden inputs.
     Returns:
         dict (JSON data): each file's relative name and SHA-256 (so an older file copied in with ``cp -p``
         or ``unzip``, which keep times, still counts as changed), the refused links, the assignment, every
-        limit, the grader's version and fingerprint, and the Python version.
+        limit, the grader's version and fingerprint, the Python version, and a digest of the seed (never the seed:
+        results/ may be shared more widely than the seed should be).
     """
     return {
         "files": [[shown(os.path.relpath(path, student_dir)), file_digest(path)] for path in files],
@@ -212,6 +214,7 @@ def reuse_key(student_dir, files, refused, assignment, limits):
         "grader_version": __version__,
         "grader_fingerprint": code_fingerprint(),
         "python": platform.python_version(),
+        "seed": hashlib.sha256(secret.encode("utf-8")).hexdigest()[:16] if secret else None,
     }
 
 
@@ -241,7 +244,7 @@ MAX_FILES_PER_STUDENT = 20
 _STOPPING = []  # set in a grader process by SIGINT/SIGTERM (``stop_grading``)
 
 
-def grade_files(files, limits, exercise_ids=None, within=None):
+def grade_files(files, limits, exercise_ids=None, within=None, secret=None, student=""):
     """Grade one student's files within one shared time budget (the batch's and Gradescope's loop).
 
     Without a shared budget, a student could hand in many slow files and hold a grading process for
@@ -252,10 +255,13 @@ def grade_files(files, limits, exercise_ids=None, within=None):
             wall-clock budget for all the files together (float, s).
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
         within: the assignment's exercise ids: detect only among them (``grader.pipeline.grade``), or None.
+        secret: the assignment's seed (str), or None for a fresh draw per file; with it, each file is graded with
+            ``grader.judging.draw.seed_for(secret, student, the file's SHA-256)``. student: the student's id (str).
     Yields:
         ``(path, GradeResult or None, problem sentence or None)`` per file, in order; nothing more once
         grading was stopped (a result graded while it stopped is never yielded).
     """
+    from grader.judging.draw import seed_for
     from grader.pipeline import grade  # imported in the pool process, once
 
     deadline = time.monotonic() + limits.total_seconds
@@ -269,7 +275,9 @@ def grade_files(files, limits, exercise_ids=None, within=None):
             yield path, None, f"not graded: the submission's files used up their time budget of {limits.total_seconds:g} s"
         else:
             try:
-                result = grade(path, limits=limits, exercise_ids=exercise_ids, within=within, deadline=deadline)
+                seed = seed_for(secret, student, file_digest(path)) if secret else None
+                result = grade(path, limits=limits, exercise_ids=exercise_ids, within=within, deadline=deadline,
+                               seed=seed)
             except Exception as exc:  # a grader bug must cost one student, never the batch
                 result, problem = None, f"the grader failed ({type(exc).__name__})"
             else:
@@ -319,7 +327,7 @@ def _failed_cases(exercise_id, sentence):
     return tuple(run_exercises("(missing)", None, [BY_ID[exercise_id]], None, fatal=sentence).cases)
 
 
-def grade_student(student, files, refused, out, limits, assignment, key):
+def grade_student(student, files, refused, out, limits, assignment, key, secret=None):
     """Grade every file of one student; write their feedback, then their summary. Runs in a pool process.
 
     Args:
@@ -328,10 +336,11 @@ def grade_student(student, files, refused, out, limits, assignment, key):
         out: the output folder (str). limits: ``grader.isolation.limits.Limits`` (its ``total_seconds``: the budget
             for all of the student's files together; see ``grade_files``).
         assignment: the assignment's exercise ids (list of str). key: ``reuse_key`` for these files (dict).
+        secret: the assignment's seed (str or None; ``grade_files``).
     Returns:
         the summary dict written to ``OUT/results/STUDENT.json``: ``{"student", "files",
         "exercises": {id: [score, max]}, "errors": [...], "grader": {"grader_version", "grader_fingerprint"},
-        "key", "complete": true}``; each exercise counts once, from the student's best file for it
+        "seeds": {file: the seed it was drawn with}, "key", "complete": true}``; each exercise counts once, from the student's best file for it
         (``grader.results.grade_result.best_per_exercise``).
     Raises:
         Stopped: grading was stopped by a signal; nothing of this student was written.
@@ -342,16 +351,17 @@ def grade_student(student, files, refused, out, limits, assignment, key):
     if _STOPPING:
         raise Stopped(student)
     summary = {"student": shown(student), "files": [shown(os.path.basename(f)) for f in files], "exercises": {},
-               "errors": list(refused), "grader": provenance(), "key": key, "complete": True}
+               "errors": list(refused), "grader": provenance(), "seeds": {}, "key": key, "complete": True}
     if not files and not refused:
         summary["errors"].append(NOTHING)
     feedback, results = {}, []
-    for path, result, problem in grade_files(files, limits, within=assignment):
+    for path, result, problem in grade_files(files, limits, within=assignment, secret=secret, student=student):
         name = shown(os.path.basename(path))
         if result is None:
             summary["errors"].append(f"{name}: {problem}")
             continue
         results.append(result)
+        summary["seeds"][name] = result.seed  # python -m grader FILE --seed SEED reproduces its report
         feedback[safe_file_name(os.path.basename(path))] = result
         if result.error:
             summary["errors"].append(f"{name}: {result.error}")
@@ -565,7 +575,8 @@ def write_tables(out, students, summaries, maxima, canvas_assignment="Tool-call 
 
 
 def run_batch(folder, out, workers=None, regrade=False, limits=None, progress=True,
-              assignment=None, stop=None, canvas_assignment="Tool-call validation", canvas_id="sis-login-id"):
+              assignment=None, stop=None, canvas_assignment="Tool-call validation", canvas_id="sis-login-id",
+              secret=None):
     """Grade a folder of submissions in parallel and write the tables.
 
     Args:
@@ -577,6 +588,7 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, progress=Tr
         assignment: the exercise ids every student is graded on (list of str; default: the capstone).
         stop: a ``threading.Event``; once set, grading stops within seconds (see the module docstring).
         canvas_assignment, canvas_id: see ``grader.classroom.gradebook.canvas_csv``.
+        secret: the assignment's seed (str), or None to draw each file's hidden inputs afresh (``grade_files``).
     Returns:
         ``(summaries, graded_now, left)``: the summary of every student graded now or before, sorted by
         student; how many were graded in this run (int); the students not graded because the run was
@@ -592,12 +604,12 @@ def run_batch(folder, out, workers=None, regrade=False, limits=None, progress=Tr
     summaries, todo = {}, {}
     for student, (files, refused) in students.items():
         base = os.path.join(folder, student) if os.path.isdir(os.path.join(folder, student)) else folder
-        key = reuse_key(base, files, refused, assignment, limits)
+        key = reuse_key(base, files, refused, assignment, limits, secret)
         stored = None if regrade else stored_result(os.path.join(out, "results", safe_file_name(student) + ".json"), key)
         if stored is not None:
             summaries[student] = stored
         else:
-            todo[student] = (files, refused, out, limits, assignment, key)
+            todo[student] = (files, refused, out, limits, assignment, key, secret)
     if todo:
         _clean(out)
     bar = None
@@ -652,7 +664,13 @@ def main(argv=None):
 
     It is the whole process (``python -m grader.batch``, ``toolcall-batch``): its SIGINT and SIGTERM handlers stay
     installed when it returns, so a signal while the finished process exits does not kill it."""
-    from grader.classroom.assignment import add_assignment_options, exercises_from
+    from grader.classroom.assignment import (
+        SEED_FILE,
+        add_assignment_options,
+        add_seed_option,
+        assignment_seed,
+        exercises_from,
+    )
     from grader.classroom.cli import (
         add_grading_options,
         limits_from,
@@ -668,6 +686,7 @@ def main(argv=None):
     parser.add_argument("--regrade", action="store_true", help="grade students whose stored results are valid too")
     add_assignment_options(parser)
     add_grading_options(parser, total="all of one student's files", exercise=False)
+    add_seed_option(parser)
     parser.add_argument("--canvas-assignment", default="Tool-call validation", metavar="TITLE",
                         help="canvas.csv's assignment column: the Canvas assignment's title, or 'Title (id)' as "
                              "Canvas's own export writes it (default: %(default)s)")
@@ -691,6 +710,12 @@ def main(argv=None):
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    try:
+        secret = assignment_seed(args.seed, args.out)
+    except OSError as exc:
+        print(f"error: could not keep the assignment's seed in {os.path.join(args.out, SEED_FILE)} "
+              f"({exc.strerror or exc}).", file=sys.stderr)
+        return 2
     warn_of_stray_folders()
     stop, received = threading.Event(), []
 
@@ -707,7 +732,7 @@ def main(argv=None):
         summaries, graded, left = run_batch(
             args.submissions, args.out, workers=args.workers, regrade=args.regrade, limits=limits_from(args),
             progress=not args.no_progress, assignment=assignment, stop=stop,
-            canvas_assignment=args.canvas_assignment, canvas_id=args.canvas_id)
+            canvas_assignment=args.canvas_assignment, canvas_id=args.canvas_id, secret=secret)
     except OSError as exc:  # the output folder cannot be written: say so, the graded students' files stay
         print(f"error: could not write into {args.out} ({exc.strerror or exc}).", file=sys.stderr)
         return 2

@@ -26,6 +26,9 @@ def build_parser():
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
     parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
     parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
+    parser.add_argument("--seed", metavar="SEED",
+                        help="draw the hidden inputs with this seed, the one a report names, to get that report's inputs "
+                             "again (default: a fresh draw for every grading)")
     add_grading_options(parser, total="all cases of the submission")
     return parser
 
@@ -82,7 +85,8 @@ def main(argv=None):
         return 2
     warn_of_stray_folders()
     limits = limits_from(args)
-    result = grade(args.submission, limits=limits, exercise_ids=args.exercise)
+    result = grade(args.submission, limits=limits, exercise_ids=args.exercise,
+                   seed=args.seed.strip() if args.seed and args.seed.strip() else None)
     # Learner text is sanitised, but never let an odd terminal encoding lose the results.
     sys.stdout.reconfigure(errors="replace")
     print(text_report(result))

@@ -12,6 +12,8 @@ side uses (``trusted_steps``). ``AUTOGRADER_ROOT`` overrides
 
 import argparse
 import os
+import secrets
+import shlex
 import stat
 import sys
 import zipfile
@@ -116,7 +118,8 @@ def nothing_uploaded(assignment):
             f"({shown}) or your .py file, then submit again.")
 
 
-def grade_upload(folder, results_path, assignment=None, hidden_visibility="after_due_date", score_visibility="visible"):
+def grade_upload(folder, results_path, assignment=None, hidden_visibility="after_due_date", score_visibility="visible",
+                 secret=None):
     """Grade everything a student uploaded and write Gradescope's results.json (what ``run_autograder`` runs).
 
     Every upload is graded on the same exercises (the assignment chosen when the bundle was built), so every
@@ -127,6 +130,8 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
         results_path: where to write results.json (str).
         assignment: the exercise ids (list of str; default: the capstone).
         hidden_visibility, score_visibility: see ``grader.results.formats.gradescope_results``.
+        secret: the bundle's seed (str, ``build_bundle``), or None to draw afresh: each file's hidden inputs are
+            drawn from it and the file's SHA-256 (``grader.classroom.batch.grade_files``).
     Returns:
         the combined ``GradeResult`` (``grader.results.grade_result.best_per_exercise`` over the files, plus the missing
         exercises' failed cases).
@@ -141,7 +146,7 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
 
     assignment = list(assignment or [DEFAULT.id])
     files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
-    graded = list(grade_files(files, Limits(), within=assignment))  # one budget for all the upload's files
+    graded = list(grade_files(files, Limits(), within=assignment, secret=secret))  # one budget for all the files
     combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
     combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
     if not files:
@@ -152,13 +157,14 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
     return combined
 
 
-def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibility="visible"):
+def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None):
     """The bundle's members: ``{name inside the zip: (bytes, executable)}``.
 
     Args:
         assignment: the exercise ids every upload is graded on (list of str; default: the capstone).
         hidden_visibility, score_visibility: Gradescope visibilities for hidden cases and the overall score
             (``grader.results.formats.gradescope_results``).
+        secret: the assignment's seed (str), written into ``run_autograder`` (students never see the bundle), or None.
     Raises:
         ValueError: ``grader/`` holds a folder that is none of its packages (``grader.paths.refuse_stray_folders``):
             the bundle copies ``grader/`` whole, so what is in it would travel, and never run.
@@ -168,7 +174,7 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
     refuse_stray_folders("The bundle")
 
     options = " ".join([*(f"--exercise {e}" for e in assignment), f"--hidden-visibility {hidden_visibility}",
-                        f"--score-visibility {score_visibility}"])
+                        f"--score-visibility {score_visibility}", *([f"--seed {shlex.quote(secret)}"] if secret else [])])
     files = {
         "setup.sh": (SETUP_SH.encode(), True),
         "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
@@ -207,15 +213,15 @@ def trusted_steps():
     return members
 
 
-def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible"):
+def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None):
     """Write the autograder zip to ``path``.
 
     Args:
-        path: the zip to write (str). assignment, hidden_visibility, score_visibility: see ``bundle_files``.
+        path: the zip to write (str). assignment, hidden_visibility, score_visibility, secret: see ``bundle_files``.
     Returns:
         list of member names, in the order written.
     """
-    members = bundle_files(assignment, hidden_visibility, score_visibility)
+    members = bundle_files(assignment, hidden_visibility, score_visibility, secret)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)  # as course.release creates its folder
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, (data, executable) in members.items():
@@ -230,7 +236,7 @@ def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_
 def main(argv=None):
     """Command line; returns 0 on success, 2 for a bad choice of exercises or a stray folder in ``grader/``. ``--grade-upload`` is what the
     bundle's ``run_autograder`` calls."""
-    from grader.classroom.assignment import add_assignment_options, exercises_from
+    from grader.classroom.assignment import add_assignment_options, add_seed_option, assignment_seed, exercises_from
     from grader.results.formats import VISIBILITIES
     from grader.results.provenance import version_line
 
@@ -243,6 +249,7 @@ def main(argv=None):
     parser.add_argument("--score-visibility", choices=VISIBILITIES, default="visible",
                         help="Gradescope's top-level visibility, the default for the whole result (default: "
                              "%(default)s; Gradescope hides the total while any scored test is hidden anyway)")
+    add_seed_option(parser)
     parser.add_argument("--grade-upload", metavar="FOLDER", help="(inside Gradescope) grade this upload folder")
     parser.add_argument("--results", metavar="PATH", help="with --grade-upload: where to write results.json")
     parser.add_argument("--version", action="version", version=version_line())
@@ -255,12 +262,15 @@ def main(argv=None):
     if args.grade_upload:
         if not args.results:
             parser.error("--grade-upload needs --results PATH")
-        grade_upload(args.grade_upload, args.results, assignment, args.hidden_visibility, args.score_visibility)
+        grade_upload(args.grade_upload, args.results, assignment, args.hidden_visibility, args.score_visibility,
+                     assignment_seed(args.seed))
         return 0
     if not args.zip:
         parser.error("give the bundle to write, e.g. autograder.zip")
+    # A bundle always carries a seed: without --seed or $KIT_SEED, a new one (printed, so that it can be kept).
+    secret = assignment_seed(args.seed) or secrets.token_hex(16)
     try:
-        members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility)
+        members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility, secret)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -269,7 +279,9 @@ def main(argv=None):
     maxima = assignment_maxima(assignment)
     print(f"Wrote {args.zip} ({len(members)} files): upload it as the autograder of a Gradescope programming "
           f"assignment. Every upload is graded on {', '.join(assignment)}, out of {points_text(sum(maxima.values()))} points "
-          f"(set the assignment's points to that); hidden cases' visibility: {args.hidden_visibility}.")
+          f"(set the assignment's points to that); hidden cases' visibility: {args.hidden_visibility}. Each upload's "
+          f"hidden inputs are drawn from the bundle's seed {secret} and the file (keep the seed to rebuild the bundle "
+          "with --seed; students never see it).")
     return 0
 
 

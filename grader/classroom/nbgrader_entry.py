@@ -41,7 +41,10 @@ def main(argv=None):
         0 when the notebook was graded (whatever the score); 2 when the notebook is missing or the exercise
         unknown (one sentence on stderr, which nbgrader reports as the cell's error).
     """
+    from grader.classroom.assignment import assignment_seed
+    from grader.classroom.batch import file_digest
     from grader.intake.exercises import BY_ID
+    from grader.judging.draw import seed_for
     from grader.pipeline import grade
     from grader.results.text_report import text_report
 
@@ -59,7 +62,11 @@ def main(argv=None):
               "under the notebook's own name.", file=sys.stderr)
         return 2
     os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # one notebook: no schema compiling (see grader.classroom.cli)
-    result = grade(path, exercise_ids=[args.exercise])
+    # The assignment's seed, when the instructor set KIT_SEED for nbgrader autograde (the cells are in the students'
+    # copy, so the seed is never written into them): this notebook's inputs are drawn from it and the file's bytes.
+    secret = assignment_seed()
+    seed = seed_for(secret, "nbgrader", file_digest(path)) if secret else None
+    result = grade(path, exercise_ids=[args.exercise], seed=seed)
     sys.stdout.reconfigure(errors="replace")
     print(text_report(result))
     score, note = cell_score(result.score, result.max_score, args.points)

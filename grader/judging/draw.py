@@ -32,6 +32,7 @@ reproduce a report.
 import hashlib
 import random
 import re
+import secrets
 
 from grader.judging.canaries import CITIES as CANARY_CITIES
 
@@ -120,6 +121,22 @@ def vocabulary_words():
     return {word for words in VOCABULARY.values() for word in words}
 
 
+def new_seed():
+    """A fresh random seed for one grading (str, 16 hex digits): a learner's own run."""
+    return secrets.token_hex(8)
+
+
+def seed_for(secret, *parts):
+    """The seed one file of a class is graded with (str, 16 hex digits), from the assignment's ``secret`` (str) and
+    ``parts`` (the student's id, the file's SHA-256...).
+
+    Classmates get different inputs, a regrade of the same file the same ones, and a changed file new ones: a table
+    of the inputs one file was graded with is of no use to the next. The result shows this seed (it reproduces
+    that one report) and never the secret, which no seed tells anything about (it is a hash's output).
+    """
+    return f"{derive_seed(secret, *parts):016x}"
+
+
 def derive_seed(seed, *parts):
     """A 64-bit integer seed for ``random.Random``, from ``seed`` (str) and ``parts`` (str each), by SHA-256.
 
@@ -127,7 +144,8 @@ def derive_seed(seed, *parts):
     no draw tells anything about the seed (it is a hash's output, not the seed).
     """
     text = "\x1f".join([str(seed), *map(str, parts)])
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    # surrogatepass: a student id read from a file name that is not UTF-8 (Jos\xe9) holds lone surrogates.
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:8], "big")
 
 
 def _with_case_of(model, word):

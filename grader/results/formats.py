@@ -76,11 +76,17 @@ def junit_xml(result):
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(not c.passed for c in cases)))
     properties = ElementTree.SubElement(root, "properties")
-    for name, value in provenance().items():  # which grader produced this (grader.results.provenance)
+    for name, value in {**provenance(), **drawn_with(result)}.items():  # which grader (and draw) produced this
         ElementTree.SubElement(properties, "property", name=name, value=value)
     if result.error:
         ElementTree.SubElement(properties, "property", name="error", value=result.error)
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True)
+
+
+def drawn_with(result):
+    """``{"seed": seed}`` for a result whose hidden inputs were drawn with a known seed, else ``{}`` (dict): with
+    the grader's version and fingerprint, what reproduces the result (``grader.judging.draw``)."""
+    return {"seed": result.seed} if result.seed else {}
 
 
 def case_output(case):
@@ -160,6 +166,6 @@ def gradescope_results(result, hidden_visibility="visible", score_visibility="vi
         "output": "\n".join(summary),
         "visibility": score_visibility,
         "stdout_visibility": "hidden",
-        "extra_data": provenance(),
+        "extra_data": {**provenance(), **drawn_with(result)},
         "tests": tests,
     }

@@ -58,6 +58,8 @@ class GradeResult:
         notes: sentences about loading/extraction the learner should read (list of str).
         error: a sentence when the submission could not be graded at all, else None.
         execution_time: wall-clock seconds the grading took (float).
+        seed: the seed the hidden inputs were drawn with (str, ``grader.judging.draw``): grading the same file with
+            it again draws the same inputs; None when unknown, or for a combination of files drawn with several.
     """
 
     submission: str
@@ -65,6 +67,7 @@ class GradeResult:
     notes: list = field(default_factory=list)
     error: str | None = None
     execution_time: float = 0.0
+    seed: str | None = None
 
     @property
     def score(self):
@@ -115,6 +118,8 @@ def best_per_exercise(results, submission):
                 best[exercise_id] = (score, result)
     for exercise_id, (_, result) in best.items():
         combined.cases += [case for case in result.cases if case.exercise_id == exercise_id]
+    seeds = {result.seed for result in results}
+    combined.seed = seeds.pop() if len(seeds) == 1 else None
     for result in results:
         name = os.path.basename(result.submission)
         prefix = f"{name}: " if len(results) > 1 else ""

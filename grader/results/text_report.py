@@ -54,6 +54,13 @@ def capped(text, limit=MAX_PRINTED_CHARS, max_lines=MAX_PRINTED_LINES):
     return folded
 
 
+def seed_line(seed):
+    """The report's last line about the draw (str): the hidden inputs are new on every grading, and ``--seed``
+    draws the same ones again (``grader.judging.draw``)."""
+    return (f"Hidden inputs: drawn for this grading with seed {seed}; grade the same file with --seed {seed} "
+            "to draw the same ones again.")
+
+
 def text_report(result):
     """A readable report: score, loading notes, then each case group with points and feedback.
 
@@ -132,5 +139,7 @@ def text_report(result):
     passed = sum(c.passed for c in graded)
     verdict = "all graded cases passed." if graded and passed == len(graded) else f"{passed} of {len(graded)} passed."
     lines.append(f"Graded cases (visible and hidden): {verdict}")
+    if result.seed:
+        lines.append(seed_line(result.seed))
     # The file name, or a note a caller added (a batch prefixes file names), may hold escape codes.
     return strip_controls("\n".join(lines))

@@ -24,8 +24,12 @@ STARVED = textwrap.dedent(r'''
     cpu = sorted(os.sched_getaffinity(0))[0]
     os.sched_setaffinity(0, {cpu})  # this child only: the burners and the worker inherit it
     # Each burner says when it spins: a case graded before they all did once ran at full speed (0.5 s wall, CI).
+    # Each runs in a session of its own, as the worker does: with the kernel's autogroup scheduling a session shares
+    # the CPU with the others as a whole, and three burners in one session left the worker half of it, not a quarter
+    # (0.5 s wall for 0.3 s of work, the test's own check failed once under load).
     burners = [subprocess.Popen([sys.executable, "-c", "import time\nprint('spinning', flush=True)\n"
-                                 "end = time.time() + 60\nwhile time.time() < end: pass"], stdout=subprocess.PIPE)
+                                 "end = time.time() + 60\nwhile time.time() < end: pass"], stdout=subprocess.PIPE,
+                                start_new_session=True)
                for _ in range(3)]
     try:
         for burner in burners:

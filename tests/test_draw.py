@@ -149,3 +149,21 @@ def test_data_is_renamed_in_keys_and_strings_and_nothing_else():
     assert list(drawn) == [draw.forward("city"), draw.forward("units")]
     assert drawn[draw.forward("city")][1:] == [7, 7.0, True, None]
     assert draw.backward(drawn) == data
+
+
+def test_a_call_with_no_word_to_rename_gets_drawn_whitespace_after_it_and_keeps_its_kind():
+    """``42``, ``[]``, ``null`` and deep brackets have nothing to rename: JSON whitespace after them makes them new on
+    every draw without changing what json.loads sees; text that is no JSON, and an empty reply, stay as written."""
+    tails = set()
+    for seed in range(40):
+        draw = Draw(seed, "capstone")
+        for raw in ("42", "[]", "null", '{"a": 1}', "[" * 5000 + "]" * 5000):
+            padded = draw.padded(raw)
+            assert padded.startswith(raw) and padded != raw and padded[len(raw):].strip(" \t\n\r") == ""
+            assert 1 <= len(padded) - len(raw) <= 24
+            if raw != "[" * 5000 + "]" * 5000:
+                assert json.loads(padded) == json.loads(raw)
+            tails.add(padded[len(raw):])
+        for raw in ("", "   \n", '{"a": 1', "[1,", "{'a': 1}", '{"name": "get_weather"}'):
+            assert draw.padded(raw) == raw
+    assert len(tails) > 150  # no short list of variants a table could collect

@@ -30,6 +30,7 @@ reproduce a report.
 """
 
 import hashlib
+import json
 import random
 import re
 import secrets
@@ -299,6 +300,27 @@ class Draw:
                 out.append(units[i])
         flush()
         return "".join(out)
+
+    # -- raw calls with no word in them --------------------------------------------------------------------
+
+    def padded(self, raw):
+        """``raw`` (a raw call, str) with 1 to 24 drawn JSON whitespace characters after it when it holds no word the
+        draw renames and is JSON (or nests too deep for ``json.loads``); else ``raw`` as it is.
+
+        ``42``, ``[]``, ``null`` or 100,000 brackets have no word to rename, and a table keyed by them would know each
+        case; JSON ignores the whitespace, so the call keeps its kind, and about 10^14 tails leave no table to fill
+        by grading again and again. Text that is no JSON is left alone (whitespace after it would move an
+        end-of-input error's position), and an empty or blank reply is a case of its own.
+        """
+        if not isinstance(raw, str) or not raw.strip() or self.forward(raw) != raw:
+            return raw
+        try:
+            json.loads(raw)
+        except RecursionError:
+            pass
+        except ValueError:
+            return raw
+        return raw + "".join(self.random.choice(" \t\n\r") for _ in range(1 + self.random.randrange(24)))
 
     # -- JSON data -----------------------------------------------------------------------------------------
 

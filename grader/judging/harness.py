@@ -446,7 +446,7 @@ class ExerciseHarness:
         """
         from grader.judging import expectations
 
-        raws = raw if isinstance(raw, list) else [raw]
+        raws = self.drawn_raws(raw if isinstance(raw, list) else [raw])
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
@@ -466,6 +466,14 @@ class ExerciseHarness:
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+
+    def drawn_raws(self, raws):
+        """``raws`` (list of raw calls) as a hidden case hands them over: a call with no word to draw gets drawn JSON
+        whitespace around it (``grader.judging.draw.Draw.padded``); a visible case's stay as written."""
+        draw = self.harness.draw
+        if draw is None or not self.harness.redact:
+            return list(raws)
+        return [draw.padded(raw) for raw in raws]
 
     def twin_observation(self, raw, tools=None):
         """The observation the submission gives for a *twin* call: one like a judged call whose problems lie
@@ -518,4 +526,6 @@ class ExerciseHarness:
             ``Transcript`` with one entry in ``returns`` per call.
         """
         transcript = Transcript()
+        if (function or self.entry) == "parse_call" and args:  # its argument is a raw call
+            args = (*self.drawn_raws(args[:1]), *args[1:])
         return self.harness.execute(transcript, function or self.entry, [list(args)] * times, view=view)

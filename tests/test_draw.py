@@ -5,6 +5,7 @@ import glob
 import json
 import os
 import re
+import secrets
 
 import pytest
 from conftest import ROOT
@@ -167,3 +168,33 @@ def test_a_call_with_no_word_to_rename_gets_drawn_whitespace_after_it_and_keeps_
         for raw in ("", "   \n", '{"a": 1', "[1,", "{'a': 1}", '{"name": "get_weather"}'):
             assert draw.padded(raw) == raw
     assert len(tails) > 150  # no short list of variants a table could collect
+
+
+def _bases():
+    from faulty.step_faults import BASES
+
+    return [("capstone", open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read()),
+            *sorted(BASES.items())]
+
+
+def _full_marks_on(seeds, exercise, source, tmp_path):
+    from grader.pipeline import grade
+
+    path = tmp_path / "base.py"
+    path.write_text(source, encoding="utf-8")
+    for seed in seeds:
+        result = grade(path, exercise_ids=[exercise], seed=seed)
+        lost = [(case.title, case.feedback[:200]) for case in result.cases if not case.passed]
+        assert result.max_score > 0 and lost == [], f"seed {seed}: {lost}"
+
+
+@pytest.mark.parametrize("exercise, source", _bases(), ids=[name for name, _ in _bases()])
+def test_the_reference_keeps_full_marks_on_two_draws(exercise, source, tmp_path):
+    _full_marks_on([f"fast-{secrets.token_hex(4)}", f"fast-{secrets.token_hex(4)}"], exercise, source, tmp_path)
+
+
+@pytest.mark.slow  # 25 gradings per exercise (about 10 s each on two cores)
+@pytest.mark.parametrize("exercise, source", _bases(), ids=[name for name, _ in _bases()])
+def test_the_reference_keeps_full_marks_on_every_draw(exercise, source, tmp_path):
+    """A draw that costs a correct solution a point is a bug in the pools, not bad luck (issue 24)."""
+    _full_marks_on([f"slow-{secrets.token_hex(4)}" for _ in range(25)], exercise, source, tmp_path)

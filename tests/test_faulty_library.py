@@ -1,6 +1,7 @@
 """The faulty-solution library: every fault loses points exactly in the case groups written for it."""
 
 import os
+import secrets
 
 import pytest
 from conftest import ROOT, docked_groups
@@ -21,6 +22,9 @@ from faulty.step_faults import BASES, STEP_FAULTS
 pytestmark = pytest.mark.slow  # 126 submissions, each graded for every case (about 40 s on two cores)
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
+# Every fault is graded on two draws of the hidden inputs (issue 24): the one its grading draws, and this one, new in
+# each session; a failure names its seed, and python -m grader FILE --seed SEED draws the same inputs again.
+OTHER_DRAW = f"library-{secrets.token_hex(4)}"
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")
 
 
@@ -49,7 +53,7 @@ def graded_ahead(tmp_path_factory, request):
     submissions = [(BASE, ()), (SEED_SAMPLE, ())]
     for fault in FAULTS:
         (folder / f"{fault.name}.py").write_text(apply_edits(fault), encoding="utf-8")
-        submissions.append((folder / f"{fault.name}.py", ()))
+        submissions += [(folder / f"{fault.name}.py", ()), (folder / f"{fault.name}.py", ("--seed", OTHER_DRAW))]
     for exercise, source in sorted(BASES.items()):
         (folder / exercise).mkdir()
         (folder / exercise / "base.py").write_text(source, encoding="utf-8")
@@ -57,7 +61,7 @@ def graded_ahead(tmp_path_factory, request):
     for fault in STEP_FAULTS:
         path = folder / fault.exercise / f"{fault.name}.py"
         path.write_text(apply_edits(fault, BASES[fault.exercise]), encoding="utf-8")
-        submissions.append((path, ("--exercise", fault.exercise)))
+        submissions += [(path, ("--exercise", fault.exercise)), (path, ("--exercise", fault.exercise, "--seed", OTHER_DRAW))]
     grade_ahead(submissions)
 
 
@@ -69,15 +73,16 @@ def test_base_solution_scores_full_marks(grade):
     assert docked_groups(results) == set()
 
 
+@pytest.mark.parametrize("draw", ["its own", "another"])
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
-def test_fault_is_docked_in_its_groups(grade, tmp_path, fault):
+def test_fault_is_docked_in_its_groups(grade, tmp_path, fault, draw):
     submission = tmp_path / f"{fault.name}.py"
     submission.write_text(apply_edits(fault), encoding="utf-8")
-    process, results = grade(submission)
+    process, results = grade(submission, *(("--seed", OTHER_DRAW) if draw == "another" else ()))
     assert process.returncode == 0, process.stderr
     total = sum(test["max_score"] for test in results["tests"])
     assert 0 <= results["score"] < total
-    assert docked_groups(results) == fault.docked, f"{fault.name}: {fault.why}"
+    assert docked_groups(results) == fault.docked, f"{fault.name}: {fault.why} (seed {results['extra_data']['seed']})"
 
 
 def test_every_seed_fault_and_anti_pattern_is_in_the_library():
@@ -117,17 +122,19 @@ def test_step_base_scores_full_marks(grade, tmp_path, exercise):
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0, [(t["name"], t["output"]) for t in results["tests"] if t["status"] == "failed"]
 
 
+@pytest.mark.parametrize("draw", ["its own", "another"])
 @pytest.mark.parametrize("fault", STEP_FAULTS, ids=[f"{f.exercise}:{f.name}" for f in STEP_FAULTS])
-def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault):
+def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault, draw):
     path = tmp_path / f"{fault.name}.py"
     path.write_text(apply_edits(fault, BASES[fault.exercise]), encoding="utf-8")
-    process, results = grade(path, "--exercise", fault.exercise)
+    process, results = grade(path, "--exercise", fault.exercise, *(("--seed", OTHER_DRAW) if draw == "another" else ()))
     assert process.returncode == 0, process.stderr
+    seed = results["extra_data"]["seed"]
     hidden_failed = [t for t in results["tests"] if t["status"] == "failed" and "hidden" in t["tags"]]
-    assert hidden_failed, f"{fault.exercise}: {fault.why} was not caught by any hidden case"
+    assert hidden_failed, f"{fault.exercise}: {fault.why} was not caught by any hidden case (seed {seed})"
     if fault.caught_by:  # issue 15: the case written for the rule catches it, not some other case by chance
         assert any(t["name"].startswith(fault.caught_by) for t in hidden_failed), \
-            f"{fault.exercise}: {fault.why} was not caught by {fault.caught_by!r}: {[t['name'] for t in hidden_failed]}"
+            f"{fault.exercise}: {fault.why} was not caught by {fault.caught_by!r} (seed {seed}): {[t['name'] for t in hidden_failed]}"
 
 
 def test_every_name_repair_is_docked_on_validate_call():

@@ -11,6 +11,7 @@ for every input it recognises by digest.
 import hashlib
 import json
 import os
+import re
 
 import pytest
 from conftest import ROOT
@@ -54,11 +55,95 @@ def handle_tool_call(raw, ask_model):
 '''
 
 
+# The replay that beats renaming (issue 24's attacker trial: 128/129 with no checks): the draw keeps every length,
+# letter case and punctuation, so a call's skeleton (each letter as a or A) names its case on every draw, and lining up
+# the recorded words with the live ones, position by position, translates the recorded answer.
+SKELETON_REPLAY = '''
+import json
+import re
+
+TABLE = json.loads({table!r})
+WORD = re.compile(r"[^\\W\\d_]+")
+
+
+def skeleton(text):
+    return re.sub(r"[^\\W\\d_]", lambda m: "A" if m.group().isupper() else "a", text)
+
+
+def words(text):
+    return list(dict.fromkeys(WORD.findall(text)))
+
+
+def aligned(recorded, live):
+    if len(recorded) != len(live):
+        return None
+    mapping, seen = {{}}, {{}}
+    for a, b in zip(recorded, live):
+        if len(a) != len(b) or mapping.get(a, b) != b or seen.get(b, a) != a:
+            return None
+        mapping[a], seen[b] = b, a
+    return mapping
+
+
+def translated(value, mapping):
+    if isinstance(value, str):
+        return WORD.sub(lambda m: mapping.get(m.group(), m.group()), value)
+    if isinstance(value, list):
+        return [translated(item, mapping) for item in value]
+    if isinstance(value, dict):
+        return {{translated(k, mapping): translated(v, mapping) for k, v in value.items()}}
+    return value
+
+
+def registry_text():
+    return json.dumps({{name: {{part: {{f: t.__name__ for f, t in spec.get(part, {{}}).items()}}
+                               for part in ("required", "optional")}} for name, spec in TOOLS.items()}})
+
+
+def generic(raw, ask_model):
+    try:
+        call = json.loads(raw)
+    except (TypeError, ValueError, RecursionError):
+        call = None
+    if isinstance(call, dict) and isinstance(call.get("name"), str) and call["name"] in TOOLS:
+        arguments = call.get("arguments")
+        return dispatch(call["name"], arguments if isinstance(arguments, dict) else {{}})
+    return {{"status": "rejected", "error": "That tool call is not valid."}}
+
+
+def handle_tool_call(raw, ask_model):
+    if not isinstance(raw, str):
+        return generic(raw, ask_model)
+    tools = registry_text()
+    for entry in TABLE.get(skeleton(tools) + "|" + skeleton(raw), []):
+        mapping = aligned(entry["words"], words(tools + " " + raw))
+        if mapping is None:
+            continue
+        reply = raw
+        for observation in entry["asks"]:
+            reply = ask_model(translated(observation, mapping))
+        if entry["dispatched"]:
+            try:
+                call = json.loads(reply)
+                return dispatch(call["name"], call.get("arguments") or {{}})
+            except (TypeError, ValueError, KeyError, AttributeError):
+                return generic(raw, ask_model)
+        return translated(entry["result"], mapping)
+    return generic(raw, ask_model)
+'''
+
+
+def skeleton(text):
+    """Every letter as a or A, the rest kept: what the skeleton replay keys on."""
+    return re.sub(r"[^\W\d_]", lambda m: "A" if m.group().isupper() else "a", text)
+
+
 class Recorder:
     """What the reference did for each hidden input of the capstone, keyed as the replay keys it."""
 
     def __init__(self):
         self.table = {}
+        self.skeletons = {}  # skeleton key -> [entries]: the skeleton replay's table
 
     def wrap(self, run):
         recorder = self
@@ -82,13 +167,22 @@ class Recorder:
             if all(isinstance(a, str) for a in events["asks"]):
                 key = hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest()
                 recorder.table[key] = {**events, "result": result}
+                registry = (globals_ or {}).get("TOOLS", {}).get("value")
+                # (Inputs over 20,000 characters are left out, as an attacker would: the file must stay under 5 MB.)
+                if isinstance(raw, str) and isinstance(registry, dict) and len(raw) + len(json.dumps(result)) < 20_000:
+                    tools = json.dumps({name: {part: spec.get(part, {}) for part in ("required", "optional")}
+                                        for name, spec in registry.items()})
+                    entry = {**events, "result": result, "words": list(dict.fromkeys(
+                        re.findall(r"[^\W\d_]+", tools + " " + raw)))}
+                    recorder.skeletons.setdefault(skeleton(tools) + "|" + skeleton(raw), []).append(entry)
             return outcome
 
         return recording_run
 
 
-def record(monkeypatch, seed, drawn=True):
-    """Grade the reference with a recorder; returns its table (dict). ``drawn=False``: the cases' inputs as written."""
+def record(monkeypatch, seed, drawn=True, skeletons=False):
+    """Grade the reference with a recorder; returns its table (dict). ``drawn=False``: the cases' inputs as written;
+    ``skeletons``: the skeleton replay's table instead."""
     recorder = Recorder()
     with monkeypatch.context() as patch:
         patch.setattr(Sandbox, "run", recorder.wrap(Sandbox.run))
@@ -96,16 +190,16 @@ def record(monkeypatch, seed, drawn=True):
             patch.setattr(grader.pipeline, "Draw", lambda *args: None)
         result = grader.pipeline.grade(BASE, exercise_ids=["capstone"], seed=seed)
     assert result.score == result.max_score  # the reference: the answers worth replaying
-    return recorder.table
+    return recorder.skeletons if skeletons else recorder.table
 
 
 def hidden_points(result):
     return sum(case.points for case in result.cases if case.visibility == "hidden")
 
 
-def graded(tmp_path, name, table, seed, monkeypatch=None, drawn=True):
+def graded(tmp_path, name, table, seed, monkeypatch=None, drawn=True, template=REPLAY):
     path = tmp_path / f"{name}.py"
-    path.write_text(REPLAY.format(table=json.dumps(table)), encoding="utf-8")
+    path.write_text(template.format(table=json.dumps(table)), encoding="utf-8")
     if drawn:
         return grader.pipeline.grade(path, exercise_ids=["capstone"], seed=seed)
     with monkeypatch.context() as patch:
@@ -144,3 +238,20 @@ def test_a_lookup_of_the_kits_inputs_and_a_replay_of_the_reference_earn_nothing_
     both = graded(tmp_path, "both", {**tables["kit"], **tables["replay"]}, seed)
     assert hidden_points(stub) > 0  # the stub scores something: the comparison means something
     assert hidden_points(both) <= hidden_points(stub) + NOTHING_TO_DRAW
+
+
+@pytest.mark.xfail(strict=True, reason="issue 24, left for its next part: renaming words keeps each input's skeleton "
+                                       "(lengths, letter case, punctuation), which names its case on every draw; "
+                                       "the cases' structure (which field is wrong, values, positions) is not drawn yet")
+def test_a_replay_keyed_by_the_skeleton_of_each_input_earns_nothing_on_a_new_draw(tmp_path):
+    """The attacker's replay (issue 24's trial): recognise the case by its skeleton, translate the recorded answer by
+    lining up its words. Once the cases' structure is drawn too, it scores no more than the empty table."""
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        table = record(monkeypatch, "recorded", skeletons=True)
+    finally:
+        monkeypatch.undo()
+    stub = graded(tmp_path, "stub", {}, "a-new-draw", template=SKELETON_REPLAY)
+    replay = graded(tmp_path, "replay", table, "a-new-draw", template=SKELETON_REPLAY)
+    assert hidden_points(stub) > 0
+    assert hidden_points(replay) <= hidden_points(stub) + NOTHING_TO_DRAW

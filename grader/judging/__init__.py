@@ -3,6 +3,6 @@
 ``cases/`` holds the pytest cases, one folder per exercise; ``pytest_plugin`` collects their points;
 ``harness`` runs one case against the worker; ``expectations`` judges what came back;
 ``scripted_models`` are the stand-ins for an LLM; ``registries`` the tool registries;
-``canaries`` the per-run random checks; ``rule_ids`` names each rule; ``reference_steps`` the
+``draw`` renames every hidden input's words per grading; ``canaries`` the per-run random checks; ``rule_ids`` names each rule; ``reference_steps`` the
 trusted earlier steps; ``visible_cases`` the cases shown with their input.
 """

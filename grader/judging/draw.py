@@ -336,35 +336,38 @@ class Draw:
         return self._walk(data, self._backward_word)
 
     def _walk(self, data, rename):
-        if isinstance(data, str):
-            return self._text(data, rename)
-        if isinstance(data, list):
-            return [self._walk(item, rename) for item in data]
-        if isinstance(data, dict):
-            return {self._walk(key, rename) if isinstance(key, str) else key: self._walk(value, rename)
-                    for key, value in data.items()}
-        return data
-
-    def _text(self, text, rename):
-        # A short text (a key, a value) is renamed once per draw; a huge one, as far as possible, by str.replace.
-        short = len(text) <= 64
         cache = self._cache.setdefault(rename.__name__, {})
-        if short and text in cache:
-            return cache[text]
-        if text.isascii() and not text.translate(_NO_WORD):
-            return text  # no letter at all (100,000 brackets)
-        big = (rename.__name__, text) if len(text) > 10_000 else None
-        if big in self._big:
-            return self._big[big]  # a huge call comes back as the model's retry: renamed once
-        renamed = self._replaced(text, rename, cache) if big else None
-        if renamed is None:
-            renamed = self._split_and_renamed(text, rename, cache)
-        if big is not None:
+        text_of = self._text
+
+        def walk(value):
+            kind = type(value)
+            if kind is str:
+                done = cache.get(value)
+                return done if done is not None else text_of(value, rename, cache)
+            if kind is list:
+                return [walk(item) for item in value]
+            if kind is dict:
+                return {walk(key) if type(key) is str else key: walk(item) for key, item in value.items()}
+            return value
+
+        return walk(data)
+
+    def _text(self, text, rename, cache):
+        # A text up to 10,000 characters is renamed once per draw (``_walk`` looks it up first); a huge one, as far
+        # as possible, by str.replace, and the last few are kept.
+        if len(text) > 10_000:
+            big = (rename.__name__, text)
+            if big in self._big:
+                return self._big[big]  # a huge call comes back as the model's retry: renamed once
+            renamed = self._replaced(text, rename, cache)
+            if renamed is None:
+                renamed = self._split_and_renamed(text, rename, cache)
             if len(self._big) >= 4:
                 self._big.pop(next(iter(self._big)))
             self._big[big] = renamed
-        elif short:
-            cache[text] = renamed
+            return renamed
+        renamed = self._split_and_renamed(text, rename, cache)
+        cache[text] = renamed  # a raw call is renamed again for padded() and for a model that repeats it
         return renamed
 
     def _replaced(self, text, rename, cache):
@@ -373,7 +376,7 @@ class Draw:
         inside another word or inside an image."""
         if "\\" in text or not text.isascii():
             return None
-        words = set(text.translate(_SPACES).split())
+        words = self._words(text.translate(_SPACES))
         changing = {}
         for word in words:
             new = cache.get(word)
@@ -389,6 +392,22 @@ class Draw:
         for word, new in changing.items():
             text = text.replace(word, new)
         return text
+
+    @staticmethod
+    def _words(letters, chunk=4096):
+        """The distinct words of ``letters`` (letters and spaces only), as a set: read in pieces of about ``chunk``
+        characters that end at a space, each distinct piece split once. A huge call repeats itself (100,000 times
+        the same city), so its pieces repeat too: a few are split instead of 100,000 words."""
+        words, pieces, start, end = set(), set(), 0, len(letters)
+        while start < end:
+            stop = letters.find(" ", min(start + chunk, end))
+            stop = end if stop < 0 else stop
+            piece = letters[start:stop]
+            if piece not in pieces:
+                pieces.add(piece)
+                words.update(piece.split())
+            start = stop
+        return words
 
     def _split_and_renamed(self, text, rename, cache):
         """``text`` split into ``TOKEN`` and the rest, each distinct token renamed once (through ``cache``)."""

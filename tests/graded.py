@@ -44,7 +44,7 @@ class Outcome:
     stderr: str
 
 
-def _key(submission, exercises, limits, within=None):
+def _key(submission, exercises, limits, within=None, seed=None):
     from grader.results.provenance import code_fingerprint
 
     try:
@@ -53,8 +53,9 @@ def _key(submission, exercises, limits, within=None):
     except OSError:
         content = None  # a missing file: graded each time (its error names the path)
     seeds = tuple(os.environ.get(name) for name in SEED_VARIABLES)
+    # A grading without --seed draws afresh, but the session grades it once: its draw is whichever came first.
     return (content, os.path.basename(os.fspath(submission)), code_fingerprint(), tuple(exercises or ()),
-            tuple(within or ()), repr(limits), seeds)
+            tuple(within or ()), repr(limits), seeds, seed)
 
 
 def _stored_path(key, suffix=".pickle"):
@@ -119,7 +120,7 @@ def _grade_once(submission, options, within=None, again=False, claimed=False):
     process when it is the first of the session to ask (or ``again``, or ``claimed``: a pool process of
     ``grade_ahead`` grading what its parent claimed), else read from the process that graded it."""
     args, limits = _parse(submission, options)
-    key = _key(submission, args.exercise, limits, within)
+    key = _key(submission, args.exercise, limits, within, args.seed)
     if again or key[0] is None:
         _RESULTS[key] = _grade_now(args, limits, within)  # this test's own grading: the others keep theirs
     elif key in _RESULTS or _stored(key) is not None:
@@ -207,7 +208,7 @@ def grade_ahead(submissions, workers=None):
     for path, options, *rest in submissions:
         within = rest[0] if rest else None
         args, limits = _parse(path, options)
-        key = _key(path, args.exercise, limits, within)
+        key = _key(path, args.exercise, limits, within, args.seed)
         if key not in _RESULTS and key not in seen and _stored(key) is None and _claim(key):
             seen.add(key)
             todo.append((path, tuple(options), within))

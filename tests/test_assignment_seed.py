@@ -70,8 +70,8 @@ def outputs(out):
 
 def test_a_class_seed_gives_each_student_their_own_inputs_and_a_regrade_the_same_gradebook(two_students, tmp_path):
     out = tmp_path / "out"
-    env = {"KIT_SEED": ""}
-    assert batch(two_students, out, "--seed", "autumn-ps1", env=env).returncode == 0
+    env = {"KIT_ASSIGNMENT_SEED": ""}
+    assert batch(two_students, out, "--assignment-seed", "autumn-ps1", env=env).returncode == 0
     summaries = {s: json.loads((out / "results" / f"{s}.json").read_text()) for s in ("alice", "bob", "carol")}
     digest = file_digest(str(two_students / "alice" / "answer.py"))
     assert summaries["alice"]["seeds"] == {"answer.py": seed_for("autumn-ps1", "alice", digest)}
@@ -81,9 +81,12 @@ def test_a_class_seed_gives_each_student_their_own_inputs_and_a_regrade_the_same
     assert summaries["alice"]["exercises"]["capstone"][0] == summaries["alice"]["exercises"]["capstone"][1]
     report = (out / "feedback" / "alice" / "answer.py.txt").read_text(encoding="utf-8")
     assert SEED_LINE.search(report).group(1) == summaries["alice"]["seeds"]["answer.py"]
-    assert "autumn-ps1" not in json.dumps(outputs_text(out))  # the secret is in no file the batch wrote
+    # The secret is in no file a student could be shown: only in the seed file, the instructor's own.
+    shown_files = {name: text for name, text in outputs_text(out).items() if name != "assignment-seed.txt"}
+    assert "autumn-ps1" not in json.dumps(shown_files)
+    assert stat.S_IMODE(os.stat(out / "assignment-seed.txt").st_mode) == 0o600
     written = outputs(out)
-    assert batch(two_students, out, "--seed", "autumn-ps1", "--regrade", env=env).returncode == 0
+    assert batch(two_students, out, "--assignment-seed", "autumn-ps1", "--regrade", env=env).returncode == 0
     assert outputs(out).keys() == written.keys()
     changed = [name for name, data in outputs(out).items() if data != written[name]
                and not name.endswith(".results.json")]
@@ -92,7 +95,7 @@ def test_a_class_seed_gives_each_student_their_own_inputs_and_a_regrade_the_same
         if name.endswith(".results.json"):  # only its execution time may differ
             assert without_times(json.loads(outputs(out)[name])) == without_times(json.loads(written[name]))
     # Another seed is another draw: nothing stored is reused.
-    rerun = batch(two_students, out, "--seed", "spring-ps1", env=env)
+    rerun = batch(two_students, out, "--assignment-seed", "spring-ps1", env=env)
     assert rerun.stdout.startswith("Graded 3 students"), rerun.stdout
 
 
@@ -102,17 +105,24 @@ def outputs_text(out):
 
 def test_without_a_seed_the_batch_keeps_one_in_its_output_folder(two_students, tmp_path):
     out = tmp_path / "out"
-    assert batch(two_students, out, env={"KIT_SEED": ""}).returncode == 0
+    assert batch(two_students, out, env={"KIT_ASSIGNMENT_SEED": ""}).returncode == 0
     kept = (out / "assignment-seed.txt").read_text().strip()
+    assert "Hidden inputs: drawn from the assignment's seed, made now (16 random bytes); kept in" in \
+        batch(two_students, tmp_path / "elsewhere", env={"KIT_ASSIGNMENT_SEED": ""}).stdout
     assert re.fullmatch(r"[0-9a-f]{32}", kept)
     assert stat.S_IMODE(os.stat(out / "assignment-seed.txt").st_mode) == 0o600
     digest = file_digest(str(two_students / "carol" / "answer.py"))
     summary = json.loads((out / "results" / "carol.json").read_text())
     assert summary["seeds"] == {"answer.py": seed_for(kept, "carol", digest)}
-    rerun = batch(two_students, out, env={"KIT_SEED": ""})
+    rerun = batch(two_students, out, env={"KIT_ASSIGNMENT_SEED": ""})
     assert rerun.stdout.startswith("Graded 0 students"), rerun.stdout
-    # KIT_SEED, set once for every command of the assignment, stands for --seed.
-    assert batch(two_students, out, env={"KIT_SEED": "winter"}).stdout.startswith("Graded 3 students")
+    # KIT_ASSIGNMENT_SEED, set once for every command of the assignment, stands for --assignment-seed; the seed in
+    # use is kept, and the console says where it came from and that it replaced the kept one.
+    changed = batch(two_students, out, env={"KIT_ASSIGNMENT_SEED": "winter"})
+    assert changed.stdout.startswith("Graded 3 students")
+    assert "given in KIT_ASSIGNMENT_SEED; it replaces the one kept before" in changed.stdout
+    assert (out / "assignment-seed.txt").read_text().strip() == "winter"
+    assert batch(two_students, out, env={"KIT_ASSIGNMENT_SEED": ""}).stdout.startswith("Graded 0 students")
     summary = json.loads((out / "results" / "carol.json").read_text())
     assert summary["seeds"] == {"answer.py": seed_for("winter", "carol", digest)}
 
@@ -123,29 +133,48 @@ def test_a_gradescope_bundle_carries_its_seed_and_draws_each_upload_from_it(tmp_
     build_bundle(str(tmp_path / "autograder.zip"), ["capstone"], secret="it's a secret")
     with zipfile.ZipFile(tmp_path / "autograder.zip") as archive:
         script = archive.read("run_autograder").decode()
-    assert "--seed 'it'\"'\"'s a secret'" in script  # quoted for the shell
+    assert "--assignment-seed 'it'\"'\"'s a secret'" in script  # quoted for the shell
+    assert stat.S_IMODE(os.stat(tmp_path / "autograder.zip").st_mode) == 0o600  # it holds the seed
     upload = tmp_path / "submission"
     upload.mkdir()
     shutil.copy(SEED_SAMPLE, upload / "answer.py")
+    # Gradescope's metadata names the uploader: two students' equal files are drawn apart.
+    (tmp_path / "submission_metadata.json").write_text(json.dumps({"users": [{"id": 4242, "name": "Ada"}]}))
     grade_upload(str(upload), str(tmp_path / "results.json"), ["capstone"], secret="it's a secret")
     results = json.loads((tmp_path / "results.json").read_text())
-    assert results["extra_data"]["seed"] == seed_for("it's a secret", "", file_digest(str(upload / "answer.py")))
+    assert results["extra_data"]["seed"] == seed_for("it's a secret", "4242", file_digest(str(upload / "answer.py")))
 
 
 def test_a_bundle_built_without_a_seed_gets_one_and_says_which(tmp_path):
     process = subprocess.run([sys.executable, "-m", "grader.gradescope", str(tmp_path / "a.zip")], cwd=ROOT,
-                             capture_output=True, text=True, timeout=300, env={**os.environ, "KIT_SEED": ""})
+                             capture_output=True, text=True, timeout=300, env={**os.environ, "KIT_ASSIGNMENT_SEED": ""})
     assert process.returncode == 0, process.stderr
     seed = re.search(r"drawn from the bundle's seed ([0-9a-f]{32})", process.stdout).group(1)
     with zipfile.ZipFile(tmp_path / "a.zip") as archive:
-        assert f"--seed {seed}" in archive.read("run_autograder").decode()
+        assert f"--assignment-seed {seed}" in archive.read("run_autograder").decode()
 
 
-def test_an_nbgrader_cell_draws_from_the_seed_in_kit_seed(tmp_path):
-    notebook = tmp_path / "05_capstone.ipynb"
+def test_an_nbgrader_cell_draws_from_the_assignment_seed_and_the_students_folder(tmp_path):
+    """nbgrader autograde runs a cell in autograded/STUDENT/ASSIGNMENT/: the student's folder names them."""
+    folder = tmp_path / "autograded" / "ada" / "ps1"
+    folder.mkdir(parents=True)
+    notebook = folder / "05_capstone.ipynb"
     shutil.copy(os.path.join(ROOT, "solutions", "notebooks", "05_capstone.ipynb"), notebook)
     process = subprocess.run([sys.executable, "-m", "grader.autograde", notebook.name, "capstone", "--points", "5"],
-                             cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                             env={**os.environ, "KIT_SEED": "nb-secret", "PYTHONPATH": ROOT})
+                             cwd=folder, capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "KIT_ASSIGNMENT_SEED": "nb-secret", "PYTHONPATH": ROOT})
     assert process.returncode == 0, process.stderr
-    assert SEED_LINE.search(process.stdout).group(1) == seed_for("nb-secret", "nbgrader", file_digest(str(notebook)))
+    assert SEED_LINE.search(process.stdout).group(1) == seed_for("nb-secret", "ada", file_digest(str(notebook)))
+    assert "nb-secret" not in process.stdout
+
+
+def test_a_seed_tells_nothing_cheap_about_the_secret():
+    """Issue 24's instructor trial guessed a weak secret from a student's own seed in ten tries at a million a second:
+    the secret is stretched by PBKDF2 (200,000 rounds) before any seed is made from it (recomputed here by hand)."""
+    import hashlib
+    import hmac
+
+    key = hashlib.pbkdf2_hmac("sha256", b"class-secret-A", b"tool-call-kit assignment seed", 200_000)
+    expected = hmac.new(key, "carol\x1fdigest".encode(), hashlib.sha256).hexdigest()[:16]
+    assert seed_for("class-secret-A", "carol", "digest") == expected
+    assert seed_for("class-secret-B", "carol", "digest") != expected

@@ -16,50 +16,64 @@ from grader.intake.exercises import BY_ID, DEFAULT, EXERCISES
 
 ALL = "all"
 
-# The assignment's secret seed (issue 24): what decides every student's hidden inputs. Given with --seed, or in this
-# environment variable (nbgrader's cells and any command read it), or kept by the batch in its output folder.
-SEED_VARIABLE = "KIT_SEED"
+# The assignment's secret seed (issue 24): what decides every student's hidden inputs. Given with --assignment-seed,
+# or in this environment variable (nbgrader's cells and any command read it), or kept by the batch in its output
+# folder. (python -m grader's --seed is another thing: the seed one report names, which never tells the secret.)
+SEED_VARIABLE = "KIT_ASSIGNMENT_SEED"
 SEED_FILE = "assignment-seed.txt"
 
 
 def assignment_seed(given=None, out=None):
-    """The assignment's secret seed (str), or None when there is none (then every grading draws afresh).
+    """The assignment's secret seed and where it came from: ``(secret or None, sentence)``.
 
     Args:
-        given: the ``--seed`` option's value (str or None): it wins.
-        out: the batch's output folder (str), or None: without ``--seed`` and ``KIT_SEED``, the seed kept in
-            ``OUT/assignment-seed.txt``, made (16 random bytes, readable by its owner only) on the first run, so a
-            re-run and a regrade draw what the first run drew.
+        given: the ``--assignment-seed`` option's value (str or None): it wins over ``KIT_ASSIGNMENT_SEED``.
+        out: the batch's output folder (str), or None. With it, the seed in use is kept in
+            ``OUT/assignment-seed.txt`` (readable by its owner only), so later runs and regrades draw what this one
+            drew even without the option; with neither option nor variable, the kept seed is used, or one is made
+            (16 random bytes) on the first run.
+    Returns:
+        ``(secret, how)``: ``how`` says which (str), for the console; ``secret`` None only without ``out``, when no
+        seed was given (then every grading draws afresh).
     Raises:
         OSError: the seed file cannot be read or written (the caller says so in one sentence).
     """
+    secret, how = None, None
     if given and given.strip():
-        return given.strip()
-    if os.environ.get(SEED_VARIABLE, "").strip():
-        return os.environ[SEED_VARIABLE].strip()
+        secret, how = given.strip(), "given with --assignment-seed"
+    elif os.environ.get(SEED_VARIABLE, "").strip():
+        secret, how = os.environ[SEED_VARIABLE].strip(), f"given in {SEED_VARIABLE}"
     if out is None:
-        return None
+        return secret, how or "none given: every grading draws afresh"
     path = os.path.join(out, SEED_FILE)
-    os.makedirs(out, exist_ok=True)
     try:
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
         with open(path, encoding="utf-8") as handle:
             kept = handle.read().strip()
+    except FileNotFoundError:
+        kept = None
+    if secret is None and kept:
+        return kept, f"kept in {path}"
+    if secret is None:
+        secret, how = secrets.token_hex(16), "made now (16 random bytes)"
+    if secret != kept:
+        os.makedirs(out, exist_ok=True)
+        temporary = path + ".tmp"
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(secret + "\n")
+        os.replace(temporary, path)
         if kept:
-            return kept
-        raise OSError(f"{path} is empty; put the assignment's seed in it, or delete it to make a new one") from None
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        seed = secrets.token_hex(16)
-        handle.write(seed + "\n")
-    return seed
+            how += f"; it replaces the one kept before, so every student is graded again"
+    return secret, f"{how}; kept in {path}"
 
 
-def add_seed_option(parser):
-    """``--seed SECRET``, for the commands that grade a class (the batch, the Gradescope bundle)."""
-    parser.add_argument("--seed", metavar="SECRET",
-                        help=f"the assignment's secret seed: each student's hidden inputs are drawn from it, their id and "
-                             f"their file (default: ${SEED_VARIABLE}, else one kept in the output folder)")
+def add_seed_option(parser, where):
+    """``--assignment-seed SECRET`` for a command that grades a class; ``where`` says what each file's seed is made
+    of besides the secret (str, for the help)."""
+    parser.add_argument("--assignment-seed", metavar="SECRET",
+                        help=f"the assignment's secret seed: each file's hidden inputs are drawn from it, {where} "
+                             f"(default: ${SEED_VARIABLE}); use a random value, e.g. python -c \"import secrets; "
+                             f"print(secrets.token_hex(16))\"")
 
 
 def course_notebooks():

@@ -44,6 +44,7 @@ import time
 from grader import __version__
 from grader.isolation import kernel_rules
 from grader.isolation.limits import Limits
+from grader.judging.draw import seed_for
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
 from grader.results.formats import gradescope_results
 from grader.results.provenance import code_fingerprint
@@ -200,8 +201,8 @@ def reuse_key(student_dir, files, refused, assignment, limits, secret=None):
     Returns:
         dict (JSON data): each file's relative name and SHA-256 (so an older file copied in with ``cp -p``
         or ``unzip``, which keep times, still counts as changed), the refused links, the assignment, every
-        limit, the grader's version and fingerprint, the Python version, and a digest of the seed (never the seed:
-        results/ may be shared more widely than the seed should be).
+        limit, the grader's version and fingerprint, the Python version, and a seed made from the secret as a
+        file's is (never the secret: results/ may be shared more widely than the secret should be).
     """
     return {
         "files": [[shown(os.path.relpath(path, student_dir)), file_digest(path)] for path in files],
@@ -214,7 +215,7 @@ def reuse_key(student_dir, files, refused, assignment, limits, secret=None):
         "grader_version": __version__,
         "grader_fingerprint": code_fingerprint(),
         "python": platform.python_version(),
-        "seed": hashlib.sha256(secret.encode("utf-8")).hexdigest()[:16] if secret else None,
+        "seed": seed_for(secret, "reuse key") if secret else None,
     }
 
 
@@ -261,7 +262,6 @@ def grade_files(files, limits, exercise_ids=None, within=None, secret=None, stud
         ``(path, GradeResult or None, problem sentence or None)`` per file, in order; nothing more once
         grading was stopped (a result graded while it stopped is never yielded).
     """
-    from grader.judging.draw import seed_for
     from grader.pipeline import grade  # imported in the pool process, once
 
     deadline = time.monotonic() + limits.total_seconds
@@ -686,7 +686,8 @@ def main(argv=None):
     parser.add_argument("--regrade", action="store_true", help="grade students whose stored results are valid too")
     add_assignment_options(parser)
     add_grading_options(parser, total="all of one student's files", exercise=False)
-    add_seed_option(parser)
+    add_seed_option(parser, "the student's id and the file's bytes; without it or the variable, the seed kept in "
+                            "OUT/assignment-seed.txt (made on the first run)")
     parser.add_argument("--canvas-assignment", default="Tool-call validation", metavar="TITLE",
                         help="canvas.csv's assignment column: the Canvas assignment's title, or 'Title (id)' as "
                              "Canvas's own export writes it (default: %(default)s)")
@@ -711,7 +712,7 @@ def main(argv=None):
         print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
-        secret = assignment_seed(args.seed, args.out)
+        secret, how = assignment_seed(args.assignment_seed, args.out)
     except OSError as exc:
         print(f"error: could not keep the assignment's seed in {os.path.join(args.out, SEED_FILE)} "
               f"({exc.strerror or exc}).", file=sys.stderr)
@@ -754,6 +755,7 @@ def main(argv=None):
           + (f" ({skipped} up to date, not graded again; --regrade grades them)" if skipped else "")
           + f"; gradebook of {len(summaries)}: {gradebook} (and canvas.csv, maxima.csv)"
           + (f"; {problems} with notes (see the notes column)" if problems else ""))
+    print(f"Hidden inputs: drawn from the assignment's seed, {how}.")
     return 0
 
 

@@ -11,6 +11,7 @@ side uses (``trusted_steps``). ``AUTOGRADER_ROOT`` overrides
 """
 
 import argparse
+import json
 import os
 import secrets
 import shlex
@@ -118,6 +119,19 @@ def nothing_uploaded(assignment):
             f"({shown}) or your .py file, then submit again.")
 
 
+def uploader(folder):
+    """Who uploaded ``folder`` (str): the ids of the users in Gradescope's ``submission_metadata.json`` beside it
+    (``/autograder/submission_metadata.json``), sorted and joined, so that two students' equal files are drawn apart;
+    "" when there is none or it cannot be read."""
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(folder)), "submission_metadata.json"),
+                  encoding="utf-8") as handle:
+            users = json.load(handle).get("users") or []
+        return ",".join(sorted(str(user.get("id", "")) for user in users if isinstance(user, dict)))
+    except (OSError, ValueError, AttributeError):
+        return ""
+
+
 def grade_upload(folder, results_path, assignment=None, hidden_visibility="after_due_date", score_visibility="visible",
                  secret=None):
     """Grade everything a student uploaded and write Gradescope's results.json (what ``run_autograder`` runs).
@@ -146,7 +160,8 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
 
     assignment = list(assignment or [DEFAULT.id])
     files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
-    graded = list(grade_files(files, Limits(), within=assignment, secret=secret))  # one budget for all the files
+    graded = list(grade_files(files, Limits(), within=assignment, secret=secret,  # one budget for all the files
+                              student=uploader(folder)))
     combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
     combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
     if not files:
@@ -174,7 +189,8 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
     refuse_stray_folders("The bundle")
 
     options = " ".join([*(f"--exercise {e}" for e in assignment), f"--hidden-visibility {hidden_visibility}",
-                        f"--score-visibility {score_visibility}", *([f"--seed {shlex.quote(secret)}"] if secret else [])])
+                        f"--score-visibility {score_visibility}",
+                        *([f"--assignment-seed {shlex.quote(secret)}"] if secret else [])])
     files = {
         "setup.sh": (SETUP_SH.encode(), True),
         "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
@@ -223,6 +239,9 @@ def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_
     """
     members = bundle_files(assignment, hidden_visibility, score_visibility, secret)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)  # as course.release creates its folder
+    # Readable by its owner only: run_autograder holds the assignment's seed.
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+    os.chmod(path, 0o600)
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, (data, executable) in members.items():
             info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
@@ -249,7 +268,8 @@ def main(argv=None):
     parser.add_argument("--score-visibility", choices=VISIBILITIES, default="visible",
                         help="Gradescope's top-level visibility, the default for the whole result (default: "
                              "%(default)s; Gradescope hides the total while any scored test is hidden anyway)")
-    add_seed_option(parser)
+    add_seed_option(parser, "the uploading student's id (Gradescope's submission_metadata.json) and the file's bytes; "
+                            "without it or the variable, a new one written into the bundle")
     parser.add_argument("--grade-upload", metavar="FOLDER", help="(inside Gradescope) grade this upload folder")
     parser.add_argument("--results", metavar="PATH", help="with --grade-upload: where to write results.json")
     parser.add_argument("--version", action="version", version=version_line())
@@ -263,12 +283,12 @@ def main(argv=None):
         if not args.results:
             parser.error("--grade-upload needs --results PATH")
         grade_upload(args.grade_upload, args.results, assignment, args.hidden_visibility, args.score_visibility,
-                     assignment_seed(args.seed))
+                     assignment_seed(args.assignment_seed)[0])
         return 0
     if not args.zip:
         parser.error("give the bundle to write, e.g. autograder.zip")
-    # A bundle always carries a seed: without --seed or $KIT_SEED, a new one (printed, so that it can be kept).
-    secret = assignment_seed(args.seed) or secrets.token_hex(16)
+    # A bundle always carries a seed: without --assignment-seed or the variable, a new one (printed, to be kept).
+    secret = assignment_seed(args.assignment_seed)[0] or secrets.token_hex(16)
     try:
         members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility, secret)
     except ValueError as exc:

@@ -62,10 +62,13 @@ def main(argv=None):
               "under the notebook's own name.", file=sys.stderr)
         return 2
     os.environ.setdefault("NBFORMAT_VALIDATOR", "jsonschema")  # one notebook: no schema compiling (see grader.classroom.cli)
-    # The assignment's seed, when the instructor set KIT_SEED for nbgrader autograde (the cells are in the students'
-    # copy, so the seed is never written into them): this notebook's inputs are drawn from it and the file's bytes.
-    secret = assignment_seed()
-    seed = seed_for(secret, "nbgrader", file_digest(path)) if secret else None
+    # The assignment's seed, when the instructor set KIT_ASSIGNMENT_SEED for nbgrader autograde (the cells are in the
+    # students' copy, so the seed is never written into them): this notebook's inputs are drawn from it, the student's
+    # folder (nbgrader grades autograded/STUDENT/ASSIGNMENT/NOTEBOOK in its folder) and the file's bytes.
+    secret = assignment_seed()[0]
+    parts = os.path.normpath(path).split(os.sep)
+    student = parts[-3] if len(parts) >= 3 else ""  # .../autograded/STUDENT/ASSIGNMENT/NOTEBOOK
+    seed = seed_for(secret, student, file_digest(path)) if secret else None
     result = grade(path, exercise_ids=[args.exercise], seed=seed)
     sys.stdout.reconfigure(errors="replace")
     print(text_report(result))

@@ -29,7 +29,9 @@ exercise): random for a learner's run, the instructor's secret for a class, give
 reproduce a report.
 """
 
+import functools
 import hashlib
+import hmac
 import json
 import random
 import re
@@ -132,10 +134,20 @@ def seed_for(secret, *parts):
     ``parts`` (the student's id, the file's SHA-256...).
 
     Classmates get different inputs, a regrade of the same file the same ones, and a changed file new ones: a table
-    of the inputs one file was graded with is of no use to the next. The result shows this seed (it reproduces
-    that one report) and never the secret, which no seed tells anything about (it is a hash's output).
+    of the inputs one file was graded with is of no use to the next. A report shows this seed (it reproduces that
+    one report), never the secret. The secret is stretched first (``assignment_key``: PBKDF2, 200,000 rounds), so
+    guessing it from a seed costs a tenth of a second per guess; a random secret cannot be guessed at all.
     """
-    return f"{derive_seed(secret, *parts):016x}"
+    message = "\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")
+    return hmac.new(assignment_key(secret), message, hashlib.sha256).hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=8)
+def assignment_key(secret):
+    """The key every file's seed is made with (bytes): ``secret`` (str) stretched by PBKDF2-HMAC-SHA256 with 200,000
+    rounds (about 0.1 s, once per process and secret)."""
+    return hashlib.pbkdf2_hmac("sha256", str(secret).encode("utf-8", "surrogatepass"), b"tool-call-kit assignment seed",
+                               200_000)
 
 
 def derive_seed(seed, *parts):

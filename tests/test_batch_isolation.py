@@ -32,8 +32,10 @@ STUB = "def handle_tool_call(raw, ask_model):\n    return None\n"
 
 def batch(folder, out, *options, env=None):
     """``python -m grader.batch folder --out out`` (CompletedProcess), two at a time, no progress bar."""
+    # One assignment seed for every run: two batches of the same students draw the same inputs.
     return subprocess.run([sys.executable, "-m", "grader.batch", str(folder), "--out", str(out), "--workers", "2",
-                           "--no-progress", *options], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                           "--no-progress", "--assignment-seed", "isolation-trials", *options], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600,
                           env={**os.environ, **(env or {})})
 
 

@@ -63,8 +63,10 @@ def class_folder(folder):
 
 def start_batch(submissions, out, tmp):
     env = {**os.environ, "TMPDIR": str(tmp)}  # the graders' scratch folders stay in this test's folder
+    # One assignment seed for every run: the interrupted and the uninterrupted batch draw the same inputs.
     return subprocess.Popen([sys.executable, "-m", "grader.batch", str(submissions), "--out", str(out), "--workers",
-                             "2", "--no-progress"], cwd=ROOT, env=env, start_new_session=True,
+                             "2", "--no-progress", "--assignment-seed", "interrupt-trials"], cwd=ROOT, env=env,
+                            start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

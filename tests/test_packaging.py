@@ -53,7 +53,8 @@ def test_the_installed_kit_grades_a_golden_example_from_another_folder(installed
     work = tmp_path / "somewhere" / "else"
     work.mkdir(parents=True)
     shutil.copy(os.path.join(GOLDEN, "seed_sample", "submission.py"), work / "submission.py")
-    process = run(installed_kit, "-m", "grader", "submission.py", "--results", "results.json", cwd=work)
+    process = run(installed_kit, "-m", "grader", "submission.py", "--results", "results.json", "--seed", "golden",
+                  cwd=work)  # the goldens' seed (tests/test_golden.py)
     assert process.returncode == 0, process.stderr
     with open(os.path.join(GOLDEN, "seed_sample", "expected_results.json"), encoding="utf-8") as handle:
         expected = json.load(handle)
@@ -415,10 +416,13 @@ def test_the_installed_kit_grades_a_notebook_with_magics_as_the_clone_does(insta
     work = tmp_path / "elsewhere"
     work.mkdir()
     magics_notebook(work / "magic.ipynb")
-    installed = run(installed_kit_with_insight, "-m", "grader", "magic.ipynb", "--results", "installed.json", cwd=work)
+    # One seed for both: the same hidden inputs, so the same results.
+    installed = run(installed_kit_with_insight, "-m", "grader", "magic.ipynb", "--results", "installed.json",
+                    "--seed", "magic", cwd=work)
     assert installed.returncode == 0, installed.stderr[-2000:]
     clone = subprocess.run([sys.executable, "-m", "grader", str(work / "magic.ipynb"), "--results",
-                            str(tmp_path / "clone.json")], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                            str(tmp_path / "clone.json"), "--seed", "magic"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=600)
     assert clone.returncode == 0, clone.stderr[-2000:]
     results = {name: json.loads(path.read_text(encoding="utf-8"))
                for name, path in (("installed", work / "installed.json"), ("clone", tmp_path / "clone.json"))}

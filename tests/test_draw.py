@@ -198,3 +198,41 @@ def test_the_reference_keeps_full_marks_on_two_draws(exercise, source, tmp_path)
 def test_the_reference_keeps_full_marks_on_every_draw(exercise, source, tmp_path):
     """A draw that costs a correct solution a point is a bug in the pools, not bad luck (issue 24)."""
     _full_marks_on([f"slow-{secrets.token_hex(4)}" for _ in range(25)], exercise, source, tmp_path)
+
+
+def test_a_varied_call_keeps_its_fault_and_gets_a_new_shape_on_every_draw():
+    """A refused call gets valid optional fields drawn around its fault (issue 24's attacker keyed a replay on each
+    call's skeleton): what was missing, mistyped or undeclared stays so, what is added is declared and valid."""
+    from grader.judging.draw import SAMPLE_TYPES
+    from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    def skeleton(text):
+        return re.sub(r"[^\W\d_]", "a", text)
+
+    shapes = set()
+    for seed in range(40):
+        draw = Draw(seed, "capstone")
+        for name, arguments, tools, fault in [
+                ("get_weather", {"units": "metric"}, SEED_TOOLS, ("missing", "city")),
+                ("set_alarm", {"hour": True, "minute": 0}, TYPED_TOOLS, ("mistyped", "hour")),
+                ("get_weather", {"city": "Paris", "country": "FR"}, SEED_TOOLS, ("undeclared", "country"))]:
+            raw, varied = draw.varied_call(make_call(name, arguments), tools)
+            call = json.loads(raw)
+            spec = varied[name]
+            assert spec["required"] == tools[name]["required"]
+            added = {f: t for f, t in spec["optional"].items() if f not in tools[name]["optional"]}
+            assert 1 <= len(added) <= 3 and set(added.values()) <= set(SAMPLE_TYPES)
+            assert {k: v for k, v in call["arguments"].items() if k not in added} == arguments  # the fault as it was
+            for field in set(call["arguments"]) & set(added):
+                value = call["arguments"][field]
+                assert type(value) is added[field]
+            kind, field = fault
+            assert (field in call["arguments"]) == (kind != "missing")
+            assert (field in {**spec["required"], **spec["optional"]}) == (kind != "undeclared")
+            shapes.add(skeleton(raw))
+            assert tools is SEED_TOOLS or tools is TYPED_TOOLS  # the case's own registry is never changed
+        assert draw.varied_call('{"name": "get_weather", "arguments": {"city": "Par', SEED_TOOLS) == \
+            ('{"name": "get_weather", "arguments": {"city": "Par', SEED_TOOLS)
+        assert draw.varied_call('{"name":"get_weather"}', SEED_TOOLS)[1] is SEED_TOOLS  # not written as make_call
+    assert len(shapes) > 60  # about 120 calls: hardly a shape twice

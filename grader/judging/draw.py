@@ -102,6 +102,9 @@ KEPT = frozenset("""
 
 CLASS_POOLS = {"word": POOL_WORDS, "city": POOL_CITIES, "code": POOL_CODES}
 
+# The types a drawn field may be declared with: every type the contract names.
+SAMPLE_TYPES = (str, int, float, bool, list, dict)
+
 # A word is a run of letters of any script; digits and "_" end it (so get_weather is "get" and "weather"). Raw calls
 # are JSON text, where a letter may be written as an escape (\u0063ity is "city" to the submission): a token holds
 # letters and \uXXXX escapes, and an escaped backslash or a one-letter escape (\n, \t...) ends a word.
@@ -333,6 +336,50 @@ class Draw:
         except ValueError:
             return raw
         return raw + "".join(self.random.choice(" \t\n\r") for _ in range(1 + self.random.randrange(24)))
+
+    # -- a call's structure ---------------------------------------------------------------------------------
+
+    def varied_call(self, raw, tools):
+        """``(raw, tools)`` with the called tool given one to three more optional fields of drawn types (words of the
+        pools), each sent or not with a valid value, and the call's arguments in a drawn order.
+
+        For a case whose call is refused for a fault of its own (a missing, mistyped or undeclared field; arguments
+        that are no object): the fault stays as it was, valid fields around it are added, so the call's shape (its
+        skeleton: every letter as a or A) is new on each draw and a table keyed by it finds nothing. Only a call
+        written as ``json.dumps`` writes it (the cases' ``make_call``) and naming a tool of ``tools`` is varied; any
+        other raw call, and ``tools``, come back as they are.
+        """
+        try:
+            call = json.loads(raw)
+        except (TypeError, ValueError, RecursionError):
+            return raw, tools
+        name = call.get("name") if isinstance(call, dict) else None
+        if not isinstance(name, str) or name not in tools or json.dumps(call) != raw:
+            return raw, tools
+        spec = tools[name]
+        arguments = call.get("arguments")
+        taken = set(spec.get("required", {})) | set(spec.get("optional", {})) | set(arguments or {} if isinstance(
+            arguments, dict) else ())
+        free = [word for word in POOL_WORDS if word not in taken]
+        added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
+        optional = [*spec.get("optional", {}).items(), *added.items()]
+        self.random.shuffle(optional)
+        tools = {**tools, name: {"required": dict(spec.get("required", {})), "optional": dict(optional)}}
+        if isinstance(arguments, dict):
+            sent = dict(arguments)
+            sent.update({word: self._valid(kind) for word, kind in added.items() if self.random.randrange(2)})
+            order = list(sent)
+            self.random.shuffle(order)
+            call["arguments"] = {key: sent[key] for key in order}
+            raw = json.dumps(call)
+        return raw, tools
+
+    def _valid(self, kind):
+        """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn."""
+        city = self.random.choice(POOL_CITIES).title()
+        return {str: city, int: self.random.randrange(1, 100), float: self.random.randrange(1, 400) / 4 + 0.125,
+                bool: bool(self.random.randrange(2)), list: [city],
+                dict: {self.random.choice(POOL_WORDS): city}}[kind]
 
     # -- JSON data -----------------------------------------------------------------------------------------
 

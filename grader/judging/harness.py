@@ -432,7 +432,7 @@ class ExerciseHarness:
         """The shared ``LoadReport``."""
         return self.harness.report
 
-    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False):
         """Run the tool-call entry on one raw call (or several in a row) and record what happens.
 
         Args:
@@ -441,12 +441,17 @@ class ExerciseHarness:
             model: a ``grader.judging.scripted_models.ScriptedModel``; default: one that repeats ``raw``.
             tools: the registry to use; default: the seed's.
             dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
+            vary: in a hidden case whose one call is refused for a fault of its own, draw valid optional fields around
+                it too (``grader.judging.draw.Draw.varied_call``): only a case that expects a refusal may ask.
         Returns:
             ``Transcript``.
         """
         from grader.judging import expectations
 
         raws = self.drawn_raws(raw if isinstance(raw, list) else [raw])
+        fill = tools is None or tools == SEED_TOOLS  # the seed's registry, varied or not, goes into the module's own
+        if vary and len(raws) == 1 and self.harness.draw is not None and self.harness.redact:
+            raws[0], tools = self.harness.draw.varied_call(raws[0], tools if tools is not None else SEED_TOOLS)
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
@@ -457,7 +462,7 @@ class ExerciseHarness:
         responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
                               tools if tools is not None else SEED_TOOLS, allow_check=not seed)
         if seed:
-            if tools is None or tools == SEED_TOOLS:
+            if fill:
                 registry["fill"] = True  # into the module's own TOOLS (grader.isolation.worker.run_case)
             invocations = [[r, ASK_MODEL] for r in raws]
             globals_ = {"TOOLS": registry, "dispatch": DISPATCH}

@@ -1,4 +1,8 @@
-"""Arguments against the schema: required present, types exact, nothing undeclared, no coercion."""
+"""Arguments against the schema: required present, types exact, nothing undeclared, no coercion.
+
+Every case here expects a refusal, so each asks for valid optional fields drawn around its fault (``vary=True``,
+``grader.judging.draw.Draw.varied_call``): the call's shape is new on every grading, not only its words.
+"""
 
 import json
 
@@ -29,7 +33,7 @@ def test_missing_required(harness):
 
     Why: the core schema check; dispatching get_weather without a city runs a tool on garbage.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"units": "metric"})))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"units": "metric"}), vary=True))
 
 
 @pytest.mark.points(1)
@@ -41,7 +45,7 @@ def test_arguments_key_missing(harness):
     Why: the contract says missing arguments means {}; a runtime that skips validation when the key
     is absent dispatches a call without its required fields.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", ...)))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", ...), vary=True))
 
 
 @pytest.mark.points(1)
@@ -53,7 +57,7 @@ def test_arguments_null(harness):
     Why: pydantic/pydantic-ai #1654: models send "arguments": null; treating it as {} is right, skipping the
     required-field check is not.
     """
-    transcript = harness.run(make_call("get_weather", None))
+    transcript = harness.run(make_call("get_weather", None), vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["city"], "The observation",
                     "treat null arguments as {} and name the missing required field.")
@@ -91,7 +95,7 @@ def test_wrong_type(harness, name, arguments):
     isinstance(True, int) is True in Python; int("7") and float(True) are coercions the contract
     forbids; 7.0 is not an integer (the Berkeley Function Calling Leaderboard's checker agrees).
     """
-    expect_rejected_after_one_retry(harness.run(make_call(name, arguments), tools=TYPED_TOOLS))
+    expect_rejected_after_one_retry(harness.run(make_call(name, arguments), tools=TYPED_TOOLS, vary=True))
 
 
 NULL_VALUES = {"required": {"city": None}, "optional": {"city": "Paris", "units": None}}
@@ -107,7 +111,7 @@ def test_null_value(harness, arguments):
     Why: null is not a string; `field in args` passes and a tool then receives None. OpenAI's
     strict mode has the schema's author write optional fields as nullable, so models send null for them.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments), vary=True))
 
 
 @pytest.mark.points(1)
@@ -119,7 +123,7 @@ def test_extra_argument(harness):
     Why: dropping unknown fields and dispatching the rest is a silent repair; the model believes a
     field it sent had an effect.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": "Paris", "country": "FR"})))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": "Paris", "country": "FR"}), vary=True))
 
 
 @pytest.mark.points(1)
@@ -130,7 +134,7 @@ def test_extra_argument_on_tool_without_arguments(harness):
 
     Why: a validator that only loops over declared fields never looks at what else was sent.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_time", {"tz": "UTC"}), tools=TYPED_TOOLS))
+    expect_rejected_after_one_retry(harness.run(make_call("get_time", {"tz": "UTC"}), tools=TYPED_TOOLS, vary=True))
 
 
 NON_OBJECT_ARGUMENTS = {
@@ -153,4 +157,4 @@ def test_arguments_not_an_object(harness, arguments):
     (vllm-project/vllm #54964, #25729); decoding it would be a repair. `field in "Paris"` is a substring
     test in Python, so an unchecked string slips through a naive validator.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments)))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments), vary=True))

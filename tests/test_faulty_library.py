@@ -18,12 +18,14 @@ from faulty.faults import (
     SCHEMA,
 )
 from faulty.step_faults import BASES, STEP_FAULTS
+from graded import LIBRARY_DRAW
 
 pytestmark = pytest.mark.slow  # 126 submissions, each graded for every case (about 40 s on two cores)
 
 BASE = os.path.join(ROOT, "tests", "faulty", "base.py")
-# Every fault is graded on two draws of the hidden inputs (issue 24): the one its grading draws, and this one, new in
-# each session; a failure names its seed, and python -m grader FILE --seed SEED draws the same inputs again.
+# Every fault is graded on two draws of the hidden inputs (issue 24): a fixed one (graded.LIBRARY_DRAW, which the class
+# report's tests share), and this one, new in each session; a failure names its seed, and python -m grader FILE --seed
+# SEED draws the same inputs again.
 OTHER_DRAW = f"library-{secrets.token_hex(4)}"
 SEED_SAMPLE = os.path.join(ROOT, "tests", "golden", "seed_sample", "submission.py")
 
@@ -53,7 +55,8 @@ def graded_ahead(tmp_path_factory, request):
     submissions = [(BASE, ()), (SEED_SAMPLE, ())]
     for fault in FAULTS:
         (folder / f"{fault.name}.py").write_text(apply_edits(fault), encoding="utf-8")
-        submissions += [(folder / f"{fault.name}.py", ()), (folder / f"{fault.name}.py", ("--seed", OTHER_DRAW))]
+        submissions += [(folder / f"{fault.name}.py", ("--seed", LIBRARY_DRAW)),
+                        (folder / f"{fault.name}.py", ("--seed", OTHER_DRAW))]
     for exercise, source in sorted(BASES.items()):
         (folder / exercise).mkdir()
         (folder / exercise / "base.py").write_text(source, encoding="utf-8")
@@ -61,7 +64,7 @@ def graded_ahead(tmp_path_factory, request):
     for fault in STEP_FAULTS:
         path = folder / fault.exercise / f"{fault.name}.py"
         path.write_text(apply_edits(fault, BASES[fault.exercise]), encoding="utf-8")
-        submissions += [(path, ("--exercise", fault.exercise)), (path, ("--exercise", fault.exercise, "--seed", OTHER_DRAW))]
+        submissions += [(path, ("--exercise", fault.exercise, "--seed", draw)) for draw in (LIBRARY_DRAW, OTHER_DRAW)]
     grade_ahead(submissions)
 
 
@@ -73,12 +76,12 @@ def test_base_solution_scores_full_marks(grade):
     assert docked_groups(results) == set()
 
 
-@pytest.mark.parametrize("draw", ["its own", "another"])
+@pytest.mark.parametrize("draw", ["fixed", "another"])
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
 def test_fault_is_docked_in_its_groups(grade, tmp_path, fault, draw):
     submission = tmp_path / f"{fault.name}.py"
     submission.write_text(apply_edits(fault), encoding="utf-8")
-    process, results = grade(submission, *(("--seed", OTHER_DRAW) if draw == "another" else ()))
+    process, results = grade(submission, "--seed", OTHER_DRAW if draw == "another" else LIBRARY_DRAW)
     assert process.returncode == 0, process.stderr
     total = sum(test["max_score"] for test in results["tests"])
     assert 0 <= results["score"] < total
@@ -122,12 +125,12 @@ def test_step_base_scores_full_marks(grade, tmp_path, exercise):
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0, [(t["name"], t["output"]) for t in results["tests"] if t["status"] == "failed"]
 
 
-@pytest.mark.parametrize("draw", ["its own", "another"])
+@pytest.mark.parametrize("draw", ["fixed", "another"])
 @pytest.mark.parametrize("fault", STEP_FAULTS, ids=[f"{f.exercise}:{f.name}" for f in STEP_FAULTS])
 def test_step_fault_loses_points_in_its_exercise(grade, tmp_path, fault, draw):
     path = tmp_path / f"{fault.name}.py"
     path.write_text(apply_edits(fault, BASES[fault.exercise]), encoding="utf-8")
-    process, results = grade(path, "--exercise", fault.exercise, *(("--seed", OTHER_DRAW) if draw == "another" else ()))
+    process, results = grade(path, "--exercise", fault.exercise, "--seed", OTHER_DRAW if draw == "another" else LIBRARY_DRAW)
     assert process.returncode == 0, process.stderr
     seed = results["extra_data"]["seed"]
     hidden_failed = [t for t in results["tests"] if t["status"] == "failed" and "hidden" in t["tags"]]

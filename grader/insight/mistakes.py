@@ -2,8 +2,10 @@
 
 The known mistakes are the kit's faulty-solution library (``tests/faulty/``): correct solutions with
 one fault each, graded by the grader. ``grader/insight/misconceptions.json`` records, for each, the
-exact cases it fails (and their groups); ``python -m course.misconceptions`` writes it and the tests
-fail, saying so, when it no longer matches the library or the cases.
+cases it fails on every draw of the hidden inputs, those it fails on some draws only (issue 24 draws every input:
+a difflib repair of a tool name meets a near miss on one draw and not on the next), and their groups;
+``python -m course.misconceptions`` writes it and the tests fail, saying so, when it no longer matches the library
+or the cases.
 
 A student's pattern is the set of cases they failed in one exercise by the case's own check (a case
 voided by a failed random canary check is left out: ``ClassResults.pattern``). Known mistakes whose
@@ -45,6 +47,7 @@ class Mistake:
     origin: str
     groups: frozenset
     cases: frozenset
+    sometimes: frozenset = frozenset()
 
 
 def load_mistakes(path=MISCONCEPTIONS_PATH):
@@ -56,7 +59,8 @@ def load_mistakes(path=MISCONCEPTIONS_PATH):
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
     return [Mistake(m["id"], m["exercise"], m["name"], m.get("origin", ""), frozenset(m["groups"]),
-                    frozenset(tuple(c) for c in m["cases"])) for m in data["mistakes"]]
+                    frozenset(tuple(c) for c in m["cases"]), frozenset(tuple(c) for c in m.get("sometimes", [])))
+            for m in data["mistakes"]]
 
 
 @dataclass
@@ -65,8 +69,8 @@ class MistakeRow:
 
     Attributes:
         exercise: (str). mistakes: the ``Mistake``s (list; several when their cases are the same or
-            differ by one case). cases: the cases any of them fails (frozenset). core: the cases all
-            of them fail (frozenset). identifiable: False when they fail every case of the exercise,
+            differ by one case). cases: the cases any of them fails on some draw (frozenset). core: the cases all
+            of them fail on every draw (frozenset). identifiable: False when they fail every case of the exercise,
             like an untouched stub, so results cannot point to them (bool).
         exact, partial: matching students (sorted lists of str).
     """
@@ -75,12 +79,13 @@ class MistakeRow:
     mistakes: list
     cases: frozenset
     identifiable: bool
-    core: frozenset = frozenset()
+    core: frozenset = None
     exact: list = field(default_factory=list)
     partial: list = field(default_factory=list)
 
     def __post_init__(self):
-        self.core = self.core or self.cases  # one mistake: all its cases are the core
+        if self.core is None:
+            self.core = self.cases  # one mistake failing the same cases on every draw: all its cases are the core
 
     @property
     def name(self):
@@ -123,7 +128,8 @@ def rows_for(mistakes, every_case):
         mistakes: list of ``Mistake``. every_case: ``{exercise: set of case keys}`` seen in the class;
             mistakes of other exercises are left out.
     Returns:
-        list of ``MistakeRow`` (in the mistakes' order).
+        list of ``MistakeRow`` (in the mistakes' order). Look-alikes are judged by the cases failed on every draw;
+        a row's ``cases`` add those failed on some draws (``Mistake.sometimes``), its ``core`` does not.
     """
     groups = []
     for mistake in mistakes:
@@ -139,7 +145,7 @@ def rows_for(mistakes, every_case):
         groups = [g for g in groups if g not in near] + [sorted(merged, key=mistakes.index)]
     rows = []
     for group in sorted(groups, key=lambda g: mistakes.index(g[0])):
-        cases = frozenset().union(*(m.cases for m in group))
+        cases = frozenset().union(*(m.cases | m.sometimes for m in group))
         core = frozenset.intersection(*(m.cases for m in group))
         exercise = group[0].exercise
         rows.append(MistakeRow(exercise, group, cases, identifiable=not every_case[exercise] <= core, core=core))

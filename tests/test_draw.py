@@ -232,7 +232,57 @@ def test_a_varied_call_keeps_its_fault_and_gets_a_new_shape_on_every_draw():
             assert (field in {**spec["required"], **spec["optional"]}) == (kind != "undeclared")
             shapes.add(skeleton(raw))
             assert tools is SEED_TOOLS or tools is TYPED_TOOLS  # the case's own registry is never changed
-        assert draw.varied_call('{"name": "get_weather", "arguments": {"city": "Par', SEED_TOOLS) == \
-            ('{"name": "get_weather", "arguments": {"city": "Par', SEED_TOOLS)
-        assert draw.varied_call('{"name":"get_weather"}', SEED_TOOLS)[1] is SEED_TOOLS  # not written as make_call
+        assert draw.varied_call('{"name":"get_weather"}', SEED_TOOLS)[1] is SEED_TOOLS  # no arguments object
     assert len(shapes) > 60  # about 120 calls: hardly a shape twice
+
+
+def test_a_call_in_text_that_is_no_call_gets_drawn_fields_and_keeps_what_breaks_it():
+    """The parsing and name cases hand over text that json.loads refuses, or a call of no registered tool: the drawn
+    fields go right after each arguments brace, in the text's own quoting, so the cut, the fence, the prose, the
+    quotes and the name stay as written (issue 24: the skeleton replay recognised these cases by their shape)."""
+    import ast
+
+    from grader.judging.draw import SAMPLE_TYPES
+    from grader.judging.registries import SEED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    valid = make_call("get_weather", {"city": "Paris"})
+    decoder = json.JSONDecoder()
+    texts = {  # kind -> (raw, how to read the calls back out of the varied text)
+        "fence": ("```json\n" + valid + "\n```", lambda t: [decoder.raw_decode(t, t.index("{"))[0]]),
+        "prose": (valid + " Anything else?", lambda t: [decoder.raw_decode(t)[0]]),
+        "two calls": (valid + make_call("get_weather", {"city": "Rome"}),
+                      lambda t: [decoder.raw_decode(t)[0], decoder.raw_decode(t, decoder.raw_decode(t)[1])[0]]),
+        "single quotes": ("{'name': 'get_weather', 'arguments': {'city': 'Paris'}}", lambda t: [ast.literal_eval(t)]),
+        "in a string": (json.dumps(valid), lambda t: [json.loads(json.loads(t))]),
+        "in an array": (json.dumps([json.loads(valid)]), lambda t: json.loads(t)),
+        "unknown name": (make_call("get_wether", {"city": "Paris"}), lambda t: [json.loads(t)]),
+        "no name": ('{"arguments": {}}', lambda t: [json.loads(t)]),
+    }
+    shapes = {kind: set() for kind in texts}
+    for seed in range(30):
+        draw = Draw(seed, "capstone")
+        for kind, (raw, calls_of) in texts.items():
+            varied, tools = draw.varied_call(raw, SEED_TOOLS)
+            added = {f: t for f, t in tools["get_weather"]["optional"].items() if f not in SEED_TOOLS["get_weather"]["optional"]}
+            assert 1 <= len(added) <= 3 and set(added.values()) <= set(SAMPLE_TYPES), kind
+            assert tools["get_weather"]["required"] == SEED_TOOLS["get_weather"]["required"]
+            originals = calls_of(raw)
+            for original, call in zip(originals, calls_of(varied), strict=True):
+                assert {k for k in call} == {k for k in original}, kind  # the name (or its absence) as it was
+                assert call.get("name") == original.get("name")
+                sent = {k: v for k, v in call["arguments"].items() if k in added}
+                assert sent and {k: v for k, v in call["arguments"].items() if k not in added} == original["arguments"]
+                assert all(type(value) is added[field] for field, value in sent.items()), (kind, sent)
+            shapes[kind].add(re.sub(r"[^\W\d_]", "a", varied))
+        # A cut-off call keeps its cut: the fields go in before the text it ends with.
+        cut = valid[:-7]
+        varied, _ = draw.varied_call(cut, SEED_TOOLS)
+        head = '{"name": "get_weather", "arguments": {'
+        tail = ", " + cut[len(head):]  # '"city": "P'
+        assert cut.startswith(head) and varied.startswith(head) and varied.endswith(tail) and len(varied) > len(cut)
+        json.loads(varied[len(head) - 1:-len(tail)] + "}")  # what went in is valid JSON fields
+        # Text with no arguments object: JSON gets drawn whitespace after it, the rest comes back as it is.
+        assert draw.varied_call('"get_weather"', SEED_TOOLS)[0].rstrip(" \t\n\r") == '"get_weather"'
+        assert draw.varied_call("not a call", SEED_TOOLS) == ("not a call", SEED_TOOLS)
+    assert min(len(found) for found in shapes.values()) > 15  # 30 draws: a new shape almost every time

@@ -105,6 +105,12 @@ CLASS_POOLS = {"word": POOL_WORDS, "city": POOL_CITIES, "code": POOL_CODES}
 # The types a drawn field may be declared with: every type the contract names.
 SAMPLE_TYPES = (str, int, float, bool, list, dict)
 
+# Where a raw call's arguments object opens, in any quoting a case writes it in: JSON ("arguments": {), a Python
+# literal ('arguments': {) or a call inside a JSON string (\"arguments\": {); and the tool it names, in the same
+# quoting. Drawn fields are written right after the brace (``Draw.varied_call``).
+ARGUMENTS_OPENING = re.compile(r"""(\\?"|')arguments\1: \{""")
+NAME_FIELD = re.compile(r"""(\\?"|')name\1: \1([^"'\\]*)\1""")
+
 # A word is a run of letters of any script; digits and "_" end it (so get_weather is "get" and "weather"). Raw calls
 # are JSON text, where a letter may be written as an escape (\u0063ity is "city" to the submission): a token holds
 # letters and \uXXXX escapes, and an escaped backslash or a one-letter escape (\n, \t...) ends a word.
@@ -318,16 +324,17 @@ class Draw:
 
     # -- raw calls with no word in them --------------------------------------------------------------------
 
-    def padded(self, raw):
+    def padded(self, raw, any_json=False):
         """``raw`` (a raw call, str) with 1 to 24 drawn JSON whitespace characters after it when it holds no word the
-        draw renames and is JSON (or nests too deep for ``json.loads``); else ``raw`` as it is.
+        draw renames (or ``any_json``: whatever words it holds) and is JSON (or nests too deep for ``json.loads``);
+        else ``raw`` as it is.
 
         ``42``, ``[]``, ``null`` or 100,000 brackets have no word to rename, and a table keyed by them would know each
         case; JSON ignores the whitespace, so the call keeps its kind, and about 10^14 tails leave no table to fill
         by grading again and again. Text that is no JSON is left alone (whitespace after it would move an
         end-of-input error's position), and an empty or blank reply is a case of its own.
         """
-        if not isinstance(raw, str) or not raw.strip() or self.forward(raw) != raw:
+        if not isinstance(raw, str) or not raw.strip() or (not any_json and self.forward(raw) != raw):
             return raw
         try:
             json.loads(raw)
@@ -340,31 +347,35 @@ class Draw:
     # -- a call's structure ---------------------------------------------------------------------------------
 
     def varied_call(self, raw, tools):
-        """``(raw, tools)`` with the called tool given one to three more optional fields of drawn types (words of the
-        pools), each sent or not with a valid value, and the call's arguments in a drawn order.
+        """``(raw, tools)`` with valid optional fields of drawn names and types (words of the pools) drawn around the
+        call's fault: declared in ``tools`` and sent in the call's arguments, so its shape (its skeleton: every letter
+        as a or A) is new on each draw and a table keyed by it finds nothing.
 
-        For a case whose call is refused for a fault of its own (a missing, mistyped or undeclared field; arguments
-        that are no object): the fault stays as it was, valid fields around it are added, so the call's shape (its
-        skeleton: every letter as a or A) is new on each draw and a table keyed by it finds nothing. Only a call
-        written as ``json.dumps`` writes it (the cases' ``make_call``) and naming a tool of ``tools`` is varied; any
-        other raw call, and ``tools``, come back as they are.
+        For a case whose call is refused for a fault of its own, whatever it is: the fault stays as it was.
+        - A call written as ``json.dumps`` writes it (the cases' ``make_call``) that names a tool of ``tools``: that
+          tool gets one to three more optional fields, each sent or not, and the arguments come in a drawn order.
+        - Any other text holding an arguments object (cut off, in a fence, after prose, in single quotes, inside a
+          JSON string, two calls in a row, a tool name that is unknown, missing or no string): one to three fields
+          are declared on the named tool (on every tool when it names none of ``tools``: a near miss repaired to
+          a registered name then meets a valid call, as it would without them), and one or more of them are written
+          right after each ``"arguments": {`` in the text's own quoting, so what surrounds the fault is untouched.
+        - JSON with no arguments object gets drawn JSON whitespace after it (``padded``); other text comes back as is.
+        ``tools`` itself is never changed: a changed registry is a new dict.
         """
         try:
             call = json.loads(raw)
         except (TypeError, ValueError, RecursionError):
-            return raw, tools
+            call = None
         name = call.get("name") if isinstance(call, dict) else None
         if not isinstance(name, str) or name not in tools or json.dumps(call) != raw:
-            return raw, tools
+            return self._varied_text(raw, tools)
         spec = tools[name]
         arguments = call.get("arguments")
         taken = set(spec.get("required", {})) | set(spec.get("optional", {})) | set(arguments or {} if isinstance(
             arguments, dict) else ())
         free = [word for word in POOL_WORDS if word not in taken]
         added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
-        optional = [*spec.get("optional", {}).items(), *added.items()]
-        self.random.shuffle(optional)
-        tools = {**tools, name: {"required": dict(spec.get("required", {})), "optional": dict(optional)}}
+        tools = self._declared(tools, [name], added)
         if isinstance(arguments, dict):
             sent = dict(arguments)
             sent.update({word: self._valid(kind) for word, kind in added.items() if self.random.randrange(2)})
@@ -373,6 +384,45 @@ class Draw:
             call["arguments"] = {key: sent[key] for key in order}
             raw = json.dumps(call)
         return raw, tools
+
+    def _declared(self, tools, names, added):
+        """A new registry: ``tools`` with the fields ``added`` (``{field: type}``) declared optional on each tool of
+        ``names``, among its own optional fields in a drawn order."""
+        tools = dict(tools)
+        for name in names:
+            spec = tools[name]
+            optional = [*spec.get("optional", {}).items(), *added.items()]
+            self.random.shuffle(optional)
+            tools[name] = {**spec, "required": dict(spec.get("required", {})), "optional": dict(optional)}
+        return tools
+
+    def _varied_text(self, raw, tools):
+        """``varied_call`` for a raw call that is not a ``make_call`` call of a registered tool."""
+        if not isinstance(raw, str) or not tools:
+            return raw, tools
+        openings = list(ARGUMENTS_OPENING.finditer(raw))
+        if not openings:
+            return self.padded(raw, any_json=True), tools
+        named = [m.group(2) for m in NAME_FIELD.finditer(raw)]
+        owners = [name for name in tools if name in named] or list(tools)
+        taken = {field for name in owners for part in ("required", "optional") for field in tools[name].get(part, {})}
+        free = [word for word in POOL_WORDS if word not in taken and word not in raw]
+        added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
+        sent = [word for word in added if self.random.randrange(2)] or [self.random.choice(list(added))]
+        values = {word: self._valid(added[word]) for word in sent}
+        pieces, start = [], 0
+        for opening in openings:
+            quote = opening.group(1)
+            if quote == "'":  # a Python literal: repr writes each value as Python would
+                text = ", ".join(f"{word!r}: {values[word]!r}" for word in sent)
+            else:
+                text = ", ".join(f"{json.dumps(word)}: {json.dumps(values[word])}" for word in sent)
+                if quote != '"':  # inside a JSON string: escaped as the string's other characters are
+                    text = json.dumps(text)[1:-1]
+            end = opening.end()
+            pieces += [raw[start:end], text if raw[end:end + 1] == "}" else text + ", "]
+            start = end
+        return "".join(pieces) + raw[start:], self._declared(tools, owners, added)
 
     def _valid(self, kind):
         """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn."""

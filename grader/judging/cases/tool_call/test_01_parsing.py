@@ -1,4 +1,9 @@
-"""Parsing: the raw text must be exactly one JSON object; nothing is repaired."""
+"""Parsing: the raw text must be exactly one JSON object; nothing is repaired.
+
+Every case here expects a refusal, so each asks for valid optional fields drawn into its call's arguments (``vary=True``,
+``grader.judging.draw.Draw.varied_call``): what breaks the text (the cut, the fence, the prose, the quotes) stays as
+written, and the call around it has a new shape on every grading.
+"""
 
 import json
 
@@ -27,7 +32,7 @@ def test_truncated_json(harness):
     Why: models hit max_tokens mid-call; json.loads raises JSONDecodeError and the runtime must turn
     it into an observation, not a crash.
     """
-    expect_rejected_after_one_retry(harness.run(VALID[:-7]))
+    expect_rejected_after_one_retry(harness.run(VALID[:-7], vary=True))
 
 
 @pytest.mark.points(1)
@@ -39,7 +44,7 @@ def test_trailing_prose(harness):
     Why: models append prose after the JSON (ml-explore/mlx-lm #1448). JSONDecoder.raw_decode
     would silently accept the prefix; the contract says nothing is repaired, so this must be rejected.
     """
-    expect_rejected_after_one_retry(harness.run(VALID + " Let me know if you need anything else!"))
+    expect_rejected_after_one_retry(harness.run(VALID + " Let me know if you need anything else!", vary=True))
 
 
 @pytest.mark.points(1)
@@ -52,7 +57,7 @@ def test_markdown_fence(harness):
     (googleapis/js-genai #607: Python in ```tool_code). Stripping the fence is a repair; the kit's
     rule is that the model is told and re-sends, the runtime does not guess.
     """
-    expect_rejected_after_one_retry(harness.run("```json\n" + VALID + "\n```"))
+    expect_rejected_after_one_retry(harness.run("```json\n" + VALID + "\n```", vary=True))
 
 
 @pytest.mark.points(1)
@@ -64,7 +69,7 @@ def test_single_quotes(harness):
     Why: models trained on Python emit repr() output (QwenLM/qwen-code #288). ast.literal_eval would
     accept it; that is a repair, and it also accepts non-JSON values such as tuples.
     """
-    expect_rejected_after_one_retry(harness.run("{'name': 'get_weather', 'arguments': {'city': 'Paris'}}"))
+    expect_rejected_after_one_retry(harness.run("{'name': 'get_weather', 'arguments': {'city': 'Paris'}}", vary=True))
 
 
 @pytest.mark.points(1)
@@ -76,7 +81,7 @@ def test_empty_text(harness):
     Why: a model that returns nothing (content filtered, stop sequence hit) must get an
     observation, and json.loads("") raises.
     """
-    expect_rejected_after_one_retry(harness.run(""))
+    expect_rejected_after_one_retry(harness.run("", vary=True))
 
 
 @pytest.mark.points(1)
@@ -88,7 +93,7 @@ def test_two_concatenated_calls(harness):
     Why: models attempting parallel calls emit {..}{..} (NousResearch/hermes-agent #25333,
     BerriAI/litellm #20742); taking the first silently drops the second call the model thinks it made.
     """
-    expect_rejected_after_one_retry(harness.run(VALID + make_call("get_weather", {"city": "Rome"})))
+    expect_rejected_after_one_retry(harness.run(VALID + make_call("get_weather", {"city": "Rome"}), vary=True))
 
 
 NON_OBJECTS = {
@@ -112,4 +117,4 @@ def test_json_that_is_not_an_object(harness, raw):
     Why: the seed's sample solution calls call.get(...) on whatever json.loads returned and crashes
     with AttributeError on [], null or 42. An array of calls (crewAIInc/crewAI #1344) is also not one call.
     """
-    expect_rejected_after_one_retry(harness.run(raw))
+    expect_rejected_after_one_retry(harness.run(raw, vary=True))

@@ -258,6 +258,12 @@ def test_a_call_in_text_that_is_no_call_gets_drawn_fields_and_keeps_what_breaks_
         "in an array": (json.dumps([json.loads(valid)]), lambda t: json.loads(t)),
         "unknown name": (make_call("get_wether", {"city": "Paris"}), lambda t: [json.loads(t)]),
         "no name": ('{"arguments": {}}', lambda t: [json.loads(t)]),
+        # Arguments sent as a string (real calls do): the fields go into the string, which stays a string.
+        "string arguments": (make_call("get_weather", '{"city": "Paris"}'),
+                             lambda t: [{**json.loads(t), "arguments": json.loads(json.loads(t)["arguments"])}]),
+        "args in a fence": ('```tool_code\n{"functionCall": {"name": "get_weather", "args": "{\\"city\\": 1}"}}\n```',
+                            lambda t: [{"name": "get_weather", "arguments": json.loads(decoder.raw_decode(
+                                t, t.index("{"))[0]["functionCall"]["args"])}]),
     }
     shapes = {kind: set() for kind in texts}
     for seed in range(30):
@@ -286,3 +292,54 @@ def test_a_call_in_text_that_is_no_call_gets_drawn_fields_and_keeps_what_breaks_
         assert draw.varied_call('"get_weather"', SEED_TOOLS)[0].rstrip(" \t\n\r") == '"get_weather"'
         assert draw.varied_call("not a call", SEED_TOOLS) == ("not a call", SEED_TOOLS)
     assert min(len(found) for found in shapes.values()) > 15  # 30 draws: a new shape almost every time
+
+
+# A runtime that stops at once when the model repeats its call word for word, and gives a model that changed its call
+# a second chance: on the bounded-retry case's model, which repeats its call, it asks once.
+REPEAT_AWARE = '''
+import json
+
+
+def valid(text):
+    try:
+        call = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(call, dict) or call.get("name") not in TOOLS or not isinstance(call.get("arguments"), dict):
+        return None
+    spec, arguments = TOOLS[call["name"]], call["arguments"]
+    declared = {**spec.get("required", {}), **spec.get("optional", {})}
+    if any(f not in arguments for f in spec.get("required", {})) or any(f not in declared for f in arguments):
+        return None
+    if any(not isinstance(v, declared[f]) or (isinstance(v, bool) and declared[f] is not bool)
+           for f, v in arguments.items()):
+        return None
+    return call
+
+
+def handle_tool_call(raw, ask_model):
+    call = valid(raw)
+    if call is None:
+        reply = ask_model("That call is not valid: a field is missing, undeclared or of the wrong type.")
+        if reply == raw:
+            return {"status": "rejected", "error": "The model sent the same invalid call again."}
+        call = valid(reply)
+        if call is None:  # a model that changed its call is learning: it is asked once more
+            call = valid(ask_model("Still not valid: check every field against the tool's schema."))
+        if call is None:
+            return {"status": "rejected", "error": "The retry was not valid either."}
+    return dispatch(call["name"], call["arguments"])
+'''
+
+
+@pytest.mark.parametrize("seed", ["repeats-1", "repeats-2"])
+def test_a_model_that_repeats_its_call_repeats_the_call_as_it_was_handed_over(tmp_path, seed):
+    """The bounded-retry case's model "repeats the same invalid call": once the call is varied (issue 24), it must
+    repeat the varied call, or a runtime that notices a word-for-word repeat meets a different call and loses."""
+    from graded import graded
+
+    path = tmp_path / "repeat_aware.py"
+    path.write_text(REPEAT_AWARE, encoding="utf-8")
+    _, results = graded(path, "--exercise", "capstone", "--seed", seed)
+    [case] = [t for t in results["tests"] if "repeats the same invalid call is asked once" in t["name"]]
+    assert (case["score"], case["max_score"]) == (2.0, 2.0), case["output"]

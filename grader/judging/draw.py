@@ -106,9 +106,10 @@ CLASS_POOLS = {"word": POOL_WORDS, "city": POOL_CITIES, "code": POOL_CODES}
 SAMPLE_TYPES = (str, int, float, bool, list, dict)
 
 # Where a raw call's arguments object opens, in any quoting a case writes it in: JSON ("arguments": {), a Python
-# literal ('arguments': {) or a call inside a JSON string (\"arguments\": {); and the tool it names, in the same
-# quoting. Drawn fields are written right after the brace (``Draw.varied_call``).
-ARGUMENTS_OPENING = re.compile(r"""(\\?"|')arguments\1: \{""")
+# literal ('arguments': {), a call inside a JSON string (\"arguments\": {), or arguments sent as a string that holds
+# an object ("arguments": "{\"city\"...: real calls do this); and the tool it names, in the same quoting. Drawn
+# fields are written right after the brace (``Draw.varied_call``).
+ARGUMENTS_OPENING = re.compile(r"""(\\?"|')(?:arguments|args)\1: (")?\{""")
 NAME_FIELD = re.compile(r"""(\\?"|')name\1: \1([^"'\\]*)\1""")
 
 # A word is a run of letters of any script; digits and "_" end it (so get_weather is "get" and "weather"). Raw calls
@@ -352,13 +353,15 @@ class Draw:
         as a or A) is new on each draw and a table keyed by it finds nothing.
 
         For a case whose call is refused for a fault of its own, whatever it is: the fault stays as it was.
-        - A call written as ``json.dumps`` writes it (the cases' ``make_call``) that names a tool of ``tools``: that
-          tool gets one to three more optional fields, each sent or not, and the arguments come in a drawn order.
+        - A call written as ``json.dumps`` writes it (the cases' ``make_call``) that names a tool of ``tools`` and sends
+          an arguments object: that tool gets one to three more optional fields, at least one of them sent, and the
+          arguments come in a drawn order.
         - Any other text holding an arguments object (cut off, in a fence, after prose, in single quotes, inside a
           JSON string, two calls in a row, a tool name that is unknown, missing or no string): one to three fields
           are declared on the named tool (on every tool when it names none of ``tools``: a near miss repaired to
           a registered name then meets a valid call, as it would without them), and one or more of them are written
-          right after each ``"arguments": {`` in the text's own quoting, so what surrounds the fault is untouched.
+          right after each ``"arguments": {`` (or ``"arguments": "{``: arguments sent as a string) in the text's own
+          quoting, so what surrounds the fault is untouched.
         - JSON with no arguments object gets drawn JSON whitespace after it (``padded``); other text comes back as is.
         ``tools`` itself is never changed: a changed registry is a new dict.
         """
@@ -367,23 +370,25 @@ class Draw:
         except (TypeError, ValueError, RecursionError):
             call = None
         name = call.get("name") if isinstance(call, dict) else None
-        if not isinstance(name, str) or name not in tools or json.dumps(call) != raw:
+        if not isinstance(name, str) or name not in tools or json.dumps(call) != raw or not isinstance(
+                call.get("arguments"), dict):
             return self._varied_text(raw, tools)
         spec = tools[name]
         arguments = call.get("arguments")
-        taken = set(spec.get("required", {})) | set(spec.get("optional", {})) | set(arguments or {} if isinstance(
-            arguments, dict) else ())
+        taken = set(spec.get("required", {})) | set(spec.get("optional", {})) | set(arguments)
         free = [word for word in POOL_WORDS if word not in taken]
         added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
-        tools = self._declared(tools, [name], added)
-        if isinstance(arguments, dict):
-            sent = dict(arguments)
-            sent.update({word: self._valid(kind) for word, kind in added.items() if self.random.randrange(2)})
-            order = list(sent)
-            self.random.shuffle(order)
-            call["arguments"] = {key: sent[key] for key in order}
-            raw = json.dumps(call)
-        return raw, tools
+        sent = dict(arguments)
+        sent.update({word: self._valid(added[word]) for word in self._some_of(added)})
+        order = list(sent)
+        self.random.shuffle(order)
+        call["arguments"] = {key: sent[key] for key in order}
+        return json.dumps(call), self._declared(tools, [name], added)
+
+    def _some_of(self, added):
+        """The drawn fields a call sends: each of ``added`` (a dict's keys) or not, and at least one, so the call
+        itself, not only its registry, is new on every draw (list of str)."""
+        return [word for word in added if self.random.randrange(2)] or [self.random.choice(list(added))]
 
     def _declared(self, tools, names, added):
         """A new registry: ``tools`` with the fields ``added`` (``{field: type}``) declared optional on each tool of
@@ -408,11 +413,13 @@ class Draw:
         taken = {field for name in owners for part in ("required", "optional") for field in tools[name].get(part, {})}
         free = [word for word in POOL_WORDS if word not in taken and word not in raw]
         added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
-        sent = [word for word in added if self.random.randrange(2)] or [self.random.choice(list(added))]
+        sent = self._some_of(added)
         values = {word: self._valid(added[word]) for word in sent}
         pieces, start = [], 0
         for opening in openings:
-            quote = opening.group(1)
+            if opening.group(2) and opening.group(1) != '"':
+                continue  # a string inside a string: left as it is
+            quote = "\\" if opening.group(2) else opening.group(1)  # in a string: escaped as the string holds it
             if quote == "'":  # a Python literal: repr writes each value as Python would
                 text = ", ".join(f"{word!r}: {values[word]!r}" for word in sent)
             else:

@@ -441,17 +441,24 @@ class ExerciseHarness:
             model: a ``grader.judging.scripted_models.ScriptedModel``; default: one that repeats ``raw``.
             tools: the registry to use; default: the seed's.
             dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
-            vary: in a hidden case whose one call is refused for a fault of its own, draw valid optional fields around
-                it too (``grader.judging.draw.Draw.varied_call``): only a case that expects a refusal may ask.
+            vary: in a hidden case whose every call is refused for a fault of its own, draw valid optional fields
+                around each fault too (``grader.judging.draw.Draw.varied_call``, one registry for all): only a case
+                that expects every call refused may ask. A ``NeverCorrects`` model repeating one of the calls then
+                repeats it as it was handed over.
         Returns:
             ``Transcript``.
         """
         from grader.judging import expectations
 
-        raws = self.drawn_raws(raw if isinstance(raw, list) else [raw])
+        written = raw if isinstance(raw, list) else [raw]
+        raws = self.drawn_raws(written)
         fill = tools is None or tools == SEED_TOOLS  # the seed's registry, varied or not, goes into the module's own
-        if vary and len(raws) == 1 and self.harness.draw is not None and self.harness.redact:
-            raws[0], tools = self.harness.draw.varied_call(raws[0], tools if tools is not None else SEED_TOOLS)
+        if vary and self.harness.draw is not None and self.harness.redact:
+            tools = tools if tools is not None else SEED_TOOLS
+            for index, one in enumerate(raws):
+                raws[index], tools = self.harness.draw.varied_call(one, tools)
+            if isinstance(model, NeverCorrects) and model.raw in written:
+                model = NeverCorrects(raws[written.index(model.raw)])  # "the same invalid call" again, as handed over
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's

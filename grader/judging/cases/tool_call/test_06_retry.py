@@ -1,4 +1,9 @@
-"""Bounded retry: exactly one retry after an invalid call, then a graceful rejection."""
+"""Bounded retry: exactly one retry after an invalid call, then a graceful rejection.
+
+The cases whose every call is refused ask for valid optional fields drawn around each call's fault (``vary=True``,
+``grader.judging.draw.Draw.varied_call``); the model's replies stay as written (a valid retry is valid under the
+drawn registry too, and is dispatched as the model sent it).
+"""
 
 import pytest
 
@@ -34,7 +39,7 @@ def test_model_that_never_corrects_itself(harness):
     Why: the seed's anti-pattern "retrying forever": without a bound, one stubborn model burns the
     agent's whole step budget.
     """
-    transcript = harness.run(INVALID, model=NeverCorrects(INVALID))
+    transcript = harness.run(INVALID, model=NeverCorrects(INVALID), vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
 
@@ -47,7 +52,7 @@ def test_model_answers_garbage(harness):
 
     Why: the retry's answer must be validated from the start, like the first call.
     """
-    transcript = harness.run(INVALID, model=Answers("Sorry, I cannot help with that."))
+    transcript = harness.run(INVALID, model=Answers("Sorry, I cannot help with that."), vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], ["json"], "The rejection's error", "say that the retry was not valid JSON.")
@@ -62,7 +67,7 @@ def test_model_answers_none(harness):
     Why: model clients return None for an empty or filtered completion; json.loads(None) raises
     TypeError, which catching JSONDecodeError alone does not handle.
     """
-    transcript = harness.run(INVALID, model=Answers(None, "a model that answers None"))
+    transcript = harness.run(INVALID, model=Answers(None, "a model that answers None"), vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
 
@@ -77,7 +82,7 @@ def test_model_call_fails(harness, error):
     Why: network errors and timeouts are routine; an exception escaping the runtime kills the agent
     loop instead of ending one call gracefully.
     """
-    transcript = harness.run(INVALID, model=Fails(error, "upstream model API unavailable"))
+    transcript = harness.run(INVALID, model=Fails(error, "upstream model API unavailable"), vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], [("retry", "model", "ask_model", "unavailable")], "The rejection's error",
@@ -95,7 +100,7 @@ def test_valid_retry_is_dispatched(harness, first):
     Why: the point of the observation is recovery; a runtime that rejects after any invalid first
     attempt never lets a model recover.
     """
-    transcript = harness.run(first, model=Answers(VALID))
+    transcript = harness.run(first, model=Answers(VALID), vary=True)
     expect_one_retry(transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Bogotá"})
 
@@ -109,7 +114,7 @@ def test_each_call_gets_its_own_retry(harness):
     Why: a retry counter kept in a global (or a default argument) is spent by the first call, and
     the second call is then rejected without the model ever being told.
     """
-    transcript = harness.run([INVALID, INVALID])
+    transcript = harness.run([INVALID, INVALID], vary=True)
     finished(transcript)
     if len(transcript.returns) != 2:
         fail("The second call did not finish.")
@@ -131,7 +136,7 @@ def test_valid_call_after_invalid_call(harness):
     Why: state left over from the previous call (an error variable, a flag) must not leak into
     the next one.
     """
-    transcript = harness.run([INVALID, VALID])
+    transcript = harness.run([INVALID, VALID])  # not varied: the valid call is dispatched as written
     finished(transcript)
     if len(transcript.observations) != 1:
         fail("ask_model was not called exactly once over an invalid and then a valid call; expected once (only for the "

@@ -1,4 +1,9 @@
-"""Malformed calls adapted from public bug reports (shared/real_calls; names rewritten to neutral ones)."""
+"""Malformed calls adapted from public bug reports (shared/real_calls; names rewritten to neutral ones).
+
+Each call gets valid optional fields drawn into its arguments (``vary=True``, ``grader.judging.draw.Draw.varied_call``;
+into the string, where a call sends its arguments as a string): its shape is new on every grading, its fault as
+reported.
+"""
 
 import json
 
@@ -95,7 +100,8 @@ def test_real_malformed_call(harness, entry):
     twin call rejected for another reason: text that is the same whatever is wrong does not say why.
     """
     arguments = {"city": city()}  # unpredictable, so no submission can recognise the fix
-    transcript = harness.run(entry["raw"], model=Answers(make_call("get_weather", arguments)), tools=REAL_CALL_TOOLS)
+    transcript = harness.run(entry["raw"], model=Answers(make_call("get_weather", arguments)), tools=REAL_CALL_TOOLS,
+                             vary=True)
     expect_one_retry(transcript)
     words, fix = MUST_MENTION[entry["category"]]
     expect_mentions(transcript.observations[0], words, "The observation", fix)

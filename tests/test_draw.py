@@ -224,6 +224,9 @@ def test_a_varied_call_keeps_its_fault_and_gets_a_new_shape_on_every_draw():
             added = {f: t for f, t in spec["optional"].items() if f not in tools[name]["optional"]}
             assert 1 <= len(added) <= 3 and set(added.values()) <= set(SAMPLE_TYPES)
             assert {k: v for k, v in call["arguments"].items() if k not in added} == arguments  # the fault as it was
+            # ... in its own order: a runtime reporting only the first violation must report the same one as before
+            # (it passed the three-violation case on some draws when the order was drawn).
+            assert [k for k in call["arguments"] if k not in added] == list(arguments)
             for field in set(call["arguments"]) & set(added):
                 value = call["arguments"][field]
                 assert type(value) is added[field]
@@ -232,7 +235,12 @@ def test_a_varied_call_keeps_its_fault_and_gets_a_new_shape_on_every_draw():
             assert (field in {**spec["required"], **spec["optional"]}) == (kind != "undeclared")
             shapes.add(skeleton(raw))
             assert tools is SEED_TOOLS or tools is TYPED_TOOLS  # the case's own registry is never changed
-        assert draw.varied_call('{"name":"get_weather"}', SEED_TOOLS)[1] is SEED_TOOLS  # no arguments object
+        # No arguments object: the call keeps its text (JSON gets whitespace after it), the registry gets drawn fields.
+        raw, varied = draw.varied_call('{"name":"get_weather"}', SEED_TOOLS)
+        assert raw.rstrip(" \t\n\r") == '{"name":"get_weather"}' and set(varied) == set(SEED_TOOLS)
+        for name, spec in varied.items():
+            assert spec["required"] == SEED_TOOLS[name]["required"]
+            assert set(spec["optional"]) > set(SEED_TOOLS[name]["optional"])
     assert len(shapes) > 60  # about 120 calls: hardly a shape twice
 
 
@@ -290,7 +298,7 @@ def test_a_call_in_text_that_is_no_call_gets_drawn_fields_and_keeps_what_breaks_
         json.loads(varied[len(head) - 1:-len(tail)] + "}")  # what went in is valid JSON fields
         # Text with no arguments object: JSON gets drawn whitespace after it, the rest comes back as it is.
         assert draw.varied_call('"get_weather"', SEED_TOOLS)[0].rstrip(" \t\n\r") == '"get_weather"'
-        assert draw.varied_call("not a call", SEED_TOOLS) == ("not a call", SEED_TOOLS)
+        assert draw.varied_call("not a call", SEED_TOOLS)[0] == "not a call"
     assert min(len(found) for found in shapes.values()) > 15  # 30 draws: a new shape almost every time
 
 

@@ -354,15 +354,17 @@ class Draw:
 
         For a case whose call is refused for a fault of its own, whatever it is: the fault stays as it was.
         - A call written as ``json.dumps`` writes it (the cases' ``make_call``) that names a tool of ``tools`` and sends
-          an arguments object: that tool gets one to three more optional fields, at least one of them sent, and the
-          arguments come in a drawn order.
+          an arguments object: that tool gets one to three more optional fields, at least one of them sent, each at a
+          drawn place among the call's own fields (whose order is kept).
         - Any other text holding an arguments object (cut off, in a fence, after prose, in single quotes, inside a
           JSON string, two calls in a row, a tool name that is unknown, missing or no string): one to three fields
           are declared on the named tool (on every tool when it names none of ``tools``: a near miss repaired to
           a registered name then meets a valid call, as it would without them), and one or more of them are written
           right after each ``"arguments": {`` (or ``"arguments": "{``: arguments sent as a string) in the text's own
           quoting, so what surrounds the fault is untouched.
-        - JSON with no arguments object gets drawn JSON whitespace after it (``padded``); other text comes back as is.
+        - Text with no arguments object (``null``, ``true`` or a string as arguments, no call at all) keeps its
+          words; JSON gets drawn whitespace after it (``padded``), and the registry drawn fields on every tool
+          (``varied_registry``).
         ``tools`` itself is never changed: a changed registry is a new dict.
         """
         try:
@@ -378,12 +380,22 @@ class Draw:
         taken = set(spec.get("required", {})) | set(spec.get("optional", {})) | set(arguments)
         free = [word for word in POOL_WORDS if word not in taken]
         added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
-        sent = dict(arguments)
-        sent.update({word: self._valid(added[word]) for word in self._some_of(added)})
-        order = list(sent)
-        self.random.shuffle(order)
-        call["arguments"] = {key: sent[key] for key in order}
+        # The call's own fields keep their order (a runtime reporting only the first violation reports the one it
+        # reported before: the twin it is judged against is not varied); the drawn ones go in at drawn places.
+        order = list(arguments)
+        for word in self._some_of(added):
+            order.insert(self.random.randrange(len(order) + 1), word)
+        call["arguments"] = {key: arguments[key] if key in arguments else self._valid(added[key]) for key in order}
         return json.dumps(call), self._declared(tools, [name], added)
+
+    def varied_registry(self, tools):
+        """A new registry: ``tools`` (a registry dict) with one to three optional fields of drawn names and types
+        declared on every tool, none of them sent: for a case whose call must stay as written (``varied_call``'s
+        fields would be undeclared in a stale copy of the registry, and refusing them would pass the case)."""
+        taken = {field for spec in tools.values() for part in ("required", "optional") for field in spec.get(part, {})}
+        free = [word for word in POOL_WORDS if word not in taken]
+        added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
+        return self._declared(tools, list(tools), added)
 
     def _some_of(self, added):
         """The drawn fields a call sends: each of ``added`` (a dict's keys) or not, and at least one, so the call
@@ -407,7 +419,7 @@ class Draw:
             return raw, tools
         openings = list(ARGUMENTS_OPENING.finditer(raw))
         if not openings:
-            return self.padded(raw, any_json=True), tools
+            return self.padded(raw, any_json=True), self.varied_registry(tools)
         named = [m.group(2) for m in NAME_FIELD.finditer(raw)]
         owners = [name for name in tools if name in named] or list(tools)
         taken = {field for name in owners for part in ("required", "optional") for field in tools[name].get(part, {})}

@@ -444,7 +444,8 @@ class ExerciseHarness:
             vary: in a hidden case whose every call is refused for a fault of its own, draw valid optional fields
                 around each fault too (``grader.judging.draw.Draw.varied_call``, one registry for all): only a case
                 that expects every call refused may ask. A ``NeverCorrects`` model repeating one of the calls then
-                repeats it as it was handed over.
+                repeats it as it was handed over. ``"registry"``: only the registry gets drawn fields, on every tool
+                (``Draw.varied_registry``), and the calls stay as written.
         Returns:
             ``Transcript``.
         """
@@ -453,7 +454,9 @@ class ExerciseHarness:
         written = raw if isinstance(raw, list) else [raw]
         raws = self.drawn_raws(written)
         fill = tools is None or tools == SEED_TOOLS  # the seed's registry, varied or not, goes into the module's own
-        if vary and self.harness.draw is not None and self.harness.redact:
+        if vary == "registry" and self.harness.draw is not None and self.harness.redact:
+            tools = self.harness.draw.varied_registry(tools if tools is not None else SEED_TOOLS)
+        elif vary and self.harness.draw is not None and self.harness.redact:
             tools = tools if tools is not None else SEED_TOOLS
             for index, one in enumerate(raws):
                 raws[index], tools = self.harness.draw.varied_call(one, tools)

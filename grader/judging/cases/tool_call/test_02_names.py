@@ -1,12 +1,14 @@
 """Tool names: only a registered name, exactly as registered, is accepted.
 
-Each case that expects a refusal (but one, below) asks for valid optional fields drawn into its call (``vary=True``,
+Each case that expects a refusal asks for valid optional fields drawn into its call (``vary=True``,
 ``grader.judging.draw.Draw.varied_call``), declared on every registered tool when the name is none of them: a
-submission that repairs the name to a registered one meets a valid call, so it is still caught.
+submission that repairs the name to a registered one meets a valid call, so it is still caught. The removed-tool
+case draws its registry only (``vary="registry"``).
 """
 
 import pytest
 
+from grader.judging.canaries import city
 from grader.judging.expectations import (
     expect_dispatched,
     expect_no_retry,
@@ -116,6 +118,8 @@ def test_tool_removed_from_registry(harness):
     get_weather is unknown, whatever the submission's own TOOLS says.
     """
     tools = {"get_time": TYPED_TOOLS["get_time"]}
-    # Not varied: drawn fields would be undeclared in the submission's stale get_weather, and refusing them would
-    # pass this case for the wrong reason (the faulty library's tools_default_argument did).
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": "Paris"}), tools=tools))
+    # The call as written but for a drawn city: fields drawn into it would be undeclared in the submission's stale
+    # get_weather, and refusing them would pass this case for the wrong reason (the faulty library's
+    # tools_default_argument did). The registry gets drawn fields instead.
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": city()}), tools=tools,
+                                                vary="registry"))

@@ -5,6 +5,10 @@ the judged call whose problems lie in other fields (what is wrong in one is righ
 observation that says what is wrong names the offending field more often than the twin's observation
 does; text that is the same whatever is wrong (a dump of the registry and of the keys that were sent)
 names every field as often in both, and fails (``grader.judging.expectations.expect_says_what_is_wrong``).
+
+The judged call gets valid optional fields drawn around its faults (``vary=True``,
+``grader.judging.draw.Draw.varied_call``), so its shape is new on every grading; the twin and the model's replies stay
+as written (a drawn field is valid, so it is never what an observation must name, and the retries leave it out).
 """
 
 import pytest
@@ -63,7 +67,7 @@ def test_two_violations_fixed_in_one_retry(harness):
     broken = {"minute": 30, "snooze": 5}
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE),
                                                    ("minute", "minute", "30")], baseline=baseline)
-    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS, vary=True)
     expect_one_retry(transcript)
     expect_fixed_in_one_retry(transcript, "set_alarm", {"minute": 30, "hour": 7})
 
@@ -84,7 +88,7 @@ def test_three_violations_fixed_in_one_retry(harness):
     broken = {"hour": True, "minute": 30, "snooze": 5, "label": 3}
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),
                                                    ("minute", "minute", "30")], baseline=baseline)
-    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS, vary=True)
     expect_one_retry(transcript)
     expect_fixed_in_one_retry(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
 
@@ -98,7 +102,7 @@ def test_unknown_tool_lists_registered_tools(harness):
     Why: the model cannot guess the right name; listing what exists is what lets it recover.
     Uses the grader's registry, so the list must come from TOOLS at call time.
     """
-    transcript = harness.run(make_call("get_forecast", {"city": "Paris"}), tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("get_forecast", {"city": "Paris"}), tools=TYPED_TOOLS, vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["get_forecast", *TYPED_TOOLS], "The observation",
                     "name the unknown tool and list every registered tool from TOOLS.")
@@ -112,7 +116,8 @@ def test_extra_field_lists_allowed_fields(harness):
 
     Why: a model that sent "snooze" needs to learn which fields exist (hour, minute, label, repeat).
     """
-    transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), tools=TYPED_TOOLS,
+                             vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["snooze", "hour", "minute", "label", "repeat"], "The observation",
                     "name the undeclared field and list the fields the tool allows.")
@@ -127,7 +132,7 @@ def test_wrong_type_names_field_and_types(harness):
     Why: "invalid arguments" gives the model nothing to act on; "units must be a string, got an
     integer" does.
     """
-    transcript = harness.run(make_call("get_weather", {"city": "Paris", "units": 1}))
+    transcript = harness.run(make_call("get_weather", {"city": "Paris", "units": 1}), vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["units", ("str", "string"), ("int", "number", "1")], "The observation",
                     "name the field (units), the expected type (string) and what was received (an integer).")
@@ -145,7 +150,8 @@ def test_missing_field_is_named(harness):
 
     Why: the model must know which field to add.
     """
-    transcript = harness.run(make_call("convert_currency", {"amount": 3, "source": "EUR"}), tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("convert_currency", {"amount": 3, "source": "EUR"}), tools=TYPED_TOOLS,
+                             vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["target"], "The observation", "name the missing required field.")
     twin = harness.twin_observation(make_call("convert_currency", {"amount": 3, "target": "USD"}), TYPED_TOOLS)
@@ -162,7 +168,7 @@ def test_invalid_json_is_called_invalid_json(harness):
 
     Why: the model must learn that the problem is the format, not the tool or its arguments.
     """
-    transcript = harness.run('{"name": "get_weather", "arguments": {"city": Paris}}')
+    transcript = harness.run('{"name": "get_weather", "arguments": {"city": Paris}}', vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["json"], "The observation", "say that the call is not valid JSON.")
     twin = harness.twin_observation(make_call("get_weather", {}))
@@ -179,7 +185,7 @@ def test_non_object_arguments_are_named(harness):
     Why: models do send arguments as a string holding JSON (vllm-project/vllm #54964), the shape of
     OpenAI's own arguments field.
     """
-    transcript = harness.run(make_call("get_weather", '{"city": "Paris"}'))
+    transcript = harness.run(make_call("get_weather", '{"city": "Paris"}'), vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["arguments", ("object", "dict", "mapping")], "The observation",
                     "say that arguments must be a JSON object.")
@@ -198,7 +204,7 @@ def test_error_describes_the_last_attempt(harness):
     tell the model to fix something it already fixed.
     """
     model = Answers(make_call("get_weather", {"units": "metric"}))
-    transcript = harness.run(make_call("weather", {"units": "metric"}), model=model)
+    transcript = harness.run(make_call("weather", {"units": "metric"}), model=model, vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], ["city"], "The rejection's error",

@@ -62,7 +62,7 @@ def test_moderately_nested_extra_argument(harness):
     frames are already on the stack, and so does repr() of it on Python 3.11 and earlier.
     """
     raw = make_call("get_weather", {"city": "Paris"})[:-2] + ', "extra": ' + "[" * 900 + "]" * 900 + "}}"
-    expect_rejected_after_one_retry(harness.run(raw))
+    expect_rejected_after_one_retry(harness.run(raw, vary=True))  # drawn valid fields around it (Draw.varied_call)
 
 
 @pytest.mark.points(1)
@@ -125,7 +125,7 @@ def test_hundreds_of_missing_fields(harness):
     Why: one line per violation is right until there are hundreds; list the first few and a count.
     """
     tools = {"wide_form": {"required": {f"field_{i:03}": str for i in range(300)}, "optional": {}}}
-    expect_rejected_after_one_retry(harness.run(make_call("wide_form", {}), tools=tools))
+    expect_rejected_after_one_retry(harness.run(make_call("wide_form", {}), tools=tools, vary=True))
 
 
 @pytest.mark.points(1)

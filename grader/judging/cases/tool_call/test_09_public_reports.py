@@ -1,7 +1,8 @@
 """Malformed and mishandled calls from public bug reports (issue 10): each kind on inputs of its own.
 
 The literal inputs are in shared/cases/public_reports.md; these are other inputs of the same kinds, so a
-submission that recognises the literals gains nothing.
+submission that recognises the literals gains nothing. Each judged call also gets valid optional fields drawn around
+its fault (``vary=True``, ``grader.judging.draw.Draw.varied_call``); the twins and the models' replies stay as written.
 """
 
 import json
@@ -48,7 +49,7 @@ def test_number_out_of_double_range(harness, arguments, field, twin):
     """
     fixed = {"amount": 12.5}
     transcript = harness.run('{"name": "set_budget", "arguments": ' + arguments + "}",
-                             model=Answers(make_call("set_budget", fixed)), tools=BUDGET_TOOLS)
+                             model=Answers(make_call("set_budget", fixed)), tools=BUDGET_TOOLS, vary=True)
     expect_one_retry(transcript)
     twin_text = harness.twin_observation('{"name": "set_budget", "arguments": ' + twin + "}", tools=BUDGET_TOOLS)
     expect_says_what_is_wrong(transcript.observations[0], twin_text, [field], "The observation",
@@ -71,7 +72,7 @@ def test_model_client_error_with_a_traceback(harness, error, message):
     Why: gateways put whole tracebacks into their error messages; copying str(exc) into the rejection broke
     the kit's "no traceback" rule (issue 10, kind 2).
     """
-    transcript = harness.run(make_call("get_weather", {"city": 75001}), model=Fails(error, message))
+    transcript = harness.run(make_call("get_weather", {"city": 75001}), model=Fails(error, message), vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.result["error"], [("retry", "model", "ask_model")], "The rejection's error",
                     "say that asking the model again failed (the exception's type, its first line at most).")
@@ -92,7 +93,7 @@ def test_all_26_tools_are_listed(harness):
     Why: listing 20 and "6 more" hid get_sensor_reading, the tool the model meant (issue 10, kind 3).
     """
     transcript = harness.run(make_call("read_sensor", {}), model=Answers(make_call("get_sensor_reading", {})),
-                             tools=SENSOR_TOOLS)
+                             tools=SENSOR_TOOLS, vary=True)
     expect_one_retry(transcript)
     expect_mentions(transcript.observations[0], list(SENSOR_TOOLS), "The observation",
                     "list every registered tool: 26 names fit in 2,000 characters.")
@@ -120,7 +121,7 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     # of what was sent) fixes nothing (see test_05_observations).
     baseline = harness.twin_observation(make_call("plot_errors", broken), tools=WIDE_TOOLS)
     model = FixesWhatIsNamed("plot_series", broken, [(field, field, 0.5) for field in fields], baseline=baseline)
-    transcript = harness.run(make_call("plot_series", broken), model=model, tools=WIDE_TOOLS)
+    transcript = harness.run(make_call("plot_series", broken), model=model, tools=WIDE_TOOLS, vary=True)
     expect_one_retry(transcript)
     finished(transcript)
     if not transcript.dispatches:
@@ -142,7 +143,7 @@ def test_trailing_comma_hint(harness, raw):
     Why: on Python 3.10-3.12 json says "Expecting property name enclosed in double quotes" here, and a hint
     read from that wording told the model to fix its quotes (issue 10, kind 4).
     """
-    transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": "Lima"})))
+    transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": "Lima"})), vary=True)
     expect_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["comma"], "The observation", "name the stray comma.")
     expect_dispatched(transcript, "get_weather", {"city": "Lima"})
@@ -159,7 +160,7 @@ def test_arguments_string_that_is_not_one_object(harness, arguments):
     Why: on OpenAI's wire arguments is a string; when it does not hold one JSON object the call must not
     run, and the model must hear that the problem is in arguments (issue 10, kind 5).
     """
-    transcript = harness.run(json.dumps({"name": "get_weather", "arguments": arguments}))
+    transcript = harness.run(json.dumps({"name": "get_weather", "arguments": arguments}), vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
     # A twin whose arguments are an object with a wrong field: "arguments" must be named more often here.

@@ -340,3 +340,13 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
     finally:
         if mounted:
             subprocess.run(["umount", str(disk)], capture_output=True)
+
+
+def test_a_registry_dump_gains_nothing_from_the_drawn_registry(tmp_path):
+    """On this draw the dump of the registry named a drawn field's type (list, dict) in the judged observation and not
+    in its twin's, so it passed "parallel calls as a list" by difference (CI, issue 24): a twin after a varied call now
+    runs on that call's drawn registry."""
+    process, results = grade_attack(tmp_path, "stuffed_observation.py", "--seed", "a")
+    passed = {t["name"] for t in results["tests"] if t["status"] == "passed" and t["tags"][0] == "Real malformed calls"}
+    assert not any("parallel-calls-as-a-list" in name for name in passed)
+    assert points(results, "Real malformed calls")[0] <= 2

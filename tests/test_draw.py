@@ -351,3 +351,23 @@ def test_a_model_that_repeats_its_call_repeats_the_call_as_it_was_handed_over(tm
     _, results = graded(path, "--exercise", "capstone", "--seed", seed)
     [case] = [t for t in results["tests"] if "repeats the same invalid call is asked once" in t["name"]]
     assert (case["score"], case["max_score"]) == (2.0, 2.0), case["output"]
+
+
+def test_varied_arguments_declare_the_drawn_fields_where_a_repair_would_look():
+    """The step exercises' validate_call cases hand over a call's parts as data (issue 24): drawn fields go on the named
+    tool, or on every tool when the name is none of them; arguments that are no object stay as they are; the call's
+    own fields keep their order."""
+    from grader.judging.registries import TYPED_TOOLS
+
+    for seed in range(20):
+        draw = Draw(seed, "validate-call")
+        arguments, tools = draw.varied_arguments("set_alarm", {"minute": 0, "hour": True}, TYPED_TOOLS)
+        added = set(tools["set_alarm"]["optional"]) - set(TYPED_TOOLS["set_alarm"]["optional"])
+        assert 1 <= len(added) <= 3 and set(arguments) - {"minute", "hour"} <= added and set(arguments) - {"minute", "hour"}
+        assert [k for k in arguments if k not in added] == ["minute", "hour"] and arguments["hour"] is True
+        assert all(tools[name] == TYPED_TOOLS[name] for name in TYPED_TOOLS if name != "set_alarm")
+        for name in ("get_wether", 42, None):
+            arguments, tools = draw.varied_arguments(name, {"city": "Paris"}, TYPED_TOOLS)
+            assert all(set(tools[n]["optional"]) > set(TYPED_TOOLS[n]["optional"]) for n in TYPED_TOOLS)
+            assert arguments["city"] == "Paris" and len(arguments) > 1
+        assert draw.varied_arguments("get_weather", "Paris", TYPED_TOOLS)[0] == "Paris"

@@ -17,6 +17,7 @@ import pytest
 import test_hostile as hostile
 from conftest import ROOT, run_grader
 from faulty.faults import FAULTS
+from graded import LIBRARY_DRAW
 from grader.isolation import kernel_rules
 from grader.isolation import protections as protections_module
 from grader.judging.harness import Responder, Transcript
@@ -106,7 +107,7 @@ def library_graded_ahead(tmp_path_factory, request):
         (folder / f"{fault.name}.py").write_text(apply_edits(fault), encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KIT_PORTABLE_WORKER", "1")
-        grade_ahead([(folder / f"{fault.name}.py", ()) for fault in FAULTS])
+        grade_ahead([(folder / f"{fault.name}.py", ("--seed", LIBRARY_DRAW)) for fault in FAULTS])
 
 
 # Faults whose score depends on where the grader's canary runs fall (drawn afresh for every grading, so that no
@@ -128,9 +129,11 @@ def test_faulty_library_scores_the_same_on_both_transports(library_graded_ahead,
     if again:  # the plan's draw (grader.judging.pytest_plugin), the same on both transports
         monkeypatch.setattr(secrets, "SystemRandom", lambda: random.Random(fault.name))
     monkeypatch.delenv("KIT_PORTABLE_WORKER", raising=False)  # as tests/test_faulty_library.py grades it
-    default_process, default = graded(submission, again=again)
+    # One draw of the hidden inputs on both (the faulty library's fixed one, which tests/test_faulty_library.py grades
+    # on the default transport): a fault whose score depends on the draw then compares like with like.
+    default_process, default = graded(submission, "--seed", LIBRARY_DRAW, again=again)
     monkeypatch.setenv("KIT_PORTABLE_WORKER", "1")
-    portable_process, portable = graded(submission, again=again)
+    portable_process, portable = graded(submission, "--seed", LIBRARY_DRAW, again=again)
     assert portable_process.returncode == default_process.returncode == 0, portable_process.stderr
     assert portable_process.stdout.count(PORTABLE_NOTE) == 1  # it did take the other path
     assert PORTABLE_NOTE not in default_process.stdout
@@ -172,8 +175,8 @@ def test_every_handed_attack_gets_the_same_outcome_on_the_portable_transport(tmp
     outcomes = {}
     for portable in (False, True):
         env = {"KIT_PORTABLE_WORKER": "1" if portable else "0"}
-        process, results = run_grader(os.path.join(ATTACKS, name), *ATTACK_OPTIONS.get(name, ()),
-                                      results=tmp_path / f"{portable}.json", env=env, timeout=300)
+        process, results = run_grader(os.path.join(ATTACKS, name), *ATTACK_OPTIONS.get(name, ()), "--seed", "attacks",
+                                      results=tmp_path / f"{portable}.json", env=env, timeout=300)  # one draw for both
         assert "Traceback" not in process.stdout + process.stderr and results is not None, process.stderr[-2000:]
         outcomes[portable] = (results["score"], sorted(t["name"] for t in results["tests"] if t["status"] == "failed"))
     assert outcomes[True] == outcomes[False]

@@ -375,18 +375,29 @@ class Draw:
         if not isinstance(name, str) or name not in tools or json.dumps(call) != raw or not isinstance(
                 call.get("arguments"), dict):
             return self._varied_text(raw, tools)
-        spec = tools[name]
-        arguments = call.get("arguments")
-        taken = set(spec.get("required", {})) | set(spec.get("optional", {})) | set(arguments)
+        call["arguments"], tools = self.varied_arguments(name, call["arguments"], tools)
+        return json.dumps(call), tools
+
+    def varied_arguments(self, name, arguments, tools):
+        """``(arguments, tools)`` with one to three valid optional fields of drawn names and types declared on the tool
+        ``name`` (on every tool when ``name`` is none of ``tools``: not a string, unknown, a near miss) and, when
+        ``arguments`` is a dict, at least one of them sent, each at a drawn place among its own fields (whose order is
+        kept). JSON data in, JSON data out; ``varied_call`` does this for a raw call, the step exercises' cases for
+        the call they hand ``validate_call``.
+        """
+        owners = [name] if isinstance(name, str) and name in tools else list(tools)
+        taken = {field for owner in owners for part in ("required", "optional") for field in tools[owner].get(part, {})}
+        taken |= set(arguments) if isinstance(arguments, dict) else set()
         free = [word for word in POOL_WORDS if word not in taken]
         added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
-        # The call's own fields keep their order (a runtime reporting only the first violation reports the one it
-        # reported before: the twin it is judged against is not varied); the drawn ones go in at drawn places.
-        order = list(arguments)
-        for word in self._some_of(added):
-            order.insert(self.random.randrange(len(order) + 1), word)
-        call["arguments"] = {key: arguments[key] if key in arguments else self._valid(added[key]) for key in order}
-        return json.dumps(call), self._declared(tools, [name], added)
+        if isinstance(arguments, dict):
+            # The call's own fields keep their order (a runtime reporting only the first violation reports the one it
+            # reported before: the twin it is judged against is not varied); the drawn ones go in at drawn places.
+            order = list(arguments)
+            for word in self._some_of(added):
+                order.insert(self.random.randrange(len(order) + 1), word)
+            arguments = {key: arguments[key] if key in arguments else self._valid(added[key]) for key in order}
+        return arguments, self._declared(tools, owners, added)
 
     def varied_registry(self, tools):
         """A new registry: ``tools`` (a registry dict) with one to three optional fields of drawn names and types

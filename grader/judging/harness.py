@@ -8,6 +8,7 @@ submission cannot rewrite the record. Judging is ``grader.judging.expectations``
 
 import builtins
 import functools
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -411,6 +412,11 @@ class Harness:
         return ExerciseHarness(self, exercise.entry, exercise.style)
 
 
+def registry_key(tools):
+    """What tells two registries apart (str): their tools, fields and type names, as JSON."""
+    return json.dumps(encode_registry(tools), sort_keys=True, default=str)
+
+
 class ExerciseHarness:
     """What a case sees: the submission, called the way its exercise is called.
 
@@ -426,6 +432,7 @@ class ExerciseHarness:
         self.harness = harness
         self.entry = entry
         self.style = style
+        self.last_drawn = None  # (the registry as written, as a key; the registry drawn from it) of the last varied run
 
     @property
     def report(self):
@@ -454,12 +461,15 @@ class ExerciseHarness:
         written = raw if isinstance(raw, list) else [raw]
         raws = self.drawn_raws(written)
         fill = tools is None or tools == SEED_TOOLS  # the seed's registry, varied or not, goes into the module's own
-        if vary == "registry" and self.harness.draw is not None and self.harness.redact:
-            tools = self.harness.draw.varied_registry(tools if tools is not None else SEED_TOOLS)
-        elif vary and self.harness.draw is not None and self.harness.redact:
-            tools = tools if tools is not None else SEED_TOOLS
-            for index, one in enumerate(raws):
-                raws[index], tools = self.harness.draw.varied_call(one, tools)
+        if vary and self.harness.draw is not None and self.harness.redact:
+            written_tools = tools if tools is not None else SEED_TOOLS
+            if vary == "registry":
+                tools = self.harness.draw.varied_registry(written_tools)
+            else:
+                tools = written_tools
+                for index, one in enumerate(raws):
+                    raws[index], tools = self.harness.draw.varied_call(one, tools)
+            self.last_drawn = (registry_key(written_tools), tools)
             if isinstance(model, NeverCorrects) and model.raw in written:
                 model = NeverCorrects(raws[written.index(model.raw)])  # "the same invalid call" again, as handed over
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
@@ -482,6 +492,19 @@ class ExerciseHarness:
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
 
+    def varied(self, name, arguments, tools, registry_only=False):
+        """``(arguments, tools)`` for a hidden case that hands a call's parts to a plain function (``validate_call``):
+        valid optional fields drawn around whatever is wrong (``grader.judging.draw.Draw.varied_arguments``), or with
+        ``registry_only`` drawn into the registry alone (``Draw.varied_registry``); as given in a visible case or when
+        nothing is drawn. ``tools`` holds Python classes (encode it afterwards); the given objects are never changed.
+        """
+        draw = self.harness.draw
+        if draw is None or not self.harness.redact:
+            return arguments, tools
+        if registry_only:
+            return arguments, draw.varied_registry(tools)
+        return draw.varied_arguments(name, arguments, tools)
+
     def drawn_raws(self, raws):
         """``raws`` (list of raw calls) as a hidden case hands them over: a call with no word to draw gets drawn JSON
         whitespace around it (``grader.judging.draw.Draw.padded``); a visible case's stay as written."""
@@ -500,6 +523,8 @@ class ExerciseHarness:
 
         Args:
             raw: the twin's raw call (str). tools: the registry (default: the seed's).
+        After a varied ``run`` on the same registry (``vary``), the twin runs on that run's drawn registry.
+
         Returns:
             what the submission passed to ask_model first (str or another value), or None when it never
             asked (it dispatched or refused the twin at once; then the comparison is skipped).
@@ -509,6 +534,11 @@ class ExerciseHarness:
         from grader.judging.canaries import city
         from grader.judging.expectations import finished
 
+        # A twin after a varied call gets that call's drawn registry: a text that dumps the registry would otherwise
+        # name the drawn fields' types (list, dict...) in one observation only (the stuffed-observation attack did).
+        written = tools if tools is not None else SEED_TOOLS
+        if self.last_drawn is not None and self.last_drawn[0] == registry_key(written):
+            tools = self.last_drawn[1]
         transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
         finished(transcript)
         return transcript.observations[0] if transcript.observations else None

@@ -23,7 +23,11 @@ INVALID_RULE = ("Every violation is reported: unregistered or non-string names, 
 MISSING = object()
 
 
-def validate(harness, name, arguments, tools=TYPED_TOOLS):
+def validate(harness, name, arguments, tools=TYPED_TOOLS, registry_only=False):
+    """validate_call on the call ``name``/``arguments`` and ``tools``; in a hidden case with valid optional fields drawn
+    around what is wrong (``ExerciseHarness.varied``, issue 24), so the call's shape is new on every grading: a drawn
+    field is declared and valid, so what a case expects (no violations, or the ones it names) is unchanged."""
+    arguments, tools = harness.varied(name if name is not MISSING else None, arguments, tools, registry_only)
     call = {"name": name, "arguments": arguments} if name is not MISSING else {"arguments": arguments}
     return harness.call(call, encode_registry(tools), view="texts")
 
@@ -210,7 +214,10 @@ def test_uses_the_registry_it_is_given(harness):
     """
     tools = {"ping": {"required": {}, "optional": {}}}
     expect_no_violations(validate(harness, "ping", {}, tools))
-    expect_violations(validate(harness, "get_weather", {"city": "Paris"}, tools), ["get_weather"], "name the unknown tool.")
+    # The registry only: fields drawn into the call would be undeclared in a global copy of the seed's get_weather, and
+    # a validator that reads that copy would then pass for the wrong reason.
+    expect_violations(validate(harness, "get_weather", {"city": "Paris"}, tools, registry_only=True), ["get_weather"],
+                      "name the unknown tool.")
 
 
 @pytest.mark.points(1)

@@ -371,3 +371,20 @@ def test_varied_arguments_declare_the_drawn_fields_where_a_repair_would_look():
             assert all(set(tools[n]["optional"]) > set(TYPED_TOOLS[n]["optional"]) for n in TYPED_TOOLS)
             assert arguments["city"] == "Paris" and len(arguments) > 1
         assert draw.varied_arguments("get_weather", "Paris", TYPED_TOOLS)[0] == "Paris"
+
+
+def test_a_huge_call_is_varied_by_its_head_and_keeps_its_size():
+    """A 1 MB call is varied as text (parsing and writing it again cost a twentieth of a grading): the drawn fields go
+    after its arguments brace, declared and valid, and the megabyte after them is the call's own."""
+    from grader.judging.registries import SEED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    raw = make_call("get_weather", {"city": ["Paris"] * (1024 * 1024 // 10)})
+    head = '{"name": "get_weather", "arguments": {'
+    for seed in range(5):
+        varied, tools = Draw(seed, "capstone").varied_call(raw, SEED_TOOLS)
+        assert varied.startswith(head) and varied.endswith(raw[len(head):]) and 0 < len(varied) - len(raw) < 200
+        call = json.loads(varied)
+        added = {k: v for k, v in call["arguments"].items() if k != "city"}
+        declared = tools["get_weather"]["optional"]
+        assert added and all(type(value) is declared[field] for field, value in added.items())

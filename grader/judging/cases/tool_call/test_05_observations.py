@@ -8,7 +8,8 @@ names every field as often in both, and fails (``grader.judging.expectations.exp
 
 The judged call gets valid optional fields drawn around its faults (``vary=True``,
 ``grader.judging.draw.Draw.varied_call``), so its shape is new on every grading; the twin and the model's replies stay
-as written (a drawn field is valid, so it is never what an observation must name, and the retries leave it out).
+as written (a drawn field is valid, so it is never what an observation must name, and the retries leave it out), but
+where a model fixes what it is told, the twin and the retry carry the judged call's drawn fields too (``drawn_around``).
 """
 
 import pytest
@@ -41,6 +42,15 @@ CONTENT_RULE = ("The observation says what is wrong: it names the offending tool
 REMOVE = FixesWhatIsNamed.REMOVE
 
 
+def drawn_around(harness, name, broken):
+    """``(arguments, registry, drawn)``: ``broken`` with valid optional fields drawn among its own (issue 24;
+    ``ExerciseHarness.varied``), the registry declaring them, and the drawn fields alone. The twin is sent the same
+    drawn fields, so an observation that quotes the call quotes as much of both (a correct one that quoted the
+    call lost the thirteen-field case when only the judged call had them)."""
+    arguments, tools = harness.varied(name, broken, TYPED_TOOLS)
+    return arguments, tools, {key: value for key, value in arguments.items() if key not in broken}
+
+
 def expect_fixed_in_one_retry(transcript, name, arguments):
     """The careful model's retry must be dispatched; if it was rejected, the first observation missed a violation."""
     finished(transcript)
@@ -63,13 +73,13 @@ def test_two_violations_fixed_in_one_retry(harness):
     missing, nap undeclared) does, and it breaks the correct minute if the observation calls that
     wrong: naming every field fixes nothing.
     """
-    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "nap": 5}), TYPED_TOOLS)
-    broken = {"minute": 30, "snooze": 5}
+    broken, tools, extra = drawn_around(harness, "set_alarm", {"minute": 30, "snooze": 5})
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "nap": 5, **extra}), tools)
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE),
                                                    ("minute", "minute", "30")], baseline=baseline)
-    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS, vary=True)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=tools)
     expect_one_retry(transcript)
-    expect_fixed_in_one_retry(transcript, "set_alarm", {"minute": 30, "hour": 7})
+    expect_fixed_in_one_retry(transcript, "set_alarm", {"minute": 30, "hour": 7, **extra})
 
 
 @pytest.mark.points(2)
@@ -83,14 +93,14 @@ def test_three_violations_fixed_in_one_retry(harness):
     the model judges the observation against its mirror image's (minute wrong, nap undeclared) and
     breaks the correct minute if the observation calls it wrong.
     """
-    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "30", "nap": 5, "label": "gym"}),
-                                TYPED_TOOLS)
-    broken = {"hour": True, "minute": 30, "snooze": 5, "label": 3}
+    broken, tools, extra = drawn_around(harness, "set_alarm", {"hour": True, "minute": 30, "snooze": 5, "label": 3})
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "30", "nap": 5, "label": "gym",
+                                                                **extra}), tools)
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),
                                                    ("minute", "minute", "30")], baseline=baseline)
-    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=TYPED_TOOLS, vary=True)
+    transcript = harness.run(make_call("set_alarm", broken), model=model, tools=tools)
     expect_one_retry(transcript)
-    expect_fixed_in_one_retry(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
+    expect_fixed_in_one_retry(transcript, "set_alarm", {"hour": 7, "minute": 30, "label": "gym", **extra})
 
 
 @pytest.mark.points(1)

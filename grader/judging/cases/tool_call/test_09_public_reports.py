@@ -2,7 +2,8 @@
 
 The literal inputs are in shared/cases/public_reports.md; these are other inputs of the same kinds, so a
 submission that recognises the literals gains nothing. Each judged call also gets valid optional fields drawn around
-its fault (``vary=True``, ``grader.judging.draw.Draw.varied_call``); the twins and the models' replies stay as written.
+its fault (``vary=True``, ``grader.judging.draw.Draw.varied_call``); the twins and the models' replies stay as written,
+but where a model fixes what it is told, the twin gets the judged call's drawn fields too (``harness.varied``).
 """
 
 import json
@@ -115,19 +116,20 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     The model fixes a field only when the observation names it more often than a twin call's does.
     """
     fields = list(WIDE_TOOLS["plot_series"]["required"])
-    broken = {field: "0.5" for field in fields}
+    # Valid fields drawn among the thirteen (issue 24), the same in the twin's call and the judged one.
+    broken, tools = harness.varied("plot_series", {field: "0.5" for field in fields}, WIDE_TOOLS)
     # The twin sends the same arguments to a tool that does not exist (a name of the same length, so that an
     # observation quoting the call quotes as much of both): an observation that names all fields alike (a dump
     # of what was sent) fixes nothing (see test_05_observations).
-    baseline = harness.twin_observation(make_call("plot_errors", broken), tools=WIDE_TOOLS)
+    baseline = harness.twin_observation(make_call("plot_errors", broken), tools=tools)
     model = FixesWhatIsNamed("plot_series", broken, [(field, field, 0.5) for field in fields], baseline=baseline)
-    transcript = harness.run(make_call("plot_series", broken), model=model, tools=WIDE_TOOLS, vary=True)
+    transcript = harness.run(make_call("plot_series", broken), model=model, tools=tools)
     expect_one_retry(transcript)
     finished(transcript)
     if not transcript.dispatches:
         fail("The model fixed exactly the fields the observation named and the retry still failed: the observation "
              "left some of the 13 wrong fields out. Name every violation while the text fits 2,000 characters.")
-    expect_dispatched(transcript, "plot_series", {field: 0.5 for field in fields})
+    expect_dispatched(transcript, "plot_series", {key: 0.5 if key in fields else value for key, value in broken.items()})
 
 
 @pytest.mark.points(1)

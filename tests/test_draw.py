@@ -388,3 +388,31 @@ def test_a_huge_call_is_varied_by_its_head_and_keeps_its_size():
         added = {k: v for k, v in call["arguments"].items() if k != "city"}
         declared = tools["get_weather"]["optional"]
         assert added and all(type(value) is declared[field] for field, value in added.items())
+
+
+# Pieces of huge texts: words of the draw in any letter case, words it keeps, words of other scripts, a word longer
+# than any image, digits, escapes' absence and punctuation where a piece may be cut.
+HUGE_PARTS = ["weather", "Paris", "CITY", "get_weather", "arguments", "name", "Malmö", "Zürich", "кот", "x" * 5000,
+              "42", "-1.5e3", '"', ", ", ": ", "{", "}", "[", "]", " ", "\n", "—", "_", "otter", "Lima", "eur", "UTC"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_huge_text_is_renamed_in_pieces_exactly_as_it_is_word_by_word(seed):
+    """A text over 10,000 characters is renamed in repeating pieces (``Draw._pieced``, the 1 MB calls' cost): it must
+    give what renaming every token of the whole text gives, and rename back to itself."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.sampled_from(HUGE_PARTS), min_size=1, max_size=60), st.integers(1, 400))
+    def check(parts, repeat):
+        text = "".join(parts) * repeat
+        text += "{" * max(0, 10_001 - len(text))  # over the size where pieces are used
+        whole = Draw(seed, "capstone")
+        expected = whole._split_and_renamed(text, whole._forward_word, {})
+        draw = Draw(seed, "capstone")
+        drawn = draw.forward(text)
+        assert drawn == expected
+        assert draw.backward(drawn) == text
+
+    check()

@@ -36,6 +36,7 @@ OWNED_ELSEWHERE = {
     "gradebook_adds_exercises.sh": "issue 13: the assignment's exercises come from the instructor, not the students",
     "symlink_submissions.sh": "issue 13: symlinks in a submissions folder are not submissions",
     "batch_name_collision.sh": "issue 41: no two students share a results file (tests/test_batch_isolation.py)",
+    "registry_count_tell.py": "issue 24: the draw tells no refused case from a dispatched one (tests/test_lookup_attacks.py)",
 }
 FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb", "fair_future_annotations.ipynb",
               "fair_relative_audit_file.py"]

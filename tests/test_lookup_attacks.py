@@ -268,3 +268,38 @@ def test_the_skeleton_replay_works_on_the_draw_it_recorded(skeleton_table, tmp_p
     stub = graded(tmp_path, "stub", {}, "recorded", template=SKELETON_REPLAY)
     replay = graded(tmp_path, "replay", skeleton_table, "recorded", template=SKELETON_REPLAY)
     assert hidden_points(replay) >= hidden_points(stub) + 40
+
+
+# Issue 24's attacker trial (2026-12-06): only the cases that expect a refusal drew fields into their registry, so a file
+# with no schema checks that compares the installed registry's optional fields with the public cases' scored 112/129
+# on five draws. Every hidden run now draws its registry, and a call expected dispatched gets drawn fields too.
+TELL = os.path.join(ROOT, "tests", "attacks", "registry_count_tell.py")
+
+
+def test_the_registry_count_tell_works_where_only_refused_cases_draw_their_registry(tmp_path, monkeypatch):
+    """The control: with the kit as it was (a run that expects no refusal draws nothing but the renaming), the tell is
+    worth far more than the stub's generic answers."""
+    from grader.judging.draw import Draw
+    from grader.judging.harness import ExerciseHarness
+
+    run = ExerciseHarness.run
+
+    def as_before(self, raw, **options):
+        if options.get("vary") in (None, False, "dispatch", "same"):
+            options["vary"] = "same"  # the registry as written (patched below): nothing drawn but the renaming
+            self.last_drawn = None
+        return run(self, raw, **options)
+
+    stub = graded(tmp_path, "stub", {}, "a-new-draw")
+    monkeypatch.setattr(ExerciseHarness, "run", as_before)
+    monkeypatch.setattr(Draw, "varied_registry", lambda self, tools: tools)
+    tell = grader.pipeline.grade(TELL, exercise_ids=["capstone"], seed="a-new-draw")
+    assert hidden_points(tell) >= hidden_points(stub) + 40
+
+
+@pytest.mark.parametrize("seed", ["a-new-draw", "a-classmate"])
+def test_the_registry_count_tell_earns_no_more_than_an_honest_stub(tmp_path, seed):
+    stub = graded(tmp_path, "stub", {}, seed)
+    tell = grader.pipeline.grade(TELL, exercise_ids=["capstone"], seed=seed)
+    assert hidden_points(stub) > 0
+    assert hidden_points(tell) <= hidden_points(stub)

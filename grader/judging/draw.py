@@ -224,6 +224,7 @@ class Draw:
                 self._permute(group, canonical)
         self.space = frozenset(self.images)
         self._near = _near_misses()
+        self.sent = {}  # the drawn fields the last varied call sent, {field: value} in the cases' words (varied_call)
         self._cache = {}  # rename function's name -> {token: renamed token}
         self._big = {}  # (rename function's name, text) -> renamed text, for the last few texts over 10,000 characters
         # The longest token that can be renamed: a word of the draw with a three-letter prefix or an "s" added.
@@ -370,8 +371,11 @@ class Draw:
         - Text with no arguments object (``null``, ``true`` or a string as arguments, no call at all) keeps its
           words; JSON gets drawn whitespace after it (``padded``), and the registry drawn fields on every tool
           (``varied_registry``).
-        ``tools`` itself is never changed: a changed registry is a new dict.
+        ``tools`` itself is never changed: a changed registry is a new dict. ``self.sent`` holds afterwards the drawn
+        fields the call sends (``{field: value}``, in the cases' words; {} when none): a case that expects the call
+        dispatched expects them in its arguments.
         """
+        self.sent = {}
         if isinstance(raw, str) and len(raw) > HUGE:
             # Parsing and writing a 1 MB call again cost 34 ms, a twentieth of a grading: the fields go in as text,
             # after the first arguments brace of its head, where every case's call writes it.
@@ -406,6 +410,7 @@ class Draw:
             for word in self._some_of(added):
                 order.insert(self.random.randrange(len(order) + 1), word)
             arguments = {key: arguments[key] if key in arguments else self._valid(added[key]) for key in order}
+            self.sent = {key: value for key, value in arguments.items() if key in added}
         return arguments, self._declared(tools, owners, added)
 
     def varied_registry(self, tools):
@@ -463,6 +468,7 @@ class Draw:
             end = opening.end()
             pieces += [raw[start:end], text if raw[end:end + 1] == "}" else text + ", "]
             start = end
+        self.sent = values if pieces else {}
         return "".join(pieces) + raw[start:], self._declared(tools, owners, added)
 
     def _valid(self, kind):

@@ -158,7 +158,14 @@ def expect_no_retry(transcript):
 
 
 def expect_dispatched(transcript, name, arguments):
-    """Exactly one dispatch of exactly ``(name, arguments)``, and its reply returned unchanged."""
+    """Exactly one dispatch of exactly ``(name, arguments)``, and its reply returned unchanged.
+
+    ``arguments`` is what the case wrote; the valid fields a hidden run drew into the call it expects dispatched
+    (``transcript.drawn_arguments``, ``ExerciseHarness.run(vary="dispatch")``) are expected among them too.
+    Raises ``CaseFailed`` with the sentence a learner reads.
+    """
+    if transcript.drawn_arguments and isinstance(arguments, dict):
+        arguments = {**arguments, **transcript.drawn_arguments}
     finished(transcript)
     if not transcript.dispatches:
         fail("A valid call was never dispatched: call dispatch(name, arguments) once every check passes, and return "

@@ -155,6 +155,8 @@ class Transcript:
         output: what the submission printed during the case (str, capped).
         notes: sentences about the submission that explain failures (e.g. TOOLS bound as a default).
         tools_replaced: True when the case used a registry other than the seed's.
+        drawn_arguments: the valid optional fields the draw sent in a call the case expects dispatched (``{field:
+            value}``, in the cases' words; ``ExerciseHarness.run``'s ``vary="dispatch"``), else {}.
         function: the learner's function the case called (str), for messages.
         hidden: the case is a hidden one (bool): what the submission raised is judged, not shown.
     """
@@ -167,6 +169,7 @@ class Transcript:
     output: str = ""
     notes: list = field(default_factory=list)
     tools_replaced: bool = False
+    drawn_arguments: dict = field(default_factory=dict)
     function: str = "handle_tool_call"
     hidden: bool = False
 
@@ -448,11 +451,21 @@ class ExerciseHarness:
             model: a ``grader.judging.scripted_models.ScriptedModel``; default: one that repeats ``raw``.
             tools: the registry to use; default: the seed's.
             dispatch_reply: ``callable(name, arguments) -> JSON value`` that dispatch returns.
-            vary: in a hidden case whose every call is refused for a fault of its own, draw valid optional fields
-                around each fault too (``grader.judging.draw.Draw.varied_call``, one registry for all): only a case
-                that expects every call refused may ask. A ``NeverCorrects`` model repeating one of the calls then
-                repeats it as it was handed over. ``"registry"``: only the registry gets drawn fields, on every tool
-                (``Draw.varied_registry``), and the calls stay as written.
+            vary: what a hidden run draws besides the renaming (``grader.judging.draw.Draw``); a visible case's run
+                draws nothing. Every hidden run draws at least its registry, so whether a registry has drawn fields
+                tells nothing about what a case expects (issue 24's attacker trial: counting the registry's optional
+                fields told the refused cases from the dispatched ones, 102/129 with no schema checks).
+                - False: valid optional fields drawn into the registry, on every tool, none sent
+                  (``Draw.varied_registry``); the calls as written.
+                - True: for a case whose every call is refused for a fault of its own: valid optional fields drawn
+                  around each fault too (``Draw.varied_call``, one registry for all). A ``NeverCorrects`` model
+                  repeating one of the calls then repeats it as it was handed over.
+                - ``"dispatch"``: for a case that expects its (last) call dispatched as sent: the calls are varied as
+                  with True, and the drawn fields the last call sends go into ``Transcript.drawn_arguments``, which
+                  ``grader.judging.expectations.expect_dispatched`` expects among the dispatched arguments.
+                - ``"same"``: the registry the last drawn run of this case drew from the same registry as written
+                  (a twin must see the registry its judged call saw: a text that dumps the registry would otherwise
+                  differ where the drawn fields do); a drawn registry of its own when there was none. Calls as written.
         Returns:
             ``Transcript``.
         """
@@ -460,28 +473,37 @@ class ExerciseHarness:
 
         written = raw if isinstance(raw, list) else [raw]
         fill = tools is None or tools == SEED_TOOLS  # the seed's registry, varied or not, goes into the module's own
-        varies = vary and self.harness.draw is not None and self.harness.redact
-        # A varied call is padded by varied_call where it has no word: padding it here first renamed each 1 MB call
-        # twice (once as written, once as varied), a tenth of a grading.
-        raws = list(written) if varies and vary != "registry" else self.drawn_raws(written)
-        if varies:
+        draw = self.harness.draw if self.harness.redact else None
+        drawn_arguments = None
+        if draw is None:
+            raws = self.drawn_raws(written)
+        else:
             written_tools = tools if tools is not None else SEED_TOOLS
-            if vary == "registry":
-                tools = self.harness.draw.varied_registry(written_tools)
-            else:
-                tools = written_tools
+            key = registry_key(written_tools)
+            if vary in (True, "dispatch"):
+                # A varied call is padded by varied_call where it has no word: padding it here first renamed each
+                # 1 MB call twice (once as written, once as varied).
+                raws, tools = list(written), written_tools
                 for index, one in enumerate(raws):
-                    raws[index], tools = self.harness.draw.varied_call(one, tools)
-            self.last_drawn = (registry_key(written_tools), tools)
-            if isinstance(model, NeverCorrects) and model.raw in written:
-                model = NeverCorrects(raws[written.index(model.raw)])  # "the same invalid call" again, as handed over
+                    raws[index], tools = draw.varied_call(one, tools)
+                if vary == "dispatch":
+                    drawn_arguments = draw.sent
+                if isinstance(model, NeverCorrects) and model.raw in written:
+                    model = NeverCorrects(raws[written.index(model.raw)])  # "the same invalid call" again, as handed over
+            else:
+                raws = self.drawn_raws(written)
+                if vary == "same" and self.last_drawn is not None and self.last_drawn[0] == key:
+                    tools = self.last_drawn[1]
+                else:
+                    tools = draw.varied_registry(written_tools)
+            self.last_drawn = (key, tools)
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
         # A drawn case installs a registry with other names: a submission that cannot see it needs the note too.
-        drawn = self.harness.draw is not None and self.harness.redact
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
-                                tools_replaced=drawn or (tools is not None and tools != SEED_TOOLS))
+                                tools_replaced=draw is not None or (tools is not None and tools != SEED_TOOLS),
+                                drawn_arguments=drawn_arguments or {})
         responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
                               tools if tools is not None else SEED_TOOLS, allow_check=not seed)
         if seed:
@@ -539,10 +561,7 @@ class ExerciseHarness:
 
         # A twin after a varied call gets that call's drawn registry: a text that dumps the registry would otherwise
         # name the drawn fields' types (list, dict...) in one observation only (the stuffed-observation attack did).
-        written = tools if tools is not None else SEED_TOOLS
-        if self.last_drawn is not None and self.last_drawn[0] == registry_key(written):
-            tools = self.last_drawn[1]
-        transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
+        transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools, vary="same")
         finished(transcript)
         return transcript.observations[0] if transcript.observations else None
 

@@ -3,7 +3,7 @@
 Each case that expects a refusal asks for valid optional fields drawn into its call (``vary=True``,
 ``grader.judging.draw.Draw.varied_call``), declared on every registered tool when the name is none of them: a
 submission that repairs the name to a registered one meets a valid call, so it is still caught. The removed-tool
-case draws its registry only (``vary="registry"``).
+case draws its registry only (every hidden run does, ``vary=False``).
 """
 
 import pytest
@@ -103,7 +103,7 @@ def test_registry_is_read_at_call_time(harness):
     Why: the contract lets the grader replace TOOLS as a module global; a solution that captured
     TOOLS as a default argument, or hard-coded its own registry, never sees the new tool.
     """
-    transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 30}), tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 30}), tools=TYPED_TOOLS, vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, "set_alarm", {"hour": 7, "minute": 30})
 
@@ -121,5 +121,4 @@ def test_tool_removed_from_registry(harness):
     # The call as written but for a drawn city: fields drawn into it would be undeclared in the submission's stale
     # get_weather, and refusing them would pass this case for the wrong reason (the faulty library's
     # tools_default_argument did). The registry gets drawn fields instead.
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": city()}), tools=tools,
-                                                vary="registry"))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": city()}), tools=tools))

@@ -1,4 +1,9 @@
-"""Dispatching valid calls: once, unchanged, with dispatch's result returned as it is."""
+"""Dispatching valid calls: once, unchanged, with dispatch's result returned as it is.
+
+Each hidden call gets valid optional fields drawn into it (``vary="dispatch"``, ``grader.judging.draw.Draw.varied_call``),
+expected in the dispatch with the case's own: the refused cases' calls are varied too, so neither a call's shape nor its
+registry tells a case that expects a dispatch from one that expects a refusal.
+"""
 
 import pytest
 
@@ -45,7 +50,7 @@ def test_valid_call(harness, name, arguments):
     declared stays an int (no conversion); "" is a valid string; a tool with no required fields
     accepts {}.
     """
-    transcript = harness.run(make_call(name, arguments), tools=TYPED_TOOLS)
+    transcript = harness.run(make_call(name, arguments), tools=TYPED_TOOLS, vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, name, arguments)
 
@@ -60,7 +65,7 @@ def test_missing_arguments_mean_empty_object(harness, arguments):
     Why: pydantic/pydantic-ai #1654: models send "arguments": null for argument-less tools; the contract
     says that means {}, so dispatch must receive {} (not None, and no rejection).
     """
-    transcript = harness.run(make_call("get_time", arguments), tools=TYPED_TOOLS)
+    transcript = harness.run(make_call("get_time", arguments), tools=TYPED_TOOLS, vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_time", {})
 
@@ -74,7 +79,7 @@ def test_whitespace_around_json(harness):
     Why: whitespace around a JSON value is valid JSON (RFC 8259) and models end with newlines;
     rejecting it wastes the retry.
     """
-    transcript = harness.run("\n  " + make_call("get_weather", {"city": "Kyiv"}) + "\n")
+    transcript = harness.run("\n  " + make_call("get_weather", {"city": "Kyiv"}) + "\n", vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Kyiv"})
 
@@ -88,7 +93,7 @@ def test_unicode_escapes_in_name(harness):
     Why: "get\\u005fweather" is the same JSON string as "get_weather"; a validator that pattern-matches
     the raw text instead of parsing it gets this wrong.
     """
-    transcript = harness.run('{"name": "get\\u005fweather", "arguments": {"city": "Accra"}}')
+    transcript = harness.run('{"name": "get\\u005fweather", "arguments": {"city": "Accra"}}', vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Accra"})
 
@@ -103,7 +108,8 @@ def test_dispatch_result_returned_unchanged(harness):
     {"status": "ok", ...} changes what the agent loop sees.
     """
     reply = "22°C, light rain"
-    transcript = harness.run(make_call("get_weather", {"city": "Nairobi"}), dispatch_reply=lambda name, args: reply)
+    transcript = harness.run(make_call("get_weather", {"city": "Nairobi"}), dispatch_reply=lambda name, args: reply,
+                             vary="dispatch")
     finished(transcript)
     if not strict_equal(transcript.result, reply):
         fail(f"{transcript.function} did not return dispatch's result unchanged; return exactly what dispatch returns.", transcript)

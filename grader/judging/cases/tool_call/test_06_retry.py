@@ -136,7 +136,7 @@ def test_valid_call_after_invalid_call(harness):
     Why: state left over from the previous call (an error variable, a flag) must not leak into
     the next one.
     """
-    transcript = harness.run([INVALID, VALID])  # not varied: the valid call is dispatched as written
+    transcript = harness.run([INVALID, VALID], vary="dispatch")  # VALID is dispatched with its drawn fields
     finished(transcript)
     if len(transcript.observations) != 1:
         fail("ask_model was not called exactly once over an invalid and then a valid call; expected once (only for the "

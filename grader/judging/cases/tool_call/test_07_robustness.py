@@ -75,7 +75,8 @@ def test_integer_with_too_many_digits(harness):
     JSONDecodeError) for integers over 4,300 digits (CVE-2020-10735); catching only JSONDecodeError
     crashes here.
     """
-    transcript = harness.run('{"name": "set_alarm", "arguments": {"hour": ' + "7" * 5000 + ', "minute": 0}}', tools=TYPED_TOOLS)
+    transcript = harness.run('{"name": "set_alarm", "arguments": {"hour": ' + "7" * 5000 + ', "minute": 0}}', tools=TYPED_TOOLS,
+                             vary=True)
     finished(transcript)
     if transcript.dispatches:
         fail("An integer too long for Python's json module cannot have been parsed exactly; reject the call.", transcript)
@@ -150,7 +151,7 @@ def test_huge_valid_call(harness):
     documents); only the observation is bounded, not the call.
     """
     arguments = {"city": "P" * MEGABYTE}
-    transcript = harness.run(json.dumps({"name": "get_weather", "arguments": arguments}))
+    transcript = harness.run(json.dumps({"name": "get_weather", "arguments": arguments}), vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_weather", arguments)
 
@@ -165,6 +166,6 @@ def test_unpaired_surrogate_value(harness):
     Why: it is valid JSON and a valid Python str, but print() or .encode() on it raises
     UnicodeEncodeError; logging the call must not crash the runtime.
     """
-    transcript = harness.run('{"name": "get_weather", "arguments": {"city": "Paris \\ud800"}}')
+    transcript = harness.run('{"name": "get_weather", "arguments": {"city": "Paris \\ud800"}}', vary="dispatch")
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Paris \ud800"})

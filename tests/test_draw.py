@@ -122,8 +122,78 @@ def test_no_word_the_draw_can_rename_is_a_word_of_a_reference_message():
     reference's own messages in the permutation would be changed in a correct observation."""
     message_words = reference_message_words()
     assert {"missing", "declared", "expected"} <= message_words  # the reading found the messages
-    draw = Draw("any")
-    assert sorted(draw.space & message_words) == []
+    for seed in range(20):
+        draw = Draw(seed, "capstone")
+        assert sorted((draw.space | set(draw.originals)) & message_words) == []
+
+
+def test_no_image_is_a_word_of_the_vocabulary_so_a_learners_own_words_come_back_as_written():
+    """Everyday words of the vocabulary (time, note, path, label) are words a learner's own text uses: were one the
+    image of another word, renaming back changed it ("Nothing ran this time" came back as "... this city" on one draw
+    in 40 and cost a correct observation its point: issue 24's attacker trial)."""
+    text = "Nothing ran this time; next time, use a registered name, the right path, a label or a note."
+    for seed in range(300):
+        draw = Draw(seed, "capstone")
+        assert set(draw.originals) & vocabulary_words() == set()
+        assert draw.backward(text) == text
+
+
+def test_no_image_is_a_word_of_the_cases_inputs_or_of_the_course():
+    """An image is renamed back wherever it comes back: a word the cases send as written (a field "series_olive") or
+    the course's own prose uses (a learner's observation echoes it: "Try again", "otter-grader") would be changed."""
+    files = [*glob.glob(os.path.join(ROOT, "grader", "judging", "cases", "**", "*.*"), recursive=True),
+             *glob.glob(os.path.join(ROOT, "grader", "judging", "*.py")), *glob.glob(os.path.join(ROOT, "grader", "judging", "*.json")),
+             *glob.glob(os.path.join(ROOT, "notebooks", "*.ipynb")), *glob.glob(os.path.join(ROOT, "docs", "*.md")),
+             *glob.glob(os.path.join(ROOT, "solutions", "*.py")), os.path.join(ROOT, "README.md")]
+    words = set()
+    for path in files:
+        if path.endswith((".py", ".json", ".ipynb", ".md", ".ini")) and os.path.basename(path) != "draw.py":
+            with open(path, encoding="utf-8") as handle:
+                words |= {word.lower() for word in re.findall(r"[^\W\d_]+", handle.read())}
+    assert {"series", "olive", "otter", "try"} <= words  # the reading found the cases and the docs
+    images = {word for by_length in drawing._image_pools()[1].values() for group in by_length.values() for word in group}
+    assert sorted(images & words) == []
+    assert sorted(word for word in images if set(word) <= set("abcdef")) == []  # hex ids and receipts come back
+
+
+def test_the_pools_hold_an_image_for_every_renamed_word_of_every_length():
+    """A pool with fewer words of a length than the words it renames would make some draws impossible."""
+    renamed, images = drawing._image_pools()
+    for kind, by_length in renamed.items():
+        for length, group in by_length.items():
+            assert len(images[kind][length]) >= len(group), (kind, length)
+    cities = {word for group in renamed["city"].values() for word in group}
+    assert {city.lower() for city in drawing.CANARY_CITIES if city.isalpha()} <= cities  # the grader's, all renamed
+    for kind, written in VOCABULARY.items():  # with room to spare for the vocabulary
+        for word in written:
+            assert len(images[kind][len(word)]) >= 2 + sum(len(other) == len(word) for other in written), word
+
+
+def test_a_student_releases_public_canary_pool_draws_too(monkeypatch):
+    """A release has the small public canary pool (an eleven-letter city among them): a draw is made all the same, and
+    a city no pool has a word of its length for stays as written."""
+    from grader.judging import canaries
+
+    monkeypatch.setattr(drawing, "CANARY_CITIES", [*canaries.PUBLIC_POOLS["cities"], "Thiruvananthapuram"])
+    drawing._image_pools.cache_clear()
+    try:
+        draw = Draw("release", "capstone")
+        assert draw.forward("Lakeside") != "Lakeside" and draw.backward(draw.forward("Springfield")) == "Springfield"
+        assert draw.forward("Thiruvananthapuram") == "Thiruvananthapuram"
+    finally:
+        monkeypatch.undo()
+        drawing._image_pools.cache_clear()
+
+
+def test_the_fields_and_values_a_draw_adds_come_back_as_they_were_sent():
+    """A drawn field or value is sent as it is: were it an image of the draw, it would come back renamed."""
+    from grader.judging.registries import TYPED_TOOLS
+
+    for seed in range(60):
+        draw = Draw(seed, "capstone")
+        arguments, tools = draw.varied_arguments("set_alarm", {"hour": 7}, TYPED_TOOLS)
+        assert draw.sent and draw.backward(draw.forward(arguments)) == arguments
+        assert not set(draw.sent) & set(draw.originals)
 
 
 def test_the_vocabulary_the_kept_words_and_the_classes_share_no_word():

@@ -3,7 +3,7 @@
 The hidden cases are public (the kit is open source) and used to hand the worker the same inputs on every run: a
 lookup table of those inputs, or a replay of what the reference answered for them, scored 129/129 on the capstone
 with no checks at all (issue 24). Now every word of the cases' *vocabulary* (tool names' words, field names, city
-and unit values, ``VOCABULARY``) is renamed by a permutation drawn from a seed, on the trusted side, for every
+and unit values, ``VOCABULARY``) is renamed into other words drawn from a seed, on the trusted side, for every
 string and key that goes to the worker (the raw calls, the registries, the scripted models' replies, the grader's
 own observations); whatever comes back (returned values, observations, dispatched calls) is renamed back before a
 case judges it. So a case keeps its canonical words and its expectations, and the submission sees words it cannot
@@ -20,9 +20,11 @@ What keeps a case's kind and difficulty:
 - words outside the vocabulary stay literal: JSON and wire-format words, the kit's own message words, every
   word a reference observation is made of (``KEPT``), digits and punctuation.
 
-The permutation is over the vocabulary and a pool of other plain words (``POOL_WORDS``, ``POOL_CITIES`` and the
-canary pools' cities), so an image is an ordinary word, and renaming back is exact: a returned word that is not
-an image stays as it was. Words of the pools appear in no reference message (``tests/test_draw.py``).
+The vocabulary and the canary pools' cities are renamed into distinct words of other pools (``POOL_WORDS``,
+``POOL_CITIES``, ``POOL_CODES``: concrete nouns, cities, currency codes), never into a word of the vocabulary, so an
+image is an ordinary word a learner's own text does not use, and renaming back is exact: a returned word that is not
+an image stays as it was. Words of the pools appear in no reference message (``tests/test_draw.py``); the fields and
+values a draw adds to a call are pool words that are no image in that draw (``Draw.unused``).
 
 The draw is decided by a seed (``Draw(seed, *parts)``: the seed and, for instance, the student's id and the
 exercise): random for a learner's run, the instructor's secret for a class, given again with ``--seed`` to
@@ -53,11 +55,12 @@ VOCABULARY = {
     "code": "eur usd utc".split(),
 }
 
-# Plain words the vocabulary is drawn into: concrete nouns no reference message uses, three to twelve letters.
+# Plain words the vocabulary is drawn into: concrete nouns no reference message, case input or page of the course uses
+# (a learner's own text echoes the course: "otter" names a grader in the docs), three to twelve letters.
 POOL_WORDS = """
-    elk owl yak emu ram cod eel gnu ant bee
+    elk owl yak emu ram cod eel gnu ant
     kiwi lynx mole newt puma toad wren hare crab moth dove lark mink swan vole
-    otter heron raven bison camel koala llama tapir viper zebra eagle finch gecko lemur moose hyena
+    heron raven bison koala tapir viper zebra eagle finch gecko lemur moose hyena
     badger beaver condor falcon ferret gibbon iguana jaguar marten osprey parrot pelican salmon toucan walrus weasel
     buffalo cheetah dolphin gazelle giraffe hamster leopard lobster mammoth panther penguin pheasant raccoon sparrow
     antelope anteater flamingo hedgehog mongoose peacock platypus porpoise reindeer scorpion squirrel starling tortoise
@@ -65,30 +68,33 @@ POOL_WORDS = """
     hummingbird rhinoceros salamander kingfisher
     fig oak elm ash yew ivy
     pear plum lime kale leek sage mint dill rice corn bean
-    maple cedar birch aspen olive peach mango grape melon basil thyme cumin
+    maple cedar birch aspen peach mango grape melon basil thyme cumin
     walnut almond cashew pepper ginger carrot radish turnip garlic fennel quince lychee tomato cherry celery
     apricot avocado coconut lettuce cabbage parsley saffron
     mulberry rosemary cardamom chestnut pumpkin zucchini eggplant cucumber
     artichoke pistachio asparagus cranberry nectarine tangerine
     blackberry elderberry grapefruit watermelon persimmon macadamia
     pomegranate cauliflower
-    lantern harbour quarry meadow glacier canyon lagoon summit prairie tundra savanna estuary fjord dune marsh delta
-    anvil chisel hammer ladder kettle saucer teapot candle mirror pillow basket barrel bucket cradle saddle
+    lantern harbour quarry meadow glacier canyon lagoon summit prairie tundra savanna estuary fjord dune marsh
+    anvil chisel hammer ladder kettle saucer teapot candle pillow basket barrel bucket cradle saddle
     compass sextant trumpet violin banjo cello flute harp oboe tuba drum lute
     telescope harmonica accordion xylophone tambourine clarinet trombone bagpipe
 """.split()
 
-# Cities that are not in the canary pools (those are added at import, whatever pools this copy of the kit has).
+# Cities the images of cities are drawn from: those of the canary pools are left out at import (they are renamed
+# too), whatever pools this copy of the kit has; each length needs as many as the cities renamed (``_image_pools``).
 POOL_CITIES = """
-    bern doha riga baku kiev lome apia suva male
+    bern doha riga baku kiev lome apia suva bonn kobe pisa faro metz graz linz
     minsk dakar hanoi sofia tunis rabat seoul cairo delhi dhaka sanaa accra
+    milan turin genoa kyoto delft essen basel cadiz sochi tomsk kazan aswan luxor
     ankara athens berlin bogota dublin hobart lisbon luanda madrid manila moscow muscat riyadh taipei tehran vienna
     beijing caracas jakarta kampala nairobi managua tbilisi toronto yerevan cordoba bristol glasgow
     adelaide belgrade brasilia budapest canberra chisinau freetown helsinki honolulu istanbul kinshasa montreal
     pretoria santiago shanghai valencia victoria windhoek
+    stockholm edinburgh marseille barcelona yogyakarta guadalajara ouagadougou kaliningrad
 """.split()
 
-POOL_CODES = "gbp jpy chf inr brl cad aud sek nok dkk pln czk huf zar mxn sgd hkd krw try thb".split()
+POOL_CODES = "gbp chf inr brl aud sek nok dkk pln czk huf zar mxn sgd hkd krw thb".split()
 
 # Words never renamed, even where a draw could reach them: JSON, the wire formats, the kit's own markers, and the
 # words of every message a reference writes (tests/test_draw.py checks that the vocabulary and pools avoid them).
@@ -177,7 +183,7 @@ def derive_seed(seed, *parts):
 @functools.lru_cache(maxsize=1)
 def _near_misses():
     """``{near miss: (vocabulary word, edit)}``: every one-letter deletion and swap of a vocabulary word of five letters
-    or more, and its plural, that is no word of the permutation itself. The same for every draw: made once per process
+    or more, and its plural, that is no renamed word itself. The same for every draw: made once per process
     (it was a tenth of a draw's set-up)."""
     near = {}
     for word in sorted(vocabulary_words()):
@@ -192,36 +198,75 @@ def _near_misses():
     return near
 
 
+@functools.lru_cache(maxsize=1)
+def _image_pools():
+    """``(renamed, images)``, each ``{class: {length: [word, ...]}}``: what a draw renames, and the words its images
+    are drawn from, by class and length.
+
+    Renamed: the vocabulary and the canary pools' cities (one word each; a canary in its own words would tell itself
+    from the cases), the cities as far as the city pool has words of their length (a student release's public canary
+    pool has an eleven-letter city: it stays as written, as the whole public pool may).
+    Images: the pools' words that are no renamed word of any class and no kept word. An image is never a word of the
+    vocabulary: renaming back turns every image in what a submission returns into its word, and everyday words of
+    the vocabulary (time, note, path, label) are words a learner's own text uses (the attacker trial of issue 24:
+    "Nothing ran this time" read back as "city" on one draw in 40 cost a correct observation its point). Nor is it a
+    word of the letters a-f alone: a receipt, hash or id in hex digits that comes back holds such runs (a dispatch
+    receipt "3bee0a1c" would come back as "3add0a1c").
+    Raises ``ValueError`` when a pool has fewer words of some length than the vocabulary's words of that length
+    (``tests/test_draw.py`` keeps it from happening).
+    """
+    canary = sorted({city.lower() for city in CANARY_CITIES if city.isalpha()} - vocabulary_words())
+    taken = vocabulary_words() | set(canary)
+    renamed, images = {}, {}
+    for kind, written in VOCABULARY.items():
+        free, words = {}, {}
+        for word in sorted(set(CLASS_POOLS[kind])):
+            if word.isalpha() and word not in taken and word not in KEPT and not set(word) <= set("abcdef"):
+                free.setdefault(len(word), []).append(word)
+        for word in sorted(set(written)):
+            words.setdefault(len(word), []).append(word)
+        for length, group in words.items():
+            if len(free.get(length, ())) < len(group):
+                raise ValueError(f"the {kind} pool has {len(free.get(length, ()))} words of {length} letters for "
+                                 f"{len(group)} renamed ones; add words to it.")
+        if kind == "city":
+            for city in canary:
+                if len(free.get(len(city), ())) > len(words.get(len(city), ())):
+                    words.setdefault(len(city), []).append(city)
+        renamed[kind], images[kind] = words, free
+    return renamed, images
+
+
 def _with_case_of(model, word):
     """``word`` (lower case) with the letter case of ``model`` (same length) at every position."""
     return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word))
 
 
 class Draw:
-    """One grading's renaming of the cases' vocabulary (a permutation drawn from a seed).
+    """One grading's renaming of the cases' vocabulary (distinct pool words of the same class and length, drawn
+    from a seed).
 
     Args:
         seed: the draw's seed (str or int): random per run, or the instructor's per assignment.
         parts: what tells draws of one seed apart (str each), e.g. the student's id and the exercise id.
     Attributes:
-        seed: the seed as given. images: ``{word: image}`` for every word of the permutation and each near miss
-            renamed so far (lower case); ``originals`` its inverse.
+        seed: the seed as given. images: ``{word: image}`` for every renamed word (the vocabulary, the canary
+            cities) and each near miss renamed so far (lower case); ``originals`` its inverse; ``space`` the renamed
+            words; ``sent`` what the last varied call sent (``varied_call``).
     Raises:
-        nothing; a class with a single word of some length keeps that word (never the case for the pools).
+        ValueError: a pool is too small for the words it renames (``_image_pools``; never for the kit's pools).
     """
 
     def __init__(self, seed, *parts):
         self.seed = seed
         self.random = random.Random(derive_seed(seed, *parts))
         self.images, self.originals = {}, {}
-        canonical = vocabulary_words()
-        for kind, words in VOCABULARY.items():
-            pool = CLASS_POOLS[kind] + ([city.lower() for city in CANARY_CITIES] if kind == "city" else [])
-            by_length = {}
-            for word in sorted(set(words) | {w for w in pool if w.isalpha() and w not in KEPT and w not in self.images}):
-                by_length.setdefault(len(word), []).append(word)
-            for group in by_length.values():
-                self._permute(group, canonical)
+        renamed, images = _image_pools()
+        for kind, by_length in renamed.items():
+            free = images[kind]
+            for length, group in sorted(by_length.items()):
+                for word, image in zip(group, self.random.sample(free[length], len(group))):
+                    self.images[word], self.originals[image] = image, word
         self.space = frozenset(self.images)
         self._near = _near_misses()
         self.sent = {}  # the drawn fields the last varied call sent, {field: value} in the cases' words (varied_call)
@@ -230,16 +275,10 @@ class Draw:
         # The longest token that can be renamed: a word of the draw with a three-letter prefix or an "s" added.
         self.longest = max(map(len, self.space)) + 3
 
-    def _permute(self, group, canonical):
-        # A shuffle that moves every vocabulary word (a fixed one would leave that input as the cases write it);
-        # in a group of one nothing can move.
-        images = list(group)
-        for _ in range(100):
-            self.random.shuffle(images)
-            if len(group) < 2 or all(a != b for a, b in zip(group, images) if a in canonical):
-                break
-        for word, image in zip(group, images):
-            self.images[word], self.originals[image] = image, word
+    def unused(self, words):
+        """The words of ``words`` (an iterable of str) that are no image of this draw (list, in order): what a drawn
+        field or value may be, since it is sent as it is and an image would be renamed back into another word."""
+        return [word for word in words if word not in self.originals]
 
     # -- one word ------------------------------------------------------------------------------------------
 
@@ -401,8 +440,7 @@ class Draw:
         owners = [name] if isinstance(name, str) and name in tools else list(tools)
         taken = {field for owner in owners for part in ("required", "optional") for field in tools[owner].get(part, {})}
         taken |= set(arguments) if isinstance(arguments, dict) else set()
-        free = [word for word in POOL_WORDS if word not in taken]
-        added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
+        added = self._drawn_fields(taken)
         if isinstance(arguments, dict):
             # The call's own fields keep their order (a runtime reporting only the first violation reports the one it
             # reported before: the twin it is judged against is not varied); the drawn ones go in at drawn places.
@@ -418,9 +456,15 @@ class Draw:
         declared on every tool, none of them sent: for a case whose call must stay as written (``varied_call``'s
         fields would be undeclared in a stale copy of the registry, and refusing them would pass the case)."""
         taken = {field for spec in tools.values() for part in ("required", "optional") for field in spec.get(part, {})}
-        free = [word for word in POOL_WORDS if word not in taken]
-        added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
+        added = self._drawn_fields(taken)
         return self._declared(tools, list(tools), added)
+
+    def _drawn_fields(self, taken, text=""):
+        """One to three fields to declare, ``{field: type}``: words of ``POOL_WORDS`` that are no field of ``taken`` (a
+        set of str), appear nowhere in ``text`` (str) and are no image of this draw (``unused``), each of a type of
+        ``SAMPLE_TYPES``, drawn."""
+        free = [word for word in self.unused(POOL_WORDS) if word not in taken and word not in text]
+        return {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
 
     def _some_of(self, added):
         """The drawn fields a call sends: each of ``added`` (a dict's keys) or not, and at least one, so the call
@@ -450,8 +494,7 @@ class Draw:
         named = [m.group(2) for m in NAME_FIELD.finditer(window)]
         owners = [name for name in tools if name in named] or list(tools)
         taken = {field for name in owners for part in ("required", "optional") for field in tools[name].get(part, {})}
-        free = [word for word in POOL_WORDS if word not in taken and word not in window]
-        added = {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
+        added = self._drawn_fields(taken, window)
         sent = self._some_of(added)
         values = {word: self._valid(added[word]) for word in sent}
         pieces, start = [], 0
@@ -473,10 +516,10 @@ class Draw:
 
     def _valid(self, kind):
         """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn."""
-        city = self.random.choice(POOL_CITIES).title()
+        city = self.random.choice(self.unused(POOL_CITIES)).title()  # sent as it is: no image, or it came back renamed
         return {str: city, int: self.random.randrange(1, 100), float: self.random.randrange(1, 400) / 4 + 0.125,
                 bool: bool(self.random.randrange(2)), list: [city],
-                dict: {self.random.choice(POOL_WORDS): city}}[kind]
+                dict: {self.random.choice(self.unused(POOL_WORDS)): city}}[kind]
 
     # -- JSON data -----------------------------------------------------------------------------------------
 

@@ -435,7 +435,9 @@ class ExerciseHarness:
         self.harness = harness
         self.entry = entry
         self.style = style
-        self.last_drawn = None  # (the registry as written, as a key; the registry drawn from it) of the last varied run
+        # (the registry as written, as a key; the registry the case drew from it) of the case's last drawn run or
+        # ``varied``; the plugin forgets it before each case.
+        self.last_drawn = None
 
     @property
     def report(self):
@@ -455,17 +457,17 @@ class ExerciseHarness:
                 draws nothing. Every hidden run draws at least its registry, so whether a registry has drawn fields
                 tells nothing about what a case expects (issue 24's attacker trial: counting the registry's optional
                 fields told the refused cases from the dispatched ones, 102/129 with no schema checks).
-                - False: valid optional fields drawn into the registry, on every tool, none sent
-                  (``Draw.varied_registry``); the calls as written.
+                - False: the case's drawn registry for the registry as written: valid optional fields on every tool,
+                  none sent (``Draw.varied_registry``), drawn at the case's first run on that registry and the same
+                  for its later runs (a twin must see the registry its judged call saw: a text that dumps the
+                  registry would otherwise differ where the drawn fields do); the calls as written.
                 - True: for a case whose every call is refused for a fault of its own: valid optional fields drawn
                   around each fault too (``Draw.varied_call``, one registry for all). A ``NeverCorrects`` model
                   repeating one of the calls then repeats it as it was handed over.
                 - ``"dispatch"``: for a case that expects its (last) call dispatched as sent: the calls are varied as
                   with True, and the drawn fields the last call sends go into ``Transcript.drawn_arguments``, which
                   ``grader.judging.expectations.expect_dispatched`` expects among the dispatched arguments.
-                - ``"same"``: the registry the last drawn run of this case drew from the same registry as written
-                  (a twin must see the registry its judged call saw: a text that dumps the registry would otherwise
-                  differ where the drawn fields do); a drawn registry of its own when there was none. Calls as written.
+                A varied run's registry (True, "dispatch") is the case's drawn registry for later runs.
         Returns:
             ``Transcript``.
         """
@@ -492,7 +494,7 @@ class ExerciseHarness:
                     model = NeverCorrects(raws[written.index(model.raw)])  # "the same invalid call" again, as handed over
             else:
                 raws = self.drawn_raws(written)
-                if vary == "same" and self.last_drawn is not None and self.last_drawn[0] == key:
+                if self.last_drawn is not None and self.last_drawn[0] == key:
                     tools = self.last_drawn[1]
                 else:
                     tools = draw.varied_registry(written_tools)
@@ -527,8 +529,11 @@ class ExerciseHarness:
         if draw is None or not self.harness.redact:
             return arguments, tools
         if registry_only:
-            return arguments, draw.varied_registry(tools)
-        return draw.varied_arguments(name, arguments, tools)
+            drawn = arguments, draw.varied_registry(tools)
+        else:
+            drawn = draw.varied_arguments(name, arguments, tools)
+        self.last_drawn = (registry_key(drawn[1]), drawn[1])  # the case's later runs on it draw nothing more
+        return drawn
 
     def drawn_raws(self, raws):
         """``raws`` (list of raw calls) as a hidden case hands them over: a call with no word to draw gets drawn JSON
@@ -548,7 +553,7 @@ class ExerciseHarness:
 
         Args:
             raw: the twin's raw call (str). tools: the registry (default: the seed's).
-        After a varied ``run`` on the same registry (``vary``), the twin runs on that run's drawn registry.
+        The twin runs on the registry its case drew for the same registry as written (``run``), as its judged call.
 
         Returns:
             what the submission passed to ask_model first (str or another value), or None when it never
@@ -561,7 +566,7 @@ class ExerciseHarness:
 
         # A twin after a varied call gets that call's drawn registry: a text that dumps the registry would otherwise
         # name the drawn fields' types (list, dict...) in one observation only (the stuffed-observation attack did).
-        transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools, vary="same")
+        transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
         finished(transcript)
         return transcript.observations[0] if transcript.observations else None
 

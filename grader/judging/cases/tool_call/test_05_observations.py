@@ -220,8 +220,7 @@ def test_error_describes_the_last_attempt(harness):
     expect_mentions(transcript.result["error"], ["city"], "The rejection's error",
                     "describe the second (last) attempt, whose problem is the missing 'city'.")
     # The twin's last attempt names city but is wrong for another reason (an unknown tool).
-    twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("weather", {"city": "Lyon"})),
-                       vary="same")
+    twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("weather", {"city": "Lyon"})))
     finished(twin)
     twin_error = twin.result.get("error") if isinstance(twin.result, dict) else None
     expect_says_what_is_wrong(transcript.result["error"], twin_error, ["city"], "The rejection's error",

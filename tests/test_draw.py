@@ -486,3 +486,30 @@ def test_a_huge_text_is_renamed_in_pieces_exactly_as_it_is_word_by_word(seed):
         assert draw.backward(drawn) == text
 
     check()
+
+
+def test_a_twin_gets_the_fields_its_judged_call_was_sent_at_the_same_places():
+    """A twin judges an observation by difference, so it carries the judged call's drawn fields where that call had them
+    (an observation that quotes the call and cuts the quote short otherwise cut different fields in the two calls)."""
+    from grader.judging.registries import TYPED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    layouts = set()
+    for seed in range(40):
+        draw = Draw(seed, "capstone")
+        judged, _ = draw.varied_arguments("set_alarm", {"hour": True, "minute": 30, "label": 3}, TYPED_TOOLS)
+        sent, placed = draw.sent, draw.placed
+        twin = json.loads(draw.mirrored(make_call("set_alarm", {"hour": 7, "minute": "x", "label": "gym"}), sent, placed))
+        own = iter(["hour", "minute", "label"])
+        assert list(twin["arguments"]) == [key if key in sent else next(own) for key in judged]
+        assert {key: twin["arguments"][key] for key in sent} == sent
+        layouts.add(tuple(key in sent for key in judged))
+        # Text that is no json.dumps call gets them after its arguments brace, as varied_call writes them there.
+        text = '{"name": "set_budget", "arguments": {"amount": 1e400}}'
+        mirrored = draw.mirrored(text, sent, None)
+        assert mirrored.startswith('{"name": "set_budget", "arguments": {' + json.dumps(next(iter(sent))))
+        assert mirrored.endswith('"amount": 1e400}}')
+        # A twin that carries them already, or with nothing sent, stays as it is.
+        assert draw.mirrored(make_call("set_alarm", judged), sent, placed) == make_call("set_alarm", judged)
+        assert draw.mirrored(text, {}, None) == text
+    assert len(layouts) > 4

@@ -303,3 +303,103 @@ def test_the_registry_count_tell_earns_no_more_than_an_honest_stub(tmp_path, see
     tell = grader.pipeline.grade(TELL, exercise_ids=["capstone"], seed=seed)
     assert hidden_points(stub) > 0
     assert hidden_points(tell) <= hidden_points(stub)
+
+
+# The skeleton replay for parse_call (notebook 1): its hidden inputs are raw calls too. Recorded as above, around
+# Sandbox.run; the stub is the same file with an empty table (json.loads, an object or one generic problem).
+PARSE_SKELETON_REPLAY = '''
+import json
+import re
+
+TABLE = json.loads({table!r})
+WORD = re.compile(r"[^\\W\\d_]+")
+
+
+def skeleton(text):
+    return re.sub(r"[^\\W\\d_]", lambda m: "A" if m.group().isupper() else "a", text)
+
+
+def translated(value, mapping):
+    if isinstance(value, str):
+        return WORD.sub(lambda m: mapping.get(m.group(), m.group()), value)
+    if isinstance(value, list):
+        return [translated(item, mapping) for item in value]
+    if isinstance(value, dict):
+        return {{translated(k, mapping): translated(v, mapping) for k, v in value.items()}}
+    return value
+
+
+def parse_call(raw):
+    if isinstance(raw, str):
+        for entry in TABLE.get(skeleton(raw), []):
+            live = list(dict.fromkeys(WORD.findall(raw)))
+            if len(live) == len(entry["words"]):
+                return tuple(translated(entry["result"], dict(zip(entry["words"], live))))
+    try:
+        call = json.loads(raw)
+    except (TypeError, ValueError, RecursionError):
+        call = None
+    if isinstance(call, dict):
+        return call, []
+    return None, ["That is not one JSON object."]
+'''
+
+
+def record_parse_call(monkeypatch, seed, folder):
+    """The reference parse_call (written into ``folder``) graded once with a recorder: ``{skeleton: [{"result",
+    "words"}]}`` (dict)."""
+    from faulty.step_faults import BASES
+
+    table = {}
+    run = Sandbox.run
+
+    def recording_run(sandbox, entry, invocations, globals_, responder, view=None, hidden=False):
+        outcome = run(sandbox, entry, invocations, globals_, responder, view=view, hidden=hidden)
+        raw = invocations[0][0] if invocations and invocations[0] else None
+        if hidden and entry == "parse_call" and isinstance(raw, str) and len(raw) < 20_000 and outcome.results:
+            result = outcome.results[-1].get("result", {}).get("plain")
+            if result is not None:
+                table.setdefault(skeleton(raw), []).append(
+                    {"result": result, "words": list(dict.fromkeys(re.findall(r"[^\W\d_]+", raw)))})
+        return outcome
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Sandbox, "run", recording_run)
+        path = folder / "parse_reference.py"
+        path.write_text(BASES["parse-call"], encoding="utf-8")
+        result = grader.pipeline.grade(path, exercise_ids=["parse-call"], seed=seed)
+    assert result.score == result.max_score  # the reference: the answers worth replaying
+    return table
+
+
+def graded_parse(tmp_path, name, table, seed):
+    path = tmp_path / f"{name}.py"
+    path.write_text(PARSE_SKELETON_REPLAY.format(table=json.dumps(table)), encoding="utf-8")
+    return grader.pipeline.grade(path, exercise_ids=["parse-call"], seed=seed)
+
+
+@pytest.fixture(scope="module")
+def parse_table(tmp_path_factory):
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        return record_parse_call(monkeypatch, "recorded", tmp_path_factory.mktemp("reference"))
+    finally:
+        monkeypatch.undo()
+
+
+def test_the_parse_call_skeleton_replay_works_on_the_draw_it_recorded(parse_table, tmp_path):
+    """The control: on the inputs it recorded, the table is worth far more than json.loads alone."""
+    stub = graded_parse(tmp_path, "stub", {}, "recorded")
+    replay = graded_parse(tmp_path, "replay", parse_table, "recorded")
+    assert hidden_points(replay) >= hidden_points(stub) + 10
+
+
+@pytest.mark.parametrize("seed", ["a-new-draw", "a-classmate"])
+def test_the_parse_call_skeleton_replay_earns_nothing_on_a_new_draw(parse_table, tmp_path, seed):
+    """parse_call's hidden raw calls get valid fields drawn into their arguments (ExerciseHarness.call), so a replay
+    keyed by their skeletons finds nothing on a new draw: it scores what json.loads alone scores."""
+    assert len(parse_table) > 20
+    stub = graded_parse(tmp_path, "stub", {}, seed)
+    replay = graded_parse(tmp_path, "replay", parse_table, seed)
+    assert hidden_points(stub) > 0
+    assert hidden_points(replay) <= hidden_points(stub)

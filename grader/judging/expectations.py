@@ -331,7 +331,10 @@ def problem_texts(value, what):
 
 
 def expect_parsed(transcript, expected):
-    """``parse_call`` returned ``(call, [])`` with ``call`` exactly ``expected``."""
+    """``parse_call`` returned ``(call, [])`` with ``call`` exactly ``expected`` (a dict), whose arguments also hold the
+    valid fields a hidden case drew into the raw call (``transcript.drawn_arguments``). Raises ``CaseFailed``."""
+    if transcript.drawn_arguments and isinstance(expected.get("arguments"), dict):
+        expected = {**expected, "arguments": {**expected["arguments"], **transcript.drawn_arguments}}
     value = returned(transcript)
     if not (isinstance(value, list) and len(value) == 2):
         fail(f"parse_call must return a pair (call, problems), but it returned {describe_value(value)}.")

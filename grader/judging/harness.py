@@ -17,6 +17,7 @@ from grader.isolation.limits import OUTPUT_LIMIT, Limits
 from grader.isolation.sandbox import LoadReport
 from grader.isolation.sanitise import clean_text
 from grader.isolation.worker import DESCRIPTIONS
+from grader.judging.draw import NAME_FIELD
 from grader.judging.registries import SEED_TOOLS, encode_registry
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 
@@ -436,13 +437,18 @@ class ExerciseHarness:
         self.entry = entry
         self.style = style
         # (the registry as written, as a key; the registry the case drew from it) of the case's last drawn run or
-        # ``varied``; the plugin forgets it before each case.
-        self.last_drawn = None
+        # ``varied``, and (fields, indices) its last varied call sent (``Draw.sent``, ``Draw.placed``), for its twins;
+        # the plugin forgets both before each case (``forget_the_case``).
+        self.last_drawn = self.last_sent = None
 
     @property
     def report(self):
         """The shared ``LoadReport``."""
         return self.harness.report
+
+    def forget_the_case(self):
+        """Forget what the last case drew (its registries, its varied call's fields): each case draws its own."""
+        self.last_drawn = self.last_sent = None
 
     def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False):
         """Run the tool-call entry on one raw call (or several in a row) and record what happens.
@@ -488,6 +494,7 @@ class ExerciseHarness:
                 raws, tools = list(written), written_tools
                 for index, one in enumerate(raws):
                     raws[index], tools = draw.varied_call(one, tools)
+                self.last_sent = (draw.sent, draw.placed)
                 if vary == "dispatch":
                     drawn_arguments = draw.sent
                 if isinstance(model, NeverCorrects) and model.raw in written:
@@ -532,6 +539,7 @@ class ExerciseHarness:
             drawn = arguments, draw.varied_registry(tools)
         else:
             drawn = draw.varied_arguments(name, arguments, tools)
+            self.last_sent = (draw.sent, draw.placed)
         self.last_drawn = (registry_key(drawn[1]), drawn[1])  # the case's later runs on it draw nothing more
         return drawn
 
@@ -565,7 +573,16 @@ class ExerciseHarness:
         from grader.judging.expectations import finished
 
         # A twin after a varied call gets that call's drawn registry: a text that dumps the registry would otherwise
-        # name the drawn fields' types (list, dict...) in one observation only (the stuffed-observation attack did).
+        # name the drawn fields' types (list, dict...) in one observation only (the stuffed-observation attack did);
+        # and the fields that call sent, where it sent them, when its tool declares them (Draw.mirrored).
+        draw = self.harness.draw if self.harness.redact else None
+        written = tools if tools is not None else SEED_TOOLS
+        if draw is not None and self.last_sent and self.last_drawn and self.last_drawn[0] == registry_key(written):
+            sent, placed = self.last_sent
+            named = [match.group(2) for match in NAME_FIELD.finditer(raw)] if isinstance(raw, str) else []
+            registry = self.last_drawn[1]
+            if not any(name in registry and not set(sent) <= set(registry[name].get("optional", {})) for name in named):
+                raw = draw.mirrored(raw, sent, placed)
         transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
         finished(transcript)
         return transcript.observations[0] if transcript.observations else None
@@ -573,6 +590,11 @@ class ExerciseHarness:
     def observe(self, raw, tools=None, times=1):
         """Call the observe step the way notebook 3 defines it: with the call and the problems the grader's
         trusted steps 1 and 2 found for ``raw`` (data, never code), and the registry.
+
+        In a hidden case the raw call gets valid optional fields drawn around whatever is wrong with it, declared in
+        the registry (``grader.judging.draw.Draw.varied_call``), before the trusted steps read it: the call, its
+        problems and the registry then have a new shape on every draw (issue 24: a table keyed by their skeleton
+        replays nothing).
 
         Args:
             raw: the raw call (str). tools: the registry (Python classes; default: the seed's).
@@ -583,10 +605,13 @@ class ExerciseHarness:
         from grader.judging import reference_steps
 
         tools = tools if tools is not None else SEED_TOOLS
+        draw = self.harness.draw if self.harness.redact else None
+        if draw is not None:
+            raw, tools = draw.varied_call(raw, tools)
         call, problems = reference_steps.problems_for(raw, tools)
         return self.call(call, problems, encode_registry(tools), times=times)
 
-    def call(self, *args, function=None, view=None, times=1):
+    def call(self, *args, function=None, view=None, times=1, vary=True):
         """Call a plain function of the exercise and record what it returned.
 
         Args:
@@ -594,10 +619,23 @@ class ExerciseHarness:
             function: which of the exercise's functions (default: the main entry).
             view: see ``Harness.execute``.
             times: call it this many times with the same arguments (to test determinism).
+            vary: for ``parse_call`` in a hidden case, whose argument is a raw call: draw valid fields into the
+                call's arguments object where it has one (``grader.judging.draw.Draw.varied_call``; their values go
+                into ``Transcript.drawn_arguments``, which ``grader.judging.expectations.expect_parsed`` expects in
+                the parsed call), else drawn whitespace where it has no word (``Draw.padded``); False: only the
+                whitespace (a case that expects the arguments string as written).
         Returns:
             ``Transcript`` with one entry in ``returns`` per call.
         """
         transcript = Transcript()
+        draw = self.harness.draw if self.harness.redact else None
         if (function or self.entry) == "parse_call" and args:  # its argument is a raw call
-            args = (*self.drawn_raws(args[:1]), *args[1:])
+            if vary and draw is not None and isinstance(args[0], str):
+                # The skeleton of a raw call (each letter as a or A) survives the renaming: without drawn fields a
+                # table of the reference's answers keyed by it passed every parse_call case (issue 24).
+                raw, _ = draw.varied_call(args[0], SEED_TOOLS)
+                transcript.drawn_arguments = draw.sent
+                args = (raw, *args[1:])
+            else:
+                args = (*self.drawn_raws(args[:1]), *args[1:])
         return self.harness.execute(transcript, function or self.entry, [list(args)] * times, view=view)

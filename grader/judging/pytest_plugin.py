@@ -146,7 +146,7 @@ class GradingPlugin:
             self._run_canary(kind)
         # In a hidden case nothing the submission produces from the input is shown back (see _record).
         self._harness.redact = case_visibility(item) == "hidden"
-        self.view.last_drawn = None  # each case draws its own registries (ExerciseHarness.run)
+        self.view.forget_the_case()  # each case draws its own registries and fields (ExerciseHarness.run)
 
     def _run_canary(self, kind):
         # A canary is no case: its timeout must not count toward the cases' "in a row" and "in total" stops. Its

@@ -15,8 +15,10 @@ VALID_RULE = "A raw call that is exactly one JSON object parses to that object, 
 INVALID_RULE = "Anything that is not exactly one JSON object gives (None, [problem]): reported, never raised, never repaired."
 
 
-def parse(harness, raw):
-    return harness.call(raw, view=VIEW)
+def parse(harness, raw, vary=True):
+    """What parse_call returns for ``raw`` (a ``Transcript``): in a hidden case, with valid fields drawn into its
+    arguments object (``ExerciseHarness.call``), expected in the parsed call too."""
+    return harness.call(raw, view=VIEW, vary=vary)
 
 
 VALID = {
@@ -49,7 +51,8 @@ def test_valid_raw_call(harness, raw, expected):
     A 1 MB value and an unpaired surrogate (valid JSON, but print() of it raises) come back whole, as the
     capstone dispatches them.
     """
-    expect_parsed(parse(harness, raw), expected)
+    # Fields drawn into an arguments string would change the string the case expects back as written.
+    expect_parsed(parse(harness, raw, vary=not isinstance(expected["arguments"], str)), expected)
 
 
 INVALID = {

@@ -282,6 +282,12 @@ class Draw:
         field or value may be, since it is sent as it is and an image would be renamed back into another word."""
         return [word for word in words if word not in self.originals]
 
+    @functools.cached_property
+    def _unused_pools(self):
+        # (words, cities): ``unused`` of the pools a drawn field or value comes from, once per draw (the images of the
+        # pools' words are all drawn in __init__; a near miss's image is made from an image, never a pool word).
+        return self.unused(POOL_WORDS), self.unused(POOL_CITIES)
+
     # -- one word ------------------------------------------------------------------------------------------
 
     def _derived(self, lower):
@@ -467,7 +473,7 @@ class Draw:
         """One to three fields to declare, ``{field: type}``: words of ``POOL_WORDS`` that are no field of ``taken`` (a
         set of str), appear nowhere in ``text`` (str) and are no image of this draw (``unused``), each of a type of
         ``SAMPLE_TYPES``, drawn."""
-        free = [word for word in self.unused(POOL_WORDS) if word not in taken and word not in text]
+        free = [word for word in self._unused_pools[0] if word not in taken and word not in text]
         return {word: self.random.choice(SAMPLE_TYPES) for word in self.random.sample(free, 1 + self.random.randrange(3))}
 
     def _some_of(self, added):
@@ -556,10 +562,10 @@ class Draw:
 
     def _valid(self, kind):
         """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn."""
-        city = self.random.choice(self.unused(POOL_CITIES)).title()  # sent as it is: no image, or it came back renamed
+        city = self.random.choice(self._unused_pools[1]).title()  # sent as it is: no image, or it came back renamed
         return {str: city, int: self.random.randrange(1, 100), float: self.random.randrange(1, 400) / 4 + 0.125,
                 bool: bool(self.random.randrange(2)), list: [city],
-                dict: {self.random.choice(self.unused(POOL_WORDS)): city}}[kind]
+                dict: {self.random.choice(self._unused_pools[0]): city}}[kind]
 
     # -- JSON data -----------------------------------------------------------------------------------------
 
@@ -586,7 +592,9 @@ class Draw:
             if kind is list:
                 return [walk(item) for item in value]
             if kind is dict:
-                return {walk(key) if type(key) is str else key: walk(item) for key, item in value.items()}
+                # (A key is nearly always a text renamed before: looked up here, without a call of walk.)
+                return {(cache.get(key) or text_of(key, rename, cache)) if type(key) is str else key: walk(item)
+                        for key, item in value.items()}
             return value
 
         return walk(data)
@@ -629,8 +637,10 @@ class Draw:
             piece = text[start:stop]
             new = renamed.get(piece)
             if new is None:
-                keeps = piece.isascii() and not any(self._renamed_once(word, rename, cache) != word
-                                                    for word in cuts[start:stop].split())
+                # A piece much longer than the others holds a long word: if none of its words is renamed, it is kept
+                # without being split (splitting 1 MB of one letter is most of the work).
+                keeps = len(piece) > 4 * chunk and piece.isascii() and not any(
+                    self._renamed_once(word, rename, cache) != word for word in cuts[start:stop].split())
                 new = renamed[piece] = piece if keeps else self._split_and_renamed(piece, rename, cache)
             out.append(new)
             start = stop

@@ -421,6 +421,23 @@ def registry_key(tools):
     return json.dumps(encode_registry(tools), sort_keys=True, default=str)
 
 
+_KEYS = {}  # id(registry) -> (registry, its key): the registries the cases name, kept alive so that no id is reused
+
+
+def registry_key_of(tools):
+    """``registry_key`` of a registry the cases hand over again and again (a module's constant, a case's drawn
+    registry), made once per object: every hidden run looks its registry up (ExerciseHarness.run). The registry must
+    not change afterwards; the cases' registries never do. At most 256 are kept."""
+    known = _KEYS.get(id(tools))
+    if known is not None and known[0] is tools:
+        return known[1]
+    if len(_KEYS) >= 256:
+        _KEYS.clear()
+    key = registry_key(tools)
+    _KEYS[id(tools)] = (tools, key)
+    return key
+
+
 class ExerciseHarness:
     """What a case sees: the submission, called the way its exercise is called.
 
@@ -487,7 +504,7 @@ class ExerciseHarness:
             raws = self.drawn_raws(written)
         else:
             written_tools = tools if tools is not None else SEED_TOOLS
-            key = registry_key(written_tools)
+            key = registry_key_of(written_tools)
             if vary in (True, "dispatch"):
                 # A varied call is padded by varied_call where it has no word: padding it here first renamed each
                 # 1 MB call twice (once as written, once as varied).
@@ -540,7 +557,7 @@ class ExerciseHarness:
         else:
             drawn = draw.varied_arguments(name, arguments, tools)
             self.last_sent = (draw.sent, draw.placed)
-        self.last_drawn = (registry_key(drawn[1]), drawn[1])  # the case's later runs on it draw nothing more
+        self.last_drawn = (registry_key_of(drawn[1]), drawn[1])  # the case's later runs on it draw nothing more
         return drawn
 
     def drawn_raws(self, raws):
@@ -577,7 +594,7 @@ class ExerciseHarness:
         # and the fields that call sent, where it sent them, when its tool declares them (Draw.mirrored).
         draw = self.harness.draw if self.harness.redact else None
         written = tools if tools is not None else SEED_TOOLS
-        if draw is not None and self.last_sent and self.last_drawn and self.last_drawn[0] == registry_key(written):
+        if draw is not None and self.last_sent and self.last_drawn and self.last_drawn[0] == registry_key_of(written):
             sent, placed = self.last_sent
             named = [match.group(2) for match in NAME_FIELD.finditer(raw)] if isinstance(raw, str) else []
             registry = self.last_drawn[1]

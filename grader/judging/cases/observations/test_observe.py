@@ -207,6 +207,14 @@ def test_every_wrong_field_is_named_when_they_fit(harness, name, wrong):
 # These cases hand observe problem lists a learner's own steps 1 and 2 could write (terse, or carrying a traceback,
 # or very many), not the reference's finished sentences: the text observe writes is judged, not the grader's.
 
+def handed(harness, call, problems):
+    """What observe returns for ``call`` (dict), the ``problems`` a learner's own steps wrote (list of str) and the typed
+    registry: in a hidden case with valid fields drawn into the call and declared in the registry (``harness.varied``),
+    so that the three have a new shape on every draw (issue 24)."""
+    arguments, tools = harness.varied(call["name"], call["arguments"], TYPED_TOOLS)
+    return harness.call({**call, "arguments": arguments}, problems, encode_registry(tools))
+
+
 TERSE_RULE = ("When the call names a registered tool, the observation gives the way out from the registry: the "
               "arguments that tool takes, whatever the problem sentences already say.")
 
@@ -228,7 +236,7 @@ def test_the_registry_gives_the_way_out_for_terse_problems(harness, call, proble
     validate_call may write "snooze: not allowed" and nothing more, and the model then needs the allowed fields
     to fix the call in its single retry. Joining the problems adds nothing (an adversarial test).
     """
-    expect_observation(harness.call(call, problems, encode_registry(TYPED_TOOLS)), mentions,
+    expect_observation(handed(harness, call, problems), mentions,
                        "add the arguments the named tool takes, from tools, to the problems you were handed.")
 
 
@@ -247,7 +255,7 @@ def test_a_problem_holding_a_traceback_is_described(harness, problems):
     last place the runtime can keep a traceback out of the model's context (issue 10, kind 2).
     """
     call = {"name": TRACEBACK if "unknown tool" in problems[0] else "get_weather", "arguments": {}}
-    expect_observation(harness.call(call, problems, encode_registry(TYPED_TOOLS)))
+    expect_observation(handed(harness, call, problems))
 
 
 LEFT_OUT_RULE = ("When the problems cannot all fit in 2,000 characters, the observation keeps as many as fit and "
@@ -267,7 +275,7 @@ def test_problems_that_do_not_fit_are_counted(harness):
     # Undeclared names that no registry listing holds, so a problem counts as named only by its own line.
     problems = [f"argument 'extra_{i:03}' is not declared by get_weather (" + "x" * 60 + ")" for i in range(80)]
     call = {"name": "get_weather", "arguments": {"city": "Oslo", **{f"extra_{i:03}": i for i in range(80)}}}
-    text = expect_observation(harness.call(call, problems, encode_registry(TYPED_TOOLS)))
+    text = expect_observation(handed(harness, call, problems))
     named = sum(1 for i in range(80) if f"extra_{i:03}" in text)
     left_out = 80 - named
     if left_out <= 0:

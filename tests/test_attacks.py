@@ -45,7 +45,7 @@ TESTED_HERE = FULL_MARKS + [
     "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
     "str_subclass_module_name.py",
     "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py",
-    "observe_joins_its_problems.py", "reads_grader_memory_portable.py"]
+    "observe_joins_its_problems.py", "reads_grader_memory_portable.py", "fair_everyday_words.py"]
 
 
 @pytest.mark.parametrize("name, exercise", [("steal_check_capstone.py", "capstone"), ("steal_check_parse.py", "parse-call")])
@@ -351,3 +351,12 @@ def test_a_registry_dump_gains_nothing_from_the_drawn_registry(tmp_path):
     passed = {t["name"] for t in results["tests"] if t["status"] == "passed" and t["tags"][0] == "Real malformed calls"}
     assert not any("parallel-calls-as-a-list" in name for name in passed)
     assert points(results, "Real malformed calls")[0] <= 2
+
+
+@pytest.mark.parametrize("seed", ["1", "2", "3"])
+def test_a_learners_everyday_words_come_back_as_written_on_every_draw(tmp_path, seed):
+    """Issue 24's attacker trial: renaming back changed a correct message's "this time" into "this city" on about one
+    draw in 40. Images are now pool words only (tests/test_draw.py checks 300 draws); this is the whole grading of a
+    correct capstone whose messages use many such words and a hex id."""
+    process, results = grade_attack(tmp_path, "fair_everyday_words.py", "--seed", seed)
+    assert points(results) == (available("capstone"), available("capstone")), process.stdout[-2000:]

@@ -37,6 +37,8 @@ OWNED_ELSEWHERE = {
     "symlink_submissions.sh": "issue 13: symlinks in a submissions folder are not submissions",
     "batch_name_collision.sh": "issue 41: no two students share a results file (tests/test_batch_isolation.py)",
     "registry_count_tell.py": "issue 24: the draw tells no refused case from a dispatched one (tests/test_lookup_attacks.py)",
+    "drawn_field_strip_lookup.py": "issue 24: drawn fields cannot be stripped away (tests/test_lookup_attacks.py, strict xfail)",
+    "drawn_field_strip_stub.py": "issue 24: the control of drawn_field_strip_lookup.py (tests/test_lookup_attacks.py)",
 }
 FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb", "fair_future_annotations.ipynb",
               "fair_relative_audit_file.py"]
@@ -45,7 +47,8 @@ TESTED_HERE = FULL_MARKS + [
     "leak_where_filename.py", "leak_via_later_visible_case.py", "guard_bypass_dash_name.py", "disk_fill_scratch.py",
     "str_subclass_module_name.py",
     "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py",
-    "observe_joins_its_problems.py", "reads_grader_memory_portable.py", "fair_everyday_words.py"]
+    "observe_joins_its_problems.py", "reads_grader_memory_portable.py", "fair_everyday_words.py",
+    "fair_quote_cut_short.py"]
 
 
 @pytest.mark.parametrize("name, exercise", [("steal_check_capstone.py", "capstone"), ("steal_check_parse.py", "parse-call")])
@@ -354,9 +357,18 @@ def test_a_registry_dump_gains_nothing_from_the_drawn_registry(tmp_path):
 
 
 @pytest.mark.parametrize("seed", ["1", "2", "3"])
-def test_a_learners_everyday_words_come_back_as_written_on_every_draw(tmp_path, seed):
+def test_a_learners_everyday_words_cost_nothing_on_any_draw(tmp_path, seed):
     """Issue 24's attacker trial: renaming back changed a correct message's "this time" into "this city" on about one
     draw in 40. Images are now pool words only (tests/test_draw.py checks 300 draws); this is the whole grading of a
     correct capstone whose messages use many such words and a hex id."""
     process, results = grade_attack(tmp_path, "fair_everyday_words.py", "--seed", seed)
+    assert points(results) == (available("capstone"), available("capstone")), process.stdout[-2000:]
+
+
+@pytest.mark.parametrize("seed", ["r6", "r7", "r11", "r13"])
+def test_an_observation_that_quotes_the_call_cut_short_loses_nothing(tmp_path, seed):
+    """The second trials of issue 24: a twin whose values took other room than its judged call's kept a field inside a
+    quote cut at 60 characters that the judged call's quote cut off (these seeds lost a point). Each twin value now
+    takes its judged value's room."""
+    process, results = grade_attack(tmp_path, "fair_quote_cut_short.py", "--seed", seed)
     assert points(results) == (available("capstone"), available("capstone")), process.stdout[-2000:]

@@ -403,3 +403,34 @@ def test_the_parse_call_skeleton_replay_earns_nothing_on_a_new_draw(parse_table,
     replay = graded_parse(tmp_path, "replay", parse_table, seed)
     assert hidden_points(stub) > 0
     assert hidden_points(replay) <= hidden_points(stub)
+
+
+# Issue 24's second attacker trial (2026-12-06): the fields a draw adds have a recognisable name (a word of the public
+# POOL_WORDS) and value shape (1-99, k/4 + 0.125, one Title-case word...), so dropping every optional field that looks
+# drawn gives back each case's skeleton, and a table of the reference's verdicts keyed by it works again: 106/129 with no
+# schema checks against 64 for the same file with an empty table. Writing the cases' own words literally into every
+# observation no longer counts (Draw._backward_word): 93. The rest is the next part of the issue.
+STRIP = os.path.join(ROOT, "tests", "attacks", "drawn_field_strip_lookup.py")
+STRIP_STUB = os.path.join(ROOT, "tests", "attacks", "drawn_field_strip_stub.py")
+
+
+@pytest.mark.xfail(strict=True, reason="issue 24, open: drawn fields can be told from the cases' own and stripped")
+@pytest.mark.parametrize("seed", ["a-new-draw"])
+def test_a_verdict_table_keyed_by_the_call_without_its_drawn_fields_earns_nothing(seed):
+    stub = grader.pipeline.grade(STRIP_STUB, exercise_ids=["capstone"], seed=seed)
+    lookup = grader.pipeline.grade(STRIP, exercise_ids=["capstone"], seed=seed)
+    assert hidden_points(stub) > 0
+    assert hidden_points(lookup) <= hidden_points(stub) + NOTHING_TO_DRAW
+
+
+def test_the_cases_own_words_written_literally_name_nothing():
+    """A renamed word the submission sends back as itself comes from the public cases, not from its input (the trial
+    replayed the reference's observations in the cases' words: "missing required argument 'city'" named every drawn
+    field): it is judged as x's. Images, and words outside the vocabulary, come back as they were."""
+    from grader.judging.draw import Draw
+
+    draw = Draw("literal", "capstone")
+    assert draw.backward("missing required argument 'city'; try City or CITY") == \
+        "missing required argument 'xxxx'; try Xxxx or XXXX"
+    image = draw.forward("units")
+    assert image != "units" and draw.backward(f"argument {image!r} must be a string") == "argument 'units' must be a string"

@@ -340,10 +340,19 @@ class Draw:
         return _with_case_of(token, image)
 
     def _backward_word(self, token):
-        """The word (str of letters) whose image ``token`` is, or ``token`` itself when it is no image."""
+        """The word (str of letters) whose image ``token`` is; a renamed word written as itself, as many x's (same length
+        and case); else ``token`` itself.
+
+        The submission was handed only images, so a renamed word it sends back as itself came from the public cases,
+        not from its input: counted as the word, "missing required argument 'city'" written into every observation
+        named the drawn field of each (issue 24's second attacker trial replayed the reference's observations in the
+        cases' own words). No image is a word of the vocabulary, so nothing a learner reads in a call is changed.
+        """
         lower = token.lower()
         original = self.originals.get(lower) if len(lower) == len(token) else None
-        return token if original is None else _with_case_of(token, original)
+        if original is None:
+            return _with_case_of(token, "x" * len(token)) if lower in self.space else token
+        return _with_case_of(token, original)
 
     def _renamed(self, token, rename):
         """One ``TOKEN`` with each of its words renamed by ``rename``; an escape stays an escape of the new

@@ -479,7 +479,7 @@ class ExerciseHarness:
             vary: what a hidden run draws besides the renaming (``grader.judging.draw.Draw``); a visible case's run
                 draws nothing. Every hidden run draws at least its registry, so whether a registry has drawn fields
                 tells nothing about what a case expects (issue 24's attacker trial: counting the registry's optional
-                fields told the refused cases from the dispatched ones, 102/129 with no schema checks).
+                fields told the refused cases from the dispatched ones, 112/129 with no schema checks).
                 - False: the case's drawn registry for the registry as written: valid optional fields on every tool,
                   none sent (``Draw.varied_registry``), drawn at the case's first run on that registry and the same
                   for its later runs (a twin must see the registry its judged call saw: a text that dumps the

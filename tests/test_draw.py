@@ -294,9 +294,14 @@ def test_a_varied_call_keeps_its_fault_and_gets_a_new_shape_on_every_draw():
             raw, varied = draw.varied_call(make_call(name, arguments), tools)
             call = json.loads(raw)
             spec = varied[name]
-            assert spec["required"] == tools[name]["required"]
-            added = {f: t for f, t in spec["optional"].items() if f not in tools[name]["optional"]}
+            own = {**tools[name]["required"], **tools[name]["optional"]}
+            added = {f: t for f, t in {**spec["required"], **spec["optional"]}.items() if f not in own}
             assert 1 <= len(added) <= 3 and set(added.values()) <= set(SAMPLE_TYPES)
+            # The case's own fields keep their kind; at least one drawn field is required, and is sent.
+            assert {f: spec["required"][f] for f in tools[name]["required"]} == tools[name]["required"]
+            assert not set(tools[name]["optional"]) & set(spec["required"])
+            drawn_required = set(spec["required"]) - set(tools[name]["required"])
+            assert drawn_required and drawn_required <= set(call["arguments"]) and drawn_required <= set(added)
             assert {k: v for k, v in call["arguments"].items() if k not in added} == arguments  # the fault as it was
             # ... in its own order: a runtime reporting only the first violation must report the same one as before
             # (it passed the three-violation case on some draws when the order was drawn).
@@ -352,15 +357,21 @@ def test_a_call_in_text_that_is_no_call_gets_drawn_fields_and_keeps_what_breaks_
         draw = Draw(seed, "capstone")
         for kind, (raw, calls_of) in texts.items():
             varied, tools = draw.varied_call(raw, SEED_TOOLS)
-            added = {f: t for f, t in tools["get_weather"]["optional"].items() if f not in SEED_TOOLS["get_weather"]["optional"]}
+            spec, own = tools["get_weather"], SEED_TOOLS["get_weather"]
+            added = {f: t for f, t in {**spec["required"], **spec["optional"]}.items()
+                     if f not in {**own["required"], **own["optional"]}}
             assert 1 <= len(added) <= 3 and set(added.values()) <= set(SAMPLE_TYPES), kind
-            assert tools["get_weather"]["required"] == SEED_TOOLS["get_weather"]["required"]
+            assert {f: spec["required"][f] for f in own["required"]} == own["required"]
+            drawn_required = set(spec["required"]) - set(own["required"])
+            # A call that names the tool and got fields gets at least one required (one to carry it, in every call).
+            assert bool(drawn_required) == (kind not in ("unknown name", "no name")), kind
             originals = calls_of(raw)
             for original, call in zip(originals, calls_of(varied), strict=True):
                 assert {k for k in call} == {k for k in original}, kind  # the name (or its absence) as it was
                 assert call.get("name") == original.get("name")
                 sent = {k: v for k, v in call["arguments"].items() if k in added}
                 assert sent and {k: v for k, v in call["arguments"].items() if k not in added} == original["arguments"]
+                assert drawn_required <= set(sent), kind
                 assert all(type(value) is added[field] for field, value in sent.items()), (kind, sent)
             shapes[kind].add(re.sub(r"[^\W\d_]", "a", varied))
         # A cut-off call keeps its cut: the fields go in before the text it ends with.
@@ -436,7 +447,8 @@ def test_varied_arguments_declare_the_drawn_fields_where_a_repair_would_look():
     for seed in range(20):
         draw = Draw(seed, "validate-call")
         arguments, tools = draw.varied_arguments("set_alarm", {"minute": 0, "hour": True}, TYPED_TOOLS)
-        added = set(tools["set_alarm"]["optional"]) - set(TYPED_TOOLS["set_alarm"]["optional"])
+        added = {*tools["set_alarm"]["optional"], *tools["set_alarm"]["required"]} - {
+            *TYPED_TOOLS["set_alarm"]["optional"], *TYPED_TOOLS["set_alarm"]["required"]}
         assert 1 <= len(added) <= 3 and set(arguments) - {"minute", "hour"} <= added and set(arguments) - {"minute", "hour"}
         assert [k for k in arguments if k not in added] == ["minute", "hour"] and arguments["hour"] is True
         assert all(tools[name] == TYPED_TOOLS[name] for name in TYPED_TOOLS if name != "set_alarm")
@@ -460,7 +472,7 @@ def test_a_huge_call_is_varied_by_its_head_and_keeps_its_size():
         assert varied.startswith(head) and varied.endswith(raw[len(head):]) and 0 < len(varied) - len(raw) < 200
         call = json.loads(varied)
         added = {k: v for k, v in call["arguments"].items() if k != "city"}
-        declared = tools["get_weather"]["optional"]
+        declared = {**tools["get_weather"]["required"], **tools["get_weather"]["optional"]}
         assert added and all(type(value) is declared[field] for field, value in added.items())
 
 
@@ -517,3 +529,69 @@ def test_a_twin_gets_the_fields_its_judged_call_was_sent_at_the_same_places():
         assert draw.mirrored(make_call("set_alarm", judged), sent, placed) == make_call("set_alarm", judged)
         assert draw.mirrored(text, {}, None) == text
     assert len(layouts) > 4
+
+
+def test_drawn_values_take_the_cases_shapes_and_are_never_falsy():
+    """A table stripped the fields whose values looked drawn (one Title-case word, an integer below 100, k/4 + 0.125):
+    drawn values now take every shape the cases' own values have (issue 24's third attacker trial), and none is
+    falsy (a runtime that tests a required field with ``if not value`` would miss it on some draws only)."""
+    from grader.judging.draw import SAMPLE_TYPES
+
+    draw = Draw("shapes", "capstone")
+    seen = {kind: set() for kind in SAMPLE_TYPES}
+    for _ in range(300):
+        for kind in SAMPLE_TYPES:
+            value = draw._valid(kind)
+            assert type(value) is kind and value
+            if kind is str:
+                seen[kind].add("title" if value.istitle() and " " not in value else "two" if " " in value else "lower")
+            elif kind is int:
+                seen[kind].add(value < 100)
+            elif kind is float:
+                seen[kind].add(value % 1)
+            elif kind in (list, dict):
+                seen[kind].add(len(value))
+    assert seen[str] == {"title", "lower", "two"} and seen[int] == {True, False}
+    assert seen[float] == {0.25, 0.5, 0.75, 0.125} and seen[list] == {1, 2, 3} and seen[dict] == {1, 2}
+
+
+def test_a_drawn_required_field_goes_into_every_later_call_of_its_tool():
+    """A drawn field made required is in the call that drew it, in the next call of that tool (the model's corrected
+    retry, a twin, the next call handed over: ``with_required``) with the same value, and in no call of another tool."""
+    from grader.judging.registries import TYPED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    for seed in range(20):
+        draw = Draw(seed, "capstone")
+        raw, tools = draw.varied_call(make_call("get_weather", {"units": "metric"}), TYPED_TOOLS)
+        required = set(tools["get_weather"]["required"]) - {"city"}
+        assert required and {f: json.loads(raw)["arguments"][f] for f in required} == {
+            f: draw.required_values[f] for f in required}
+        retry, fields = draw.with_required(make_call("get_weather", {"city": "Paris"}), tools)
+        assert set(fields) == required and json.loads(retry)["arguments"] == {"city": "Paris", **fields}
+        other = make_call("get_time", {})
+        assert draw.with_required(other, tools) == (other, {})
+        again, _ = draw.varied_call(make_call("get_weather", {"city": "Lima"}), tools)
+        assert required <= set(json.loads(again)["arguments"])  # carried into the next varied call too
+
+
+@pytest.mark.parametrize("arguments, same", [
+    ("20", lambda a: isinstance(a, str) and a.isdigit() and len(a) == 2),
+    (20, lambda a: type(a) is int and 10 <= a < 100),
+    ("Paris", lambda a: isinstance(a, str) and a.isalpha() and a.istitle()),
+    (True, lambda a: a is True),
+    ([{"city": "Paris"}], lambda a: a == [{"city": "Paris"}]),
+])
+def test_arguments_that_are_no_object_are_drawn_as_values_of_their_kind(arguments, same):
+    """A call whose arguments are a number or a string of digits or of one word carries no field to draw, and as
+    written it was a key a table knew (the real call ``"arguments": "20"``): the value is drawn, of the same kind."""
+    from grader.judging.registries import SEED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    values = set()
+    for seed in range(10):
+        raw, _ = Draw(seed, "capstone").varied_call(make_call("get_weather", arguments), SEED_TOOLS)
+        drawn = json.loads(raw)["arguments"]
+        assert same(drawn)
+        values.add(json.dumps(drawn))
+    assert len(values) > (1 if isinstance(arguments, (str, int)) and arguments is not True else 0)

@@ -292,16 +292,24 @@ def test_the_registry_count_tell_works_where_only_refused_cases_draw_their_regis
 
     stub = graded(tmp_path, "stub", {}, "a-new-draw")
     monkeypatch.setattr(ExerciseHarness, "run", as_before)
-    monkeypatch.setattr(Draw, "varied_registry", lambda self, tools: tools)
+    monkeypatch.setattr(Draw, "varied_registry", lambda self, tools, raws=(): tools)
+    declared = Draw._declared  # and the varied calls' fields optional, as they were
+    monkeypatch.setattr(Draw, "_declared", lambda self, tools, names, added, required=(): declared(self, tools, names, added))
     tell = grader.pipeline.grade(TELL, exercise_ids=["capstone"], seed="a-new-draw")
     assert hidden_points(tell) >= hidden_points(stub) + 40
 
 
 @pytest.mark.parametrize("seed", ["a-new-draw", "a-classmate"])
 def test_the_registry_count_tell_earns_no_more_than_an_honest_stub(tmp_path, seed):
-    stub = graded(tmp_path, "stub", {}, seed)
+    """The tell against the same file with the tell switched off (its own generic answers: parse, a registered name,
+    finite numbers): since drawn fields are also required, and registries of calls as written draw them too, a
+    registry's shape tells nothing (it scored 64 against that file's 61 when only varied calls had required ones)."""
+    honest = tmp_path / "honest.py"
+    with open(TELL, encoding="utf-8") as handle:
+        honest.write_text(handle.read() + "\n\ndef _varied():\n    return False\n", encoding="utf-8")
+    stub = grader.pipeline.grade(honest, exercise_ids=["capstone"], seed=seed)
     tell = grader.pipeline.grade(TELL, exercise_ids=["capstone"], seed=seed)
-    assert hidden_points(stub) > 0
+    assert hidden_points(stub) > 40
     assert hidden_points(tell) <= hidden_points(stub)
 
 
@@ -414,9 +422,13 @@ STRIP = os.path.join(ROOT, "tests", "attacks", "drawn_field_strip_lookup.py")
 STRIP_STUB = os.path.join(ROOT, "tests", "attacks", "drawn_field_strip_stub.py")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24, open: drawn fields can be told from the cases' own and stripped")
-@pytest.mark.parametrize("seed", ["a-new-draw"])
+@pytest.mark.parametrize("seed", ["a-new-draw", "a-classmate"])
 def test_a_verdict_table_keyed_by_the_call_without_its_drawn_fields_earns_nothing(seed):
+    """The third attacker trial's table: each call keyed by its skeleton without the fields that look drawn (declared
+    optional, named by a pool word, valued like a drawn value), with the reference's verdicts and observations. It
+    scored 93 against the stub's 64; now at least one drawn field is required and drawn values take the cases'
+    shapes (``Draw.varied_arguments``, ``Draw._valid``), scalar arguments are drawn, and a call without arguments
+    also meets a tool that requires nothing."""
     stub = grader.pipeline.grade(STRIP_STUB, exercise_ids=["capstone"], seed=seed)
     lookup = grader.pipeline.grade(STRIP, exercise_ids=["capstone"], seed=seed)
     assert hidden_points(stub) > 0

@@ -272,6 +272,9 @@ class Draw:
         # The drawn fields the last varied call sent, {field: value} in the cases' words, and their indices among its
         # arguments (None: written after the arguments brace): varied_call, for a twin (mirrored).
         self.sent, self.placed = {}, None
+        # The drawn fields made required on a tool and the values sent in them ({field: value}, cases' words): every
+        # later call of that tool gets them too (varied_arguments, with_required).
+        self.required_values = {}
         self._cache = {}  # rename function's name -> {token: renamed token}
         self._big = {}  # (rename function's name, text) -> renamed text, for the last few texts over 10,000 characters
         # The longest token that can be renamed: a word of the draw with a three-letter prefix or an "s" added.
@@ -459,24 +462,75 @@ class Draw:
         taken = {field for owner in owners for part in ("required", "optional") for field in tools[owner].get(part, {})}
         taken |= set(arguments) if isinstance(arguments, dict) else set()
         added = self._drawn_fields(taken)
+        required = ()
         if isinstance(arguments, dict):
             # The call's own fields keep their order (a runtime reporting only the first violation reports the one it
             # reported before: the twin it is judged against is not varied); the drawn ones go in at drawn places.
+            # Fields an earlier call of this case made required on the tool are sent again (``required_values``).
+            carried = {field: value for field, value in self.required_values.items()
+                       if len(owners) == 1 and field in tools[owners[0]].get("required", {}) and field not in arguments}
+            some = self._some_of(added)
+            if len(owners) == 1 and tools[owners[0]].get("required"):
+                # At least one sent field is required: a table that strips the drawn fields must strip required ones
+                # too, and then a valid call and one that misses a required field of its own look the same (issue
+                # 24's third attacker trial stripped the optional ones: 93 against a stub's 64).
+                required = [word for word in some if self.random.randrange(2)] or [self.random.choice(some)]
             order = list(arguments)
-            for word in self._some_of(added):
+            for word in [*some, *carried]:
                 order.insert(self.random.randrange(len(order) + 1), word)
-            arguments = {key: arguments[key] if key in arguments else self._valid(added[key]) for key in order}
-            self.sent = {key: value for key, value in arguments.items() if key in added}
-            self.placed = [index for index, key in enumerate(arguments) if key in added]
-        return arguments, self._declared(tools, owners, added)
+            values = {**carried, **{word: self._valid(added[word]) for word in some}}
+            arguments = {key: arguments[key] if key in arguments else values[key] for key in order}
+            self.sent = {key: value for key, value in arguments.items() if key in values}
+            self.placed = [index for index, key in enumerate(arguments) if key in values]
+            self.required_values.update({word: values[word] for word in required})
+        return arguments, self._declared(tools, owners, added, required)
 
-    def varied_registry(self, tools):
-        """A new registry: ``tools`` (a registry dict) with one to three optional fields of drawn names and types
-        declared on every tool, none of them sent: for a case whose call must stay as written (``varied_call``'s
-        fields would be undeclared in a stale copy of the registry, and refusing them would pass the case)."""
+    def varied_registry(self, tools, raws=()):
+        """A new registry: ``tools`` (a registry dict) with one to three fields of drawn names and types declared on
+        every tool: for a case whose calls ``raws`` (list of str) must stay as written (``varied_call``'s fields would
+        be undeclared in a stale copy of the registry, and refusing them would pass the case).
+
+        On a tool that ``raws`` name and can all carry a field (``_carriers``), at least one of them is required, with
+        a drawn value in ``required_values`` that ``with_required`` writes into those calls; on every other tool they
+        are optional. Where only calls the draw varies got required fields, a registry with none of them told the
+        calls as written apart (issue 24: a tell of the registry's shape scored 64 against the same file's 61).
+        """
         taken = {field for spec in tools.values() for part in ("required", "optional") for field in spec.get(part, {})}
         added = self._drawn_fields(taken)
-        return self._declared(tools, list(tools), added)
+        carriers = self._carriers(raws, tools)
+        required = ()
+        if carriers:
+            words = list(added)
+            required = [word for word in words if self.random.randrange(2)] or [self.random.choice(words)]
+            self.required_values.update({word: self._valid(added[word]) for word in required})
+        others = [name for name in tools if name not in carriers]
+        return self._declared(self._declared(tools, others, added), carriers, added, required)
+
+    @staticmethod
+    def _carriers(raws, tools):
+        """The tools of ``tools`` that ``raws`` (list of raw calls) name, every call naming which is a ``json.dumps``
+        call whose arguments are an object (``with_required`` writes the fields into it) or no object and not null
+        (it is refused for that first, whatever the registry requires), and that require a field of their own (a tool
+        that requires nothing is a kind of its own: a runtime that checks fields only where some are required is
+        caught there); list of str, in ``tools``' order."""
+        fits, blocked = set(), set()
+        if any(isinstance(raw, str) and len(raw) > HUGE for raw in raws):
+            return []  # a 1 MB call is not parsed again to learn its tool: no tool gets required fields
+        for raw in raws:
+            try:
+                call = json.loads(raw) if isinstance(raw, str) else None
+            except (ValueError, RecursionError):
+                continue
+            name = call.get("name") if isinstance(call, dict) else None
+            if not isinstance(name, str) or name not in tools:
+                continue
+            arguments = call.get("arguments")
+            if (isinstance(arguments, dict) and json.dumps(call) == raw) or (
+                    "arguments" in call and arguments is not None and not isinstance(arguments, dict)):
+                fits.add(name)
+            else:
+                blocked.add(name)  # missing or null arguments, or an object written otherwise: nothing goes in
+        return [name for name in tools if name in fits - blocked and tools[name].get("required")]
 
     def _drawn_fields(self, taken, text=""):
         """One to three fields to declare, ``{field: type}``: words of ``POOL_WORDS`` that are no field of ``taken`` (a
@@ -490,16 +544,45 @@ class Draw:
         itself, not only its registry, is new on every draw (list of str)."""
         return [word for word in added if self.random.randrange(2)] or [self.random.choice(list(added))]
 
-    def _declared(self, tools, names, added):
-        """A new registry: ``tools`` with the fields ``added`` (``{field: type}``) declared optional on each tool of
-        ``names``, among its own optional fields in a drawn order."""
+    def _declared(self, tools, names, added, required=()):
+        """A new registry: ``tools`` with the fields ``added`` (``{field: type}``) declared on each tool of ``names``:
+        those of ``required`` (a collection of str) after its own required fields, the others among its own optional
+        fields in a drawn order."""
         tools = dict(tools)
         for name in names:
             spec = tools[name]
-            optional = [*spec.get("optional", {}).items(), *added.items()]
+            optional = [*spec.get("optional", {}).items(), *((k, v) for k, v in added.items() if k not in required)]
             self.random.shuffle(optional)
-            tools[name] = {**spec, "required": dict(spec.get("required", {})), "optional": dict(optional)}
+            tools[name] = {**spec, "required": {**spec.get("required", {}), **{k: added[k] for k in required}},
+                           "optional": dict(optional)}
         return tools
+
+    def with_required(self, raw, tools):
+        """``(raw, fields)``: ``raw`` (a raw call in the cases' words, str) with the drawn required fields its tool
+        lacks (``required_values``) written into its arguments at the end, and those fields (``{field: value}``, {}
+        when none). ``raw`` as it is unless it is a ``json.dumps`` call of a tool of ``tools`` with an arguments
+        object.
+
+        A drawn field made required on a tool must be in every call of that tool the case hands over afterwards (the
+        model's corrected retry, a twin, the next call): it is the draw's, and leaving it out would add a fault the
+        case did not write.
+        """
+        if not self.required_values or not isinstance(raw, str) or len(raw) > HUGE or '"arguments": {' not in raw:
+            return raw, {}
+        try:
+            call = json.loads(raw)
+        except (ValueError, RecursionError):
+            return raw, {}
+        name = call.get("name") if isinstance(call, dict) else None
+        arguments = call.get("arguments") if isinstance(call, dict) else None
+        if not isinstance(name, str) or name not in tools or not isinstance(arguments, dict) or json.dumps(call) != raw:
+            return raw, {}
+        fields = {field: value for field, value in self.required_values.items()
+                  if field in tools[name].get("required", {}) and field not in arguments}
+        if not fields:
+            return raw, {}
+        call["arguments"] = {**arguments, **fields}
+        return json.dumps(call), fields
 
     def _varied_text(self, raw, tools, head=None):
         """``varied_call`` for a raw call that is not a ``make_call`` call of a registered tool, or is over ``HUGE``
@@ -509,15 +592,52 @@ class Draw:
         window = raw if head is None else raw[:head]
         openings = list(ARGUMENTS_OPENING.finditer(window))
         if not openings:
-            return self.padded(raw, any_json=True), self.varied_registry(tools)
+            raw = self._scalar_arguments_drawn(raw)
+            return self.padded(raw, any_json=True), self.varied_registry(tools, [raw])
         named = [m.group(2) for m in NAME_FIELD.finditer(window)]
         owners = [name for name in tools if name in named] or list(tools)
         taken = {field for name in owners for part in ("required", "optional") for field in tools[name].get(part, {})}
         added = self._drawn_fields(taken, window)
-        values = {word: self._valid(added[word]) for word in self._some_of(added)}
+        some = self._some_of(added)
+        values = {word: self._valid(added[word]) for word in some}
         written = self._written_after_openings(raw, values, openings)
         self.sent, self.placed = (values, None) if written != raw else ({}, None)
-        return written, self._declared(tools, owners, added)
+        required = ()
+        if written != raw and len(owners) == 1 and owners[0] in named and tools[owners[0]].get("required"):
+            # As in varied_arguments: one tool, named and registered, gets at least one of them as required.
+            required = [word for word in some if self.random.randrange(2)] or [self.random.choice(some)]
+            self.required_values.update({word: values[word] for word in required})
+        return written, self._declared(tools, owners, added, required)
+
+    def _scalar_arguments_drawn(self, raw):
+        """``raw`` with arguments that are a number, or a string of digits or of one word, replaced by a drawn value
+        of the same kind (a number of as many digits, a word of the pools in the same letter case), when ``raw`` is a
+        ``json.dumps`` call; else ``raw`` as it is.
+
+        Arguments that are no object carry no field to draw; kept as written they were a key a table knew (the
+        real call ``"arguments": "20"``: issue 24's third attacker trial). A string of digits stays one (some runtimes
+        parse it: ``json.loads("20")`` is a number either way), a word stays a word (no JSON either way).
+        """
+        try:
+            call = json.loads(raw)
+        except (ValueError, RecursionError):
+            return raw
+        arguments = call.get("arguments") if isinstance(call, dict) else None
+        if isinstance(arguments, bool) or json.dumps(call) != raw:
+            return raw
+        if isinstance(arguments, int):
+            digits = len(str(abs(arguments)))
+            drawn = self.random.randrange(10 ** (digits - 1) if digits > 1 else 1, 10 ** digits)
+            call["arguments"] = -drawn if arguments < 0 else drawn
+        elif isinstance(arguments, str) and arguments.isascii() and arguments.isdigit():
+            call["arguments"] = str(self.random.randrange(10 ** (len(arguments) - 1) if len(arguments) > 1 else 1,
+                                                          10 ** len(arguments)))
+        elif isinstance(arguments, str) and arguments.isascii() and arguments.isalpha():
+            word = self.random.choice(self._unused_pools[1])
+            call["arguments"] = word.upper() if arguments.isupper() else word if arguments.islower() else word.title()
+        else:
+            return raw
+        return json.dumps(call)
 
     @staticmethod
     def _written_after_openings(raw, values, openings):
@@ -570,11 +690,34 @@ class Draw:
         return self._written_after_openings(raw, sent, list(ARGUMENTS_OPENING.finditer(raw)))
 
     def _valid(self, kind):
-        """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn."""
-        city = self.random.choice(self._unused_pools[1]).title()  # sent as it is: no image, or it came back renamed
-        return {str: city, int: self.random.randrange(1, 100), float: self.random.randrange(1, 400) / 4 + 0.125,
-                bool: bool(self.random.randrange(2)), list: [city],
-                dict: {self.random.choice(self._unused_pools[0]): city}}[kind]
+        """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn in the shapes the cases' own
+        values have (a Title-case city, a lower-case word, two words; a small or a large integer; a decimal; one to
+        three items or entries), so that no shape tells a drawn field from a case's own (a table that stripped values
+        shaped like the drawn ones, "one Title-case word", "k/4 + 0.125", kept the cases' skeletons). Never a falsy
+        value: a runtime that tests a required field with ``if not value`` misses it on some draws only.
+        """
+        words, cities = self._unused_pools  # sent as they are: no image, or they came back renamed
+        choice, below = self.random.choice, self.random.randrange
+
+        def text():
+            return choice((lambda: choice(cities).title(), lambda: choice(words),
+                           lambda: f"{choice(words)} {choice(words)}"))()
+
+        def number():
+            return below(1, 100) if below(2) else below(100, 100_000)
+
+        if kind is str:
+            return text()
+        if kind is int:
+            return number()
+        if kind is float:
+            return below(0, 1000) + choice((0.25, 0.5, 0.75, 0.125))
+        if kind is bool:
+            return True
+        item = text if below(2) else number
+        if kind is list:
+            return [item() for _ in range(1 + below(3))]
+        return {word: item() for word in self.random.sample(words, 1 + below(2))}
 
     # -- JSON data -----------------------------------------------------------------------------------------
 

@@ -244,6 +244,29 @@ class Responder:
         return {"op": "raise", "type": "RuntimeError", "message": f"unknown request {op!r}"}
 
 
+class WithDrawnRequired:
+    """A scripted model whose replies get the fields a draw made required on their tool (``grader.judging.draw.Draw.
+    with_required``): a case's corrected retry is written without them, and without them it would carry a fault the
+    case did not write. The fields added go into ``transcript.drawn_arguments``, where ``expect_dispatched`` expects
+    them.
+
+    Args:
+        model: the case's scripted model (``callable(observation) -> reply``). draw: the ``Draw``. tools: the
+            registry the run installs (cases' words). transcript: the run's ``Transcript``.
+    """
+
+    def __init__(self, model, draw, tools, transcript):
+        self.model, self.draw, self.tools, self.transcript = model, draw, tools, transcript
+
+    def __call__(self, observation):
+        """The model's reply to ``observation`` (str or None), with the drawn required fields of its tool."""
+        reply = self.model(observation)
+        if isinstance(reply, str) and self.tools is not None:
+            reply, fields = self.draw.with_required(reply, self.tools)
+            self.transcript.drawn_arguments = {**self.transcript.drawn_arguments, **fields}
+        return reply
+
+
 class DrawnResponder:
     """A ``Responder`` seen through a draw (``grader.judging.draw.Draw``): the worker's requests are renamed back
     into the cases' own words before ``inner`` answers (and records) them, and the answer is renamed forward.
@@ -490,7 +513,11 @@ class ExerciseHarness:
                 - ``"dispatch"``: for a case that expects its (last) call dispatched as sent: the calls are varied as
                   with True, and the drawn fields the last call sends go into ``Transcript.drawn_arguments``, which
                   ``grader.judging.expectations.expect_dispatched`` expects among the dispatched arguments.
-                A varied run's registry (True, "dispatch") is the case's drawn registry for later runs.
+                - ``"like-last"``: for a case's second call, expected dispatched, that must meet the drawn fields of
+                  the case's last varied call (``_like_last``): a second call with fields of its own could be told
+                  from the first by them, and a table that knew the first refused it by rote and dispatched the
+                  second (issue 24's third attacker trial).
+                A varied run's registry (True, "dispatch", "like-last") is the case's drawn registry for later runs.
         Returns:
             ``Transcript``.
         """
@@ -505,7 +532,9 @@ class ExerciseHarness:
         else:
             written_tools = tools if tools is not None else SEED_TOOLS
             key = registry_key_of(written_tools)
-            if vary in (True, "dispatch"):
+            if vary == "like-last":
+                raws, tools, drawn_arguments = self._like_last(draw, written, written_tools)
+            elif vary in (True, "dispatch"):
                 # A varied call is padded by varied_call where it has no word: padding it here first renamed each
                 # 1 MB call twice (once as written, once as varied).
                 raws, tools = list(written), written_tools
@@ -521,7 +550,10 @@ class ExerciseHarness:
                 if self.last_drawn is not None and self.last_drawn[0] == key:
                     tools = self.last_drawn[1]
                 else:
-                    tools = draw.varied_registry(written_tools)
+                    tools = draw.varied_registry(written_tools, raws)
+                for index, one in enumerate(raws):  # a tool made required fields of the draw: they are sent
+                    raws[index], fields = draw.with_required(one, tools)
+                    drawn_arguments = {**(drawn_arguments or {}), **fields}
             self.last_drawn = (key, tools)
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
@@ -530,8 +562,11 @@ class ExerciseHarness:
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
                                 tools_replaced=draw is not None or (tools is not None and tools != SEED_TOOLS),
                                 drawn_arguments=drawn_arguments or {})
-        responder = Responder(transcript, model if model is not None else NeverCorrects(raws[0]), dispatch_reply,
-                              tools if tools is not None else SEED_TOOLS, allow_check=not seed)
+        model = model if model is not None else NeverCorrects(raws[0])
+        if draw is not None and draw.required_values:
+            model = WithDrawnRequired(model, draw, tools, transcript)
+        responder = Responder(transcript, model, dispatch_reply, tools if tools is not None else SEED_TOOLS,
+                              allow_check=not seed)
         if seed:
             if fill:
                 registry["fill"] = True  # into the module's own TOOLS (grader.isolation.worker.run_case)
@@ -542,6 +577,24 @@ class ExerciseHarness:
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+
+    def _like_last(self, draw, written, tools):
+        """``(raws, tools, fields)`` for ``run(vary="like-last")``: the calls ``written`` (list of str) with the fields
+        the case's last varied call sent, where it sent them (``Draw.mirrored``), and those fields declared on each
+        tool of ``tools`` (a registry as written) that the calls name, required where the last call's registry
+        required them (their drawn values stay in ``Draw.required_values``), each of its value's type; ``fields`` is
+        ``{field: value}``, what ``expect_dispatched`` expects besides the case's own arguments."""
+        sent, placed = self.last_sent or ({}, None)
+        before = self.last_drawn[1] if self.last_drawn else {}
+        named = {match.group(2) for one in written if isinstance(one, str) for match in NAME_FIELD.finditer(one)}
+        tools = dict(tools)
+        for name in named & set(tools):
+            spec, required = tools[name], before.get(name, {}).get("required", {})
+            tools[name] = {**spec,
+                           "required": {**spec.get("required", {}), **{f: type(v) for f, v in sent.items() if f in required}},
+                           "optional": {**spec.get("optional", {}),
+                                        **{f: type(v) for f, v in sent.items() if f not in required}}}
+        return [draw.mirrored(one, sent, placed) for one in written], tools, dict(sent)
 
     def varied(self, name, arguments, tools, registry_only=False):
         """``(arguments, tools)`` for a hidden case that hands a call's parts to a plain function (``validate_call``):
@@ -598,7 +651,8 @@ class ExerciseHarness:
             sent, placed = self.last_sent
             named = [match.group(2) for match in NAME_FIELD.finditer(raw)] if isinstance(raw, str) else []
             registry = self.last_drawn[1]
-            if not any(name in registry and not set(sent) <= set(registry[name].get("optional", {})) for name in named):
+            if not any(name in registry and not set(sent) <= {*registry[name].get("optional", {}),
+                                                               *registry[name].get("required", {})} for name in named):
                 raw = draw.mirrored(raw, sent, placed)
         transcript = self.run(raw, model=Answers(make_call("get_weather", {"city": city()})), tools=tools)
         finished(transcript)

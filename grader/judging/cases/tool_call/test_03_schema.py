@@ -1,14 +1,15 @@
 """Arguments against the schema: required present, types exact, nothing undeclared, no coercion.
 
-Every case here expects a refusal, so each asks for valid optional fields drawn around its fault (``vary=True``,
-``grader.judging.draw.Draw.varied_call``): the call's shape is new on every grading, not only its words.
+Every case here expects a refusal, so each asks for valid fields drawn around its fault (``vary=True``,
+``grader.judging.draw.Draw.varied_call``): the call's shape is new on every grading, not only its words. A call with
+no arguments, where nothing can be drawn, is also sent to a tool that requires nothing and must then be dispatched.
 """
 
 import json
 
 import pytest
 
-from grader.judging.expectations import expect_mentions, expect_rejected_after_one_retry
+from grader.judging.expectations import expect_dispatched, expect_mentions, expect_rejected_after_one_retry
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import params, rule_id
 from grader.judging.scripted_models import make_call
@@ -42,10 +43,14 @@ def test_missing_required(harness):
 def test_arguments_key_missing(harness):
     """A call with no arguments key is checked as {} and rejected for its missing field.
 
+    The same call of a tool that requires nothing is then dispatched with {}.
     Why: the contract says missing arguments means {}; a runtime that skips validation when the key
-    is absent dispatches a call without its required fields.
+    is absent dispatches a call without its required fields. The second call keeps a table keyed by the call's
+    shape from refusing it by rote (nothing about a call without arguments can be drawn; issue 24's third attacker
+    trial): the rule decides, not the call's look.
     """
     expect_rejected_after_one_retry(harness.run(make_call("get_weather", ...), vary=True))
+    expect_dispatched_when_nothing_is_required(harness, ...)
 
 
 @pytest.mark.points(1)
@@ -55,12 +60,25 @@ def test_arguments_null(harness):
     """A call with null arguments is checked as {} and rejected for its missing field.
 
     Why: pydantic/pydantic-ai #1654: models send "arguments": null; treating it as {} is right, skipping the
-    required-field check is not.
+    required-field check is not. The same call of a tool that requires nothing is dispatched with {}, as in
+    test_arguments_key_missing.
     """
     transcript = harness.run(make_call("get_weather", None), vary=True)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["city"], "The observation",
                     "treat null arguments as {} and name the missing required field.")
+    expect_dispatched_when_nothing_is_required(harness, None)
+
+
+# The seed's tool with nothing required: a call without arguments (or with null) is then valid.
+NOTHING_REQUIRED = {"get_weather": {"required": {}, "optional": {"city": str, "units": str}}}
+
+
+def expect_dispatched_when_nothing_is_required(harness, arguments):
+    """Run ``make_call("get_weather", arguments)`` (no arguments key, or null) on ``NOTHING_REQUIRED`` and expect it
+    dispatched with {} (the contract: missing or null arguments mean {}). Raises ``CaseFailed``."""
+    transcript = harness.run(make_call("get_weather", arguments), tools=NOTHING_REQUIRED, vary="dispatch")
+    expect_dispatched(transcript, "get_weather", {})
 
 
 TYPE_ERRORS = {
@@ -132,9 +150,15 @@ def test_extra_argument(harness):
 def test_extra_argument_on_tool_without_arguments(harness):
     """An argument sent to a tool that declares only optional fields is rejected if undeclared.
 
-    Why: a validator that only loops over declared fields never looks at what else was sent.
+    Where the tool declares it, the same call is dispatched.
+    Why: a validator that only loops over declared fields never looks at what else was sent. The second call keeps a
+    table keyed by the call's shape from refusing it by rote (a tool that requires nothing gets no required drawn
+    field, so its drawn fields can be stripped: issue 24's third attacker trial): the registry decides.
     """
     expect_rejected_after_one_retry(harness.run(make_call("get_time", {"tz": "UTC"}), tools=TYPED_TOOLS, vary=True))
+    declared = {"get_time": {"required": {}, "optional": {"timezone": str, "tz": str}}}
+    transcript = harness.run(make_call("get_time", {"tz": "UTC"}), tools=declared, vary="like-last")
+    expect_dispatched(transcript, "get_time", {"tz": "UTC"})
 
 
 NON_OBJECT_ARGUMENTS = {

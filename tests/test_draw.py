@@ -595,3 +595,55 @@ def test_arguments_that_are_no_object_are_drawn_as_values_of_their_kind(argument
         assert same(drawn)
         values.add(json.dumps(drawn))
     assert len(values) > (1 if isinstance(arguments, (str, int)) and arguments is not True else 0)
+
+
+def test_a_schema_and_its_value_get_drawn_valid_properties_and_keep_what_is_wrong():
+    """validate_arguments' cases (notebook 6) had inputs with no word to rename (``{"p": 0}`` against
+    ``"enum": [false, null]``): drawn properties of simple types go into an object schema and its value, valid, and a
+    map gets drawn string values; the value's own keys and their order, and everything else, stay as written."""
+    from grader.judging.canaries import SCHEMA
+
+    cases = [({"p": 0}, {"type": "object", "properties": {"p": {"enum": [False, None]}}}),
+             ({"city": 7, "days": 3}, SCHEMA),
+             ({"a": "x", "b": 2}, {"type": "object", "additionalProperties": {"type": "string"}})]
+    seen = set()
+    for seed in range(20):
+        draw = Draw(seed, "json-schema")
+        for value, schema in cases:
+            before = json.dumps([value, schema])
+            drawn_value, drawn_schema = draw.varied_schema(value, schema)
+            assert json.dumps([value, schema]) == before  # the case's own objects are unchanged
+            added = [key for key in drawn_value if key not in value]
+            assert 1 <= len(added) <= 3 and [key for key in drawn_value if key in value] == list(value)
+            assert all(drawn_value[key] == value[key] for key in value)
+            if "properties" in schema:
+                kinds = {"string": str, "integer": int, "number": float, "boolean": bool}
+                assert all(type(drawn_value[key]) is kinds[drawn_schema["properties"][key]["type"]] for key in added)
+                assert {k: v for k, v in drawn_schema["properties"].items() if k in schema["properties"]} == schema["properties"]
+                if "required" in schema:
+                    assert drawn_schema["required"][:len(schema["required"])] == schema["required"]
+                    assert set(drawn_schema["required"][len(schema["required"]):]) <= set(added)
+            else:
+                assert drawn_schema == schema and all(isinstance(drawn_value[key], str) for key in added)
+            seen.add(json.dumps(drawn_value))
+        # What has no object to draw into stays as it is.
+        assert draw.varied_schema("anything", {"type": "string"}) == ("anything", {"type": "string"})
+        assert draw.varied_schema([{"city": "P"}], SCHEMA) == ([{"city": "P"}], SCHEMA)
+        broken = {"type": "object", "properties": [{"name": "city"}]}
+        assert draw.varied_schema({"city": "x"}, broken) == ({"city": "x"}, broken)
+    assert len(seen) > 50
+
+
+def test_a_cases_own_text_gets_a_drawn_word_and_an_id_a_drawn_tail_keeping_their_kind():
+    """tool_error_result's cases (notebook 0) hand over an id and a message: the id gets drawn letters after it (an
+    empty id stays empty), the message a drawn word before its trailing whitespace (padding and line breaks kept)."""
+    draw = Draw("text", "tool-result")
+    for message in ["  argument 'city' is missing  ", "\nTool call rejected:\n- city is missing\n\n", "first"]:
+        drawn = draw.with_word(message)
+        body = message.rstrip()
+        assert drawn.startswith(body + " ") and drawn.endswith(message[len(body):])
+        assert drawn[len(body) + 1:len(drawn) - (len(message) - len(body))].isalpha()
+    assert draw.with_word("   ") == "   "
+    tails = {draw.with_id_tail("toolu_9") for _ in range(20)}
+    assert len(tails) == 20 and all(t.startswith("toolu_9") and 13 <= len(t) <= 19 and t.isascii() for t in tails)
+    assert draw.with_id_tail("") == ""

@@ -446,3 +446,151 @@ def test_the_cases_own_words_written_literally_name_nothing():
         "missing required argument 'xxxx'; try Xxxx or XXXX"
     image = draw.forward("units")
     assert image != "units" and draw.backward(f"argument {image!r} must be a string") == "argument 'units' must be a string"
+
+
+# -- every exercise whose function is called with data (notebooks 0-3 and 6) -----------------------------------------
+# The same attack as the capstone's: grade the reference once while recording every hidden input and what it
+# returned, then submit a file that returns the recorded answer for an input it knows and a stub's otherwise. The
+# retry loop (notebook 4) is left out: its inputs are the capstone's raw calls, handed over with the trusted check.
+
+STEP_FUNCTIONS = {"tool-result": ["tool_error_result"], "parse-call": ["parse_call"], "validate-call": ["validate_call"],
+                  "observe": ["observe"], "json-schema": ["validate_arguments"],
+                  "adapters": ["raw_call_from_openai", "raw_call_from_anthropic"]}
+# What the file answers for an input it does not know: what a submission with nothing behind it returns.
+STEP_STUBS = {"tool_error_result": "return {}", "parse_call": "return None, ['the call is not valid JSON']",
+              "validate_call": "return []", "observe": "return None", "validate_arguments": "return []",
+              "raw_call_from_openai": "return None", "raw_call_from_anthropic": "return None"}
+
+STEP_REPLAY = '''
+import hashlib
+import json
+import types
+
+TABLE = json.loads({table!r})
+
+
+def _canonical(value):
+    if isinstance(value, type):
+        return value.__name__
+    if isinstance(value, types.SimpleNamespace):
+        return {{"__object": _canonical(vars(value))}}
+    if isinstance(value, dict):
+        return {{str(key): _canonical(item) for key, item in value.items()}}
+    if isinstance(value, (list, tuple)):
+        return [_canonical(item) for item in value]
+    return value
+
+
+def _recorded(function, args):
+    try:
+        text = function + json.dumps(_canonical(list(args)), sort_keys=True, ensure_ascii=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return False, None
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    return key in TABLE, TABLE.get(key)
+'''
+
+
+def step_key(function, args):
+    """The key the step replay computes for ``args`` (the worker's invocation, registries and SDK objects still as
+    the grader's markers), on the trusted side: each marker as the submission sees its object."""
+
+    def canonical(value):
+        if isinstance(value, dict):
+            if value.get("__kit__") == "registry":
+                return canonical(value["value"])
+            if value.get("__kit__") == "object":
+                return {"__object": canonical(value["value"])}
+            return {str(key): canonical(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [canonical(item) for item in value]
+        return value
+
+    text = function + json.dumps(canonical(list(args)), sort_keys=True, ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def record_step(exercise, tmp_path, monkeypatch, seed, drawn=True):
+    """Grade the exercise's reference (``tests/faulty/step_faults.BASES``) with a recorder around ``Sandbox.run``;
+    returns ``{key: what it returned}`` for every hidden input under 20,000 characters."""
+    from faulty.step_faults import BASES
+
+    table, run = {}, Sandbox.run
+
+    def recording_run(sandbox, entry, invocations, globals_, responder, view=None, hidden=False):
+        outcome = run(sandbox, entry, invocations, globals_, responder, view=view, hidden=hidden)
+        if hidden and not globals_:
+            for args, finished in zip(invocations, outcome.results):
+                result = finished.get("result", {})
+                if "plain" in result and len(json.dumps(args, default=str)) < 20_000:
+                    table[step_key(entry, args)] = result["plain"]
+        return outcome
+
+    path = tmp_path / f"reference_{exercise}.py"
+    path.write_text(BASES[exercise], encoding="utf-8")
+    with monkeypatch.context() as patch:
+        patch.setattr(Sandbox, "run", recording_run)
+        if not drawn:
+            patch.setattr(grader.pipeline, "Draw", lambda *args: None)
+        result = grader.pipeline.grade(path, exercise_ids=[exercise], seed=seed)
+    assert result.score == result.max_score
+    return table
+
+
+def step_replay(exercise, table, tmp_path, name):
+    """A file that returns ``table``'s answer for an input it knows and the stub's otherwise (path)."""
+    source = STEP_REPLAY.format(table=json.dumps(table))
+    for function in STEP_FUNCTIONS[exercise]:
+        as_returned = "tuple(value)" if function == "parse_call" else "value"  # parse_call returns a pair
+        source += (f"\n\ndef {function}(*args):\n    known, value = _recorded({function!r}, args)\n"
+                   f"    if known:\n        return {as_returned}\n    {STEP_STUBS[function]}\n")
+    path = tmp_path / f"{name}_{exercise}.py"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("exercise", list(STEP_FUNCTIONS))
+def test_a_replay_of_every_exercises_hidden_inputs_earns_nothing_on_a_new_draw(exercise, tmp_path, monkeypatch):
+    """Issue 24's second measurement, for the exercises whose function is called with data: a table of the kit's own
+    inputs and one of the reference's answers recorded on a draw earn on a new draw what the stub earns; on the draw
+    they recorded (the control) they earn far more. tool-result's ids and messages and json-schema's schemas had no
+    word to draw: the tables earned 4 of 7 and 9 of 49 there before they were drawn too."""
+    kit = record_step(exercise, tmp_path, monkeypatch, "recorded", drawn=False)
+    replay = record_step(exercise, tmp_path, monkeypatch, "recorded")
+    assert len(kit) >= 5 and len(replay) >= 5
+
+    def points(path, seed):
+        return hidden_points(grader.pipeline.grade(path, exercise_ids=[exercise], seed=seed))
+
+    stub = points(step_replay(exercise, {}, tmp_path, "stub"), "next-run")
+    both = points(step_replay(exercise, {**kit, **replay}, tmp_path, "both"), "next-run")
+    assert both <= stub
+    control = points(step_replay(exercise, replay, tmp_path, "control"), "recorded")
+    assert control >= stub + 5
+
+
+# Issue 24's fourth attacker trial (2026-12-06): the draw only adds fields around a case that does not change, so a
+# table recorded once with the draw off, keyed by each input's skeleton after taking away what the draw added, beats
+# the same file with an empty table on every seed. The case's own fields are told from drawn ones by the public
+# cases' registry shapes (field-name lengths and types) or by the public pool words; every reading is tried, and a
+# wrong one almost never meets a recorded key. What is left of the issue: the case's own structure drawn too (how many
+# fields, which optional ones are sent, their order, names' lengths, values), from templates of each kind.
+SHAPE_ATTACKS = [("capstone", "registry_shape_lookup.py", "registry_shape_stub.py"),
+                 ("validate-call", "registry_shape_lookup_validate_call.py", "registry_shape_stub_validate_call.py"),
+                 ("json-schema", "drawn_key_strip_json_schema.py", "drawn_key_strip_stub_json_schema.py"),
+                 ("parse-call", "pool_word_strip_parse_call.py", "pool_word_strip_stub_parse_call.py")]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 24, open: the case's own structure is not drawn yet")
+@pytest.mark.parametrize("exercise, attack, stub", SHAPE_ATTACKS, ids=[row[0] for row in SHAPE_ATTACKS])
+def test_a_table_that_takes_away_what_the_draw_added_earns_nothing(exercise, attack, stub):
+    """Observed: capstone 116 against 61, validate-call 54 against 31, json-schema 45 against 19, parse-call 38
+    against 28 hidden points, on every seed tried."""
+    folder = os.path.join(ROOT, "tests", "attacks")
+
+    def points(name):
+        return hidden_points(grader.pipeline.grade(os.path.join(folder, name), exercise_ids=[exercise], seed="fresh-1"))
+
+    honest = points(stub)
+    assert honest > 0
+    assert points(attack) <= honest

@@ -487,8 +487,11 @@ class ExerciseHarness:
         return self.harness.report
 
     def forget_the_case(self):
-        """Forget what the last case drew (its registries, its varied call's fields): each case draws its own."""
+        """Forget what the last case drew (its registries, its varied call's fields, the fields it made required):
+        each case draws its own."""
         self.last_drawn = self.last_sent = None
+        if self.harness.draw is not None:
+            self.harness.draw.required_values = {}
 
     def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False):
         """Run the tool-call entry on one raw call (or several in a row) and record what happens.
@@ -577,6 +580,12 @@ class ExerciseHarness:
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+
+    @property
+    def draw(self):
+        """The ``grader.judging.draw.Draw`` of a hidden run, for a case that draws its own free text (an id, a
+        message); None in a visible case or when nothing is drawn."""
+        return self.harness.draw if self.harness.redact else None
 
     def _like_last(self, draw, written, tools):
         """``(raws, tools, fields)`` for ``run(vary="like-last")``: the calls ``written`` (list of str) with the fields
@@ -690,7 +699,8 @@ class ExerciseHarness:
             function: which of the exercise's functions (default: the main entry).
             view: see ``Harness.execute``.
             times: call it this many times with the same arguments (to test determinism).
-            vary: for ``parse_call`` in a hidden case, whose argument is a raw call: draw valid fields into the
+            vary: for ``validate_arguments`` in a hidden case: drawn properties in an object schema and its value
+                (``grader.judging.draw.Draw.varied_schema``). For ``parse_call`` in a hidden case, whose argument is a raw call: draw valid fields into the
                 call's arguments object where it has one (``grader.judging.draw.Draw.varied_call``; their values go
                 into ``Transcript.drawn_arguments``, which ``grader.judging.expectations.expect_parsed`` expects in
                 the parsed call), else drawn whitespace where it has no word (``Draw.padded``); False: only the
@@ -700,6 +710,10 @@ class ExerciseHarness:
         """
         transcript = Transcript()
         draw = self.harness.draw if self.harness.redact else None
+        if (function or self.entry) == "validate_arguments" and len(args) >= 2 and vary and draw is not None:
+            # A value and a schema (notebook 6): drawn properties around whatever is wrong (Draw.varied_schema), for
+            # the cases and their canary alike.
+            args = (*draw.varied_schema(args[0], args[1]), *args[2:])
         if (function or self.entry) == "parse_call" and args:  # its argument is a raw call
             if vary and draw is not None and isinstance(args[0], str):
                 # The skeleton of a raw call (each letter as a or A) survives the renaming: without drawn fields a

@@ -101,7 +101,9 @@ def test_unsupported_keyword_is_reported(harness, schema):
     Why: silently skipping "not" or "patternProperties" lets through exactly the values the tool's
     author meant to forbid.
     """
-    expect_violations(check(harness, "anything", schema), [], "", FUNCTION)
+    # Any string will do: a drawn word in a hidden run (the same on every grading, it was a table's key).
+    value = harness.draw.word() if harness.draw is not None else "anything"
+    expect_violations(check(harness, value, schema), [], "", FUNCTION)
 
 
 @pytest.mark.points(1)

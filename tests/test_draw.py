@@ -647,3 +647,52 @@ def test_a_cases_own_text_gets_a_drawn_word_and_an_id_a_drawn_tail_keeping_their
     tails = {draw.with_id_tail("toolu_9") for _ in range(20)}
     assert len(tails) == 20 and all(t.startswith("toolu_9") and 13 <= len(t) <= 19 and t.isascii() for t in tails)
     assert draw.with_id_tail("") == ""
+
+
+def _faults(raw, tools):
+    """The kind of what is wrong with a ``json.dumps`` call (a sorted list): each missing required field, each
+    undeclared field, and each declared field at fault as (required or optional, declared type, value's type)."""
+    from grader.judging.draw import _fits
+
+    call = json.loads(raw)
+    spec, arguments = tools[call["name"]], call["arguments"]
+    declared = {**spec["required"], **spec["optional"]}
+    kinds = [("missing",) for field in spec["required"] if field not in arguments]
+    kinds += [("undeclared",) for field in arguments if field not in declared]
+    kinds += [("required" if field in spec["required"] else "optional",
+               "any" if arguments[field] is None else declared[field].__name__, type(arguments[field]).__name__)
+              for field in arguments if field in declared and not _fits(arguments[field], declared[field])]
+    return sorted(kinds)
+
+
+def test_a_templated_call_keeps_its_faults_and_draws_everything_else():
+    """The schema cases' calls are made again from their kind on every grading (``Draw.templated``; issue 24's fourth
+    attacker trial found each case's own fields by the public registries' shapes): the same faults (missing, undeclared,
+    null, each wrong declared type and value type, required or optional), every name and every other type drawn, the
+    tool's own required fields first, and hardly a registry shape twice."""
+    from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    module = __import__("case_modules").load("tool_call/test_03_schema.py")
+    calls = [(make_call(name, arguments), TYPED_TOOLS) for name, arguments in module.TYPE_ERRORS.values()]
+    calls += [(make_call("get_weather", arguments), SEED_TOOLS) for arguments in module.NULL_VALUES.values()]
+    calls += [(make_call("get_weather", {"units": "metric"}), SEED_TOOLS),
+              (make_call("get_weather", {"city": "Paris", "country": "FR"}), SEED_TOOLS)]
+    shapes = set()
+    for seed in range(15):
+        draw = Draw(seed, "capstone")
+        for raw, tools in calls:
+            new_raw, new_tools = draw.templated(raw, tools)
+            assert _faults(new_raw, new_tools) == _faults(raw, tools), raw
+            call = json.loads(new_raw)
+            assert call["name"] not in tools and not set(call["arguments"]) & set(json.loads(raw)["arguments"])
+            own = json.loads(raw)["name"]
+            assert len(new_tools[call["name"]]["required"]) > len(tools[own]["required"])
+            if json.loads(raw)["arguments"] == {"units": "metric"}:  # city, the tool's first required field, is missing
+                assert next(iter(new_tools[call["name"]]["required"])) not in call["arguments"]
+            shapes.add(json.dumps({name: {part: sorted(t.__name__ for t in spec[part].values()) for part in spec}
+                                   for name, spec in sorted(new_tools.items(), key=lambda item: len(item[1]["required"]))}))
+    assert len(shapes) > 0.9 * 15 * len(calls)
+    # What is no object call of a registered tool comes back as it was.
+    for raw in ['{"name": "get_weather", "arguments": null}', make_call("get_wether", {"city": "Paris"}), "[]"]:
+        assert Draw(0, "capstone").templated(raw, SEED_TOOLS) == (raw, SEED_TOOLS)

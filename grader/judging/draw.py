@@ -237,6 +237,22 @@ def _image_pools():
     return renamed, images
 
 
+def _words(text):
+    """The lower-case words of ``text`` (set of str): runs of letters."""
+    return {word.lower() for word in re.findall(r"[^\W\d_]+", text)}
+
+
+def _fits(value, kind):
+    """Whether ``value`` (JSON data) has the declared ``kind`` (a class of ``SAMPLE_TYPES``) as the contract reads
+    types: a boolean is no integer or number, an integer is a number, null is no type (the original card; OpenAI's
+    and JSON Schema's types)."""
+    if isinstance(value, bool):
+        return kind is bool
+    if kind is float:
+        return isinstance(value, (int, float))
+    return type(value) is kind
+
+
 def _with_case_of(model, word):
     """``word`` (lower case) with the letter case of ``model`` (same length) at every position."""
     return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word))
@@ -690,6 +706,81 @@ class Draw:
         if any(json.dumps(field) in raw or repr(field) in raw for field in sent):
             return raw
         return self._written_after_openings(raw, sent, list(ARGUMENTS_OPENING.finditer(raw)))
+
+    # -- a case's own structure drawn from its kind -------------------------------------------------------------
+
+    def templated(self, raw, tools):
+        """``(raw, tools)``: a call of a registered tool (``json.dumps`` of ``{"name": ..., "arguments": {...}}``) and
+        its registry made again from the call's *kind*, the faults it has, with everything else drawn; ``(raw, tools)``
+        as they are for any other call. For a hidden case that only expects the call refused.
+
+        What stays: which of the tool's fields are required and which optional, which are missing, undeclared, null
+        or of a wrong type, and for a wrong type the declared type and the value sent (``True`` for an integer,
+        ``"7"`` for an integer...). What is drawn: the tool's name and every field's name (pool words of any length),
+        the declared type and the value of every field that is not at fault, one or two more required fields (sent)
+        and optional ones (sent or not), where the call's fields stand, and other tools beside it. The tool's own
+        required fields come first among the required ones, in their order (a runtime that checks only the first
+        required field is caught as before).
+
+        The draw used to add fields around a case that never changed, and a table that took them away again, telling
+        the case's own fields by the public registries' shapes, replayed the reference on every seed (issue 24's
+        fourth attacker trial: 116 hidden capstone points against the same file's 61 with an empty table).
+        """
+        try:
+            call = json.loads(raw) if isinstance(raw, str) and len(raw) <= HUGE else None
+        except (ValueError, RecursionError):
+            call = None
+        name = call.get("name") if isinstance(call, dict) else None
+        arguments = call.get("arguments") if isinstance(call, dict) else None
+        if not isinstance(name, str) or name not in tools or not isinstance(arguments, dict) or set(call) != {
+                "name", "arguments"} or json.dumps(call) != raw:
+            return raw, tools
+        spec = tools[name]
+        required, optional = dict(spec.get("required", {})), dict(spec.get("optional", {}))
+        declared = {**required, **optional}
+        taken = _words(raw + " " + " ".join(f"{tool} {' '.join(part)}" for tool, each in tools.items()
+                                           for part in (each.get("required", {}), each.get("optional", {}))))
+        names = iter(self._fresh_names(taken, len(declared) + len(arguments) + 12))
+        image = {field: next(names) for field in [*declared, *(f for f in arguments if f not in declared)]}
+        kinds, values = {}, {}
+        for field, kind in declared.items():
+            wrong = field in arguments and not _fits(arguments[field], kind)
+            # A wrong value keeps its declared type (the pair is the kind); null fits no type, whatever is declared.
+            kinds[field] = kind if wrong and arguments[field] is not None else self.random.choice(SAMPLE_TYPES)
+            if field in arguments:
+                values[field] = arguments[field] if wrong else self._valid(kinds[field])
+        for field in arguments:
+            if field not in declared:
+                values[field] = self._valid(self.random.choice(SAMPLE_TYPES))  # undeclared: any value will do
+        more_required = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(1 + self.random.randrange(2))}
+        more_optional = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(self.random.randrange(3))}
+        sent = [image[field] for field in values] + list(more_required) + [
+            field for field in more_optional if self.random.randrange(2)]
+        self.random.shuffle(sent)
+        value_of = {image[field]: value for field, value in values.items()}
+        value_of.update({field: self._valid(kind) for field, kind in {**more_required, **more_optional}.items()})
+        own_optional = [(image[field], kinds[field]) for field in optional] + list(more_optional.items())
+        self.random.shuffle(own_optional)
+        tool = {"required": {**{image[field]: kinds[field] for field in required}, **more_required},
+                "optional": dict(own_optional)}
+        tool_name = self._tool_name(next(names))
+        others = [(self._tool_name(next(names)), {"required": {next(names): self.random.choice(SAMPLE_TYPES)},
+                                                 "optional": {}}) for _ in range(self.random.randrange(3))]
+        listed = [(tool_name, tool), *others]
+        self.random.shuffle(listed)
+        self.sent, self.placed = {}, None
+        return json.dumps({"name": tool_name, "arguments": {field: value_of[field] for field in sent}}), dict(listed)
+
+    def _fresh_names(self, taken, count):
+        """``count`` distinct pool words (list of str) that are no image of this draw and none of ``taken``."""
+        free = [word for word in self._unused_pools[0] if word not in taken]
+        return self.random.sample(free, count)
+
+    def _tool_name(self, word):
+        """A tool name made of ``word`` (str): as it is, or after a verb of the kit's kept words (``get_``, ``set_``...),
+        as tools are named."""
+        verb = self.random.choice(("", "get_", "set_", "send_", "read_", "create_", "update_", "delete_", "list_"))
+        return verb + word
 
     # -- the step exercises' data ------------------------------------------------------------------------------
 

@@ -516,6 +516,10 @@ class ExerciseHarness:
                 - ``"dispatch"``: for a case that expects its (last) call dispatched as sent: the calls are varied as
                   with True, and the drawn fields the last call sends go into ``Transcript.drawn_arguments``, which
                   ``grader.judging.expectations.expect_dispatched`` expects among the dispatched arguments.
+                - ``"template"``: for a case with one call that only expects it refused: the call and its registry
+                  made again from the call's kind, its own structure drawn (``Draw.templated``: names, the types and
+                  values of the fields not at fault, more fields, other tools); a call that is no ``json.dumps`` call
+                  of a registered tool with an arguments object is varied as with True.
                 - ``"like-last"``: for a case's second call, expected dispatched, that must meet the drawn fields of
                   the case's last varied call (``_like_last``): a second call with fields of its own could be told
                   from the first by them, and a table that knew the first refused it by rote and dispatched the
@@ -537,12 +541,13 @@ class ExerciseHarness:
             key = registry_key_of(written_tools)
             if vary == "like-last":
                 raws, tools, drawn_arguments = self._like_last(draw, written, written_tools)
-            elif vary in (True, "dispatch"):
+            elif vary in (True, "dispatch", "template"):
                 # A varied call is padded by varied_call where it has no word: padding it here first renamed each
                 # 1 MB call twice (once as written, once as varied).
                 raws, tools = list(written), written_tools
                 for index, one in enumerate(raws):
-                    raws[index], tools = draw.varied_call(one, tools)
+                    made = draw.templated(one, tools) if vary == "template" and len(raws) == 1 else (one, tools)
+                    raws[index], tools = made if made[0] != one else draw.varied_call(one, tools)
                 self.last_sent = (draw.sent, draw.placed)
                 if vary == "dispatch":
                     drawn_arguments = draw.sent

@@ -1,7 +1,9 @@
 """Arguments against the schema: required present, types exact, nothing undeclared, no coercion.
 
-Every case here expects a refusal, so each asks for valid fields drawn around its fault (``vary=True``,
-``grader.judging.draw.Draw.varied_call``): the call's shape is new on every grading, not only its words. A call with
+Every case here expects a refusal. Those whose call is an object of a registered tool are made again from their
+kind on every grading (``vary="template"``, ``grader.judging.draw.Draw.templated``): the tool, its fields' names, the
+types and values of the fields not at fault, more fields and other tools are drawn, and only the fault is as written.
+The others get valid fields drawn around their fault (``vary=True``, ``grader.judging.draw.Draw.varied_call``). A call with
 no arguments, where nothing can be drawn, is also sent to a tool that requires nothing and must then be dispatched.
 """
 
@@ -34,7 +36,7 @@ def test_missing_required(harness):
 
     Why: the core schema check; dispatching get_weather without a city runs a tool on garbage.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"units": "metric"}), vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"units": "metric"}), vary="template"))
 
 
 @pytest.mark.points(1)
@@ -113,7 +115,7 @@ def test_wrong_type(harness, name, arguments):
     isinstance(True, int) is True in Python; int("7") and float(True) are coercions the contract
     forbids; 7.0 is not an integer (the Berkeley Function Calling Leaderboard's checker agrees).
     """
-    expect_rejected_after_one_retry(harness.run(make_call(name, arguments), tools=TYPED_TOOLS, vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call(name, arguments), tools=TYPED_TOOLS, vary="template"))
 
 
 NULL_VALUES = {"required": {"city": None}, "optional": {"city": "Paris", "units": None}}
@@ -129,7 +131,7 @@ def test_null_value(harness, arguments):
     Why: null is not a string; `field in args` passes and a tool then receives None. OpenAI's
     strict mode has the schema's author write optional fields as nullable, so models send null for them.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments), vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments), vary="template"))
 
 
 @pytest.mark.points(1)
@@ -141,7 +143,7 @@ def test_extra_argument(harness):
     Why: dropping unknown fields and dispatching the rest is a silent repair; the model believes a
     field it sent had an effect.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": "Paris", "country": "FR"}), vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", {"city": "Paris", "country": "FR"}), vary="template"))
 
 
 @pytest.mark.points(1)

@@ -1,8 +1,10 @@
 """Bounded retry: exactly one retry after an invalid call, then a graceful rejection.
 
-The cases whose every call is refused ask for valid optional fields drawn around each call's fault (``vary=True``,
+The cases whose every call is refused ask for valid fields drawn around each call's fault (``vary=True``,
 ``grader.judging.draw.Draw.varied_call``); the model's replies stay as written (a valid retry is valid under the
-drawn registry too, and is dispatched as the model sent it).
+drawn registry too, and is dispatched as the model sent it, with any drawn field its tool requires). The cases with
+one call whose model never sends a valid one have the call made again from its kind (``vary="template"``,
+``grader.judging.draw.Draw.templated``).
 """
 
 import pytest
@@ -39,7 +41,7 @@ def test_model_that_never_corrects_itself(harness):
     Why: the seed's anti-pattern "retrying forever": without a bound, one stubborn model burns the
     agent's whole step budget.
     """
-    transcript = harness.run(INVALID, model=NeverCorrects(INVALID), vary=True)
+    transcript = harness.run(INVALID, model=NeverCorrects(INVALID), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
 
@@ -52,7 +54,7 @@ def test_model_answers_garbage(harness):
 
     Why: the retry's answer must be validated from the start, like the first call.
     """
-    transcript = harness.run(INVALID, model=Answers("Sorry, I cannot help with that."), vary=True)
+    transcript = harness.run(INVALID, model=Answers("Sorry, I cannot help with that."), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], ["json"], "The rejection's error", "say that the retry was not valid JSON.")
@@ -67,7 +69,7 @@ def test_model_answers_none(harness):
     Why: model clients return None for an empty or filtered completion; json.loads(None) raises
     TypeError, which catching JSONDecodeError alone does not handle.
     """
-    transcript = harness.run(INVALID, model=Answers(None, "a model that answers None"), vary=True)
+    transcript = harness.run(INVALID, model=Answers(None, "a model that answers None"), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
 
@@ -82,7 +84,7 @@ def test_model_call_fails(harness, error):
     Why: network errors and timeouts are routine; an exception escaping the runtime kills the agent
     loop instead of ending one call gracefully.
     """
-    transcript = harness.run(INVALID, model=Fails(error, "upstream model API unavailable"), vary=True)
+    transcript = harness.run(INVALID, model=Fails(error, "upstream model API unavailable"), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
     expect_mentions(transcript.result["error"], [("retry", "model", "ask_model", "unavailable")], "The rejection's error",

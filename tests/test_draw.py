@@ -267,6 +267,14 @@ def test_the_reference_keeps_full_marks_on_two_draws(exercise, source, tmp_path)
     _full_marks_on([f"fast-{secrets.token_hex(4)}", f"fast-{secrets.token_hex(4)}"], exercise, source, tmp_path)
 
 
+def test_a_templated_fields_names_are_renamed_back_during_its_run_only(tmp_path):
+    """Seed slow-e5d404a4 (found by the test below): a templated case's drawn field names were still renamed back into
+    the case's words when a later run drew one of them as a field of its own, so the valid-call canary's dispatch
+    came back with "city" in it and every refusal case counted nothing. The names are forgotten when the run ends."""
+    source = dict(_bases())["capstone"]
+    _full_marks_on(["slow-e5d404a4"], "capstone", source, tmp_path)
+
+
 @pytest.mark.slow  # 25 gradings per exercise (about 10 s each on two cores)
 @pytest.mark.parametrize("exercise, source", _bases(), ids=[name for name, _ in _bases()])
 def test_the_reference_keeps_full_marks_on_every_draw(exercise, source, tmp_path):
@@ -693,6 +701,32 @@ def test_a_templated_call_keeps_its_faults_and_draws_everything_else():
             shapes.add(json.dumps({name: {part: sorted(t.__name__ for t in spec[part].values()) for part in spec}
                                    for name, spec in sorted(new_tools.items(), key=lambda item: len(item[1]["required"]))}))
     assert len(shapes) > 0.9 * 15 * len(calls)
-    # What is no object call of a registered tool comes back as it was.
-    for raw in ['{"name": "get_weather", "arguments": null}', make_call("get_wether", {"city": "Paris"}), "[]"]:
+    # What names no registered tool, or sends arguments as a string holding JSON, comes back as it was.
+    for raw in [make_call("get_wether", {"city": "Paris"}), "[]", make_call("get_weather", '{"city": "Paris"}')]:
         assert Draw(0, "capstone").templated(raw, SEED_TOOLS) == (raw, SEED_TOOLS)
+
+
+def test_a_templated_call_without_an_arguments_object_keeps_its_arguments_and_its_names_come_back():
+    """Missing, null or non-object arguments stay so (a number keeps its digits), the tool keeps a required field
+    (a tool that requires nothing keeps requiring nothing), and a drawn field name the submission sends back is the
+    case's own word until the next case (an observation naming the missing city is judged as naming it)."""
+    from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    for seed in range(10):
+        draw = Draw(seed, "capstone")
+        for arguments, same in [(..., lambda c: "arguments" not in c), (None, lambda c: c["arguments"] is None),
+                                (20, lambda c: type(c["arguments"]) is int and 10 <= c["arguments"] < 100),
+                                ([{"city": "Paris"}], lambda c: c["arguments"] == [{"city": "Paris"}])]:
+            raw, tools = draw.templated(make_call("get_weather", arguments), SEED_TOOLS)
+            call = json.loads(raw)
+            assert same(call) and call["name"] in tools and call["name"] != "get_weather"
+            required = list(tools[call["name"]]["required"])
+            assert required and draw.backward(f"missing '{required[0]}'") == "missing 'city'"
+        raw, tools = draw.templated(make_call("get_time", {"tz": "UTC"}), TYPED_TOOLS)
+        call = json.loads(raw)
+        assert tools[call["name"]]["required"] == {} and len(call["arguments"]) >= 1
+        undeclared = [f for f in call["arguments"] if f not in tools[call["name"]]["optional"]]
+        assert len(undeclared) == 1 and draw.backward(undeclared[0].title()) == "Tz"
+        draw.forget_template()
+        assert draw.backward(undeclared[0]) == undeclared[0]

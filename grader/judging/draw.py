@@ -254,8 +254,14 @@ def _fits(value, kind):
 
 
 def _with_case_of(model, word):
-    """``word`` (lower case) with the letter case of ``model`` (same length) at every position."""
-    return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word))
+    """``word`` (lower case) with the letter case of ``model``: position by position when they are as long (the
+    renaming keeps lengths), else as a whole (all capitals, a capital first, or lower case: a templated field's drawn
+    name is no word's length)."""
+    if len(model) == len(word):
+        return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word))
+    if model.isupper() and len(model) > 1:
+        return word.upper()
+    return word[:1].upper() + word[1:] if model[:1].isupper() else word
 
 
 class Draw:
@@ -293,6 +299,7 @@ class Draw:
         self.required_values = {}
         self._cache = {}  # rename function's name -> {token: renamed token}
         self._big = {}  # (rename function's name, text) -> renamed text, for the last few texts over 10,000 characters
+        self._template = {}  # the field names the last templated call drew -> the case's own (templated)
         # The longest token that can be renamed: a word of the draw with a three-letter prefix or an "s" added.
         self.longest = max(map(len, self.space)) + 3
 
@@ -731,10 +738,12 @@ class Draw:
         except (ValueError, RecursionError):
             call = None
         name = call.get("name") if isinstance(call, dict) else None
-        arguments = call.get("arguments") if isinstance(call, dict) else None
-        if not isinstance(name, str) or name not in tools or not isinstance(arguments, dict) or set(call) != {
-                "name", "arguments"} or json.dumps(call) != raw:
+        if not isinstance(name, str) or name not in tools or not set(call) <= {"name", "arguments"} or \
+                json.dumps(call) != raw or (isinstance(call.get("arguments"), str) and "{" in call["arguments"]):
             return raw, tools
+        # Arguments that are missing, null or no object stay so (a number or a word drawn): no field is sent.
+        kept = {"arguments": json.loads(self._scalar_arguments_drawn(raw))["arguments"]} if "arguments" in call else {}
+        arguments = call.get("arguments") if isinstance(call.get("arguments"), dict) else {}
         spec = tools[name]
         required, optional = dict(spec.get("required", {})), dict(spec.get("optional", {}))
         declared = {**required, **optional}
@@ -752,10 +761,13 @@ class Draw:
         for field in arguments:
             if field not in declared:
                 values[field] = self._valid(self.random.choice(SAMPLE_TYPES))  # undeclared: any value will do
-        more_required = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(1 + self.random.randrange(2))}
+        # A tool that requires nothing stays so (a kind of its own: a runtime that checks fields only where some
+        # are required is caught there); a call with no arguments object sends none of them.
+        more_required = {next(names): self.random.choice(SAMPLE_TYPES)
+                         for _ in range((1 + self.random.randrange(2)) if required else 0)}
         more_optional = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(self.random.randrange(3))}
         sent = [image[field] for field in values] + list(more_required) + [
-            field for field in more_optional if self.random.randrange(2)]
+            field for field in more_optional if self.random.randrange(2)] if isinstance(call.get("arguments"), dict) else []
         self.random.shuffle(sent)
         value_of = {image[field]: value for field, value in values.items()}
         value_of.update({field: self._valid(kind) for field, kind in {**more_required, **more_optional}.items()})
@@ -769,7 +781,24 @@ class Draw:
         listed = [(tool_name, tool), *others]
         self.random.shuffle(listed)
         self.sent, self.placed = {}, None
-        return json.dumps({"name": tool_name, "arguments": {field: value_of[field] for field in sent}}), dict(listed)
+        # What comes back naming a field by its drawn name names the case's field (an observation that names the
+        # missing "city" is judged as naming it), until the next case (forget_template).
+        self.forget_template()
+        self._template = {drawn: field for field, drawn in image.items()}
+        self.originals.update(self._template)
+        self._cache.pop("_backward_word", None)
+        self._big.clear()
+        written = {"arguments": {field: value_of[field] for field in sent}} if isinstance(
+            call.get("arguments"), dict) else kept
+        return json.dumps({"name": tool_name, **written}), dict(listed)
+
+    def forget_template(self):
+        """Forget the field names the last ``templated`` call drew: they are renamed back no more."""
+        for drawn in self._template:
+            self.originals.pop(drawn, None)
+        self._template = {}
+        self._cache.pop("_backward_word", None)
+        self._big.clear()
 
     def _fresh_names(self, taken, count):
         """``count`` distinct pool words (list of str) that are no image of this draw and none of ``taken``."""

@@ -492,6 +492,7 @@ class ExerciseHarness:
         self.last_drawn = self.last_sent = None
         if self.harness.draw is not None:
             self.harness.draw.required_values = {}
+            self.harness.draw.forget_template()
 
     def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False):
         """Run the tool-call entry on one raw call (or several in a row) and record what happens.
@@ -584,7 +585,13 @@ class ExerciseHarness:
             # Step 4 is judged alone: the grader's trusted check stands in for steps 1-3 (issue 11).
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
-        return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+        try:
+            return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+        finally:
+            if draw is not None and vary == "template":
+                # The drawn field names are renamed back while the run's messages come in, and no longer: a later
+                # run's drawn field could be the same pool word (a canary's came back as "city").
+                draw.forget_template()
 
     @property
     def draw(self):

@@ -1,9 +1,10 @@
 """Arguments against the schema: required present, types exact, nothing undeclared, no coercion.
 
-Every case here expects a refusal. Those whose call is an object of a registered tool are made again from their
+Every case here expects a refusal. Those whose call names a registered tool are made again from their
 kind on every grading (``vary="template"``, ``grader.judging.draw.Draw.templated``): the tool, its fields' names, the
 types and values of the fields not at fault, more fields and other tools are drawn, and only the fault is as written.
-The others get valid fields drawn around their fault (``vary=True``, ``grader.judging.draw.Draw.varied_call``). A call with
+A field the observation must name is judged by its drawn name, renamed back. Arguments that are a string holding
+JSON get valid fields drawn into the string instead (``vary=True``, ``grader.judging.draw.Draw.varied_call``). A call with
 no arguments, where nothing can be drawn, is also sent to a tool that requires nothing and must then be dispatched.
 """
 
@@ -51,7 +52,7 @@ def test_arguments_key_missing(harness):
     shape from refusing it by rote (nothing about a call without arguments can be drawn; issue 24's third attacker
     trial): the rule decides, not the call's look.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", ...), vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", ...), vary="template"))
     expect_dispatched_when_nothing_is_required(harness, ...)
 
 
@@ -65,7 +66,7 @@ def test_arguments_null(harness):
     required-field check is not. The same call of a tool that requires nothing is dispatched with {}, as in
     test_arguments_key_missing.
     """
-    transcript = harness.run(make_call("get_weather", None), vary=True)
+    transcript = harness.run(make_call("get_weather", None), vary="template")
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["city"], "The observation",
                     "treat null arguments as {} and name the missing required field.")
@@ -157,7 +158,7 @@ def test_extra_argument_on_tool_without_arguments(harness):
     table keyed by the call's shape from refusing it by rote (a tool that requires nothing gets no required drawn
     field, so its drawn fields can be stripped: issue 24's third attacker trial): the registry decides.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_time", {"tz": "UTC"}), tools=TYPED_TOOLS, vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call("get_time", {"tz": "UTC"}), tools=TYPED_TOOLS, vary="template"))
     declared = {"get_time": {"required": {}, "optional": {"timezone": str, "tz": str}}}
     transcript = harness.run(make_call("get_time", {"tz": "UTC"}), tools=declared, vary="like-last")
     expect_dispatched(transcript, "get_time", {"tz": "UTC"})
@@ -183,4 +184,4 @@ def test_arguments_not_an_object(harness, arguments):
     (vllm-project/vllm #54964, #25729); decoding it would be a repair. `field in "Paris"` is a substring
     test in Python, so an unchecked string slips through a naive validator.
     """
-    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments), vary=True))
+    expect_rejected_after_one_retry(harness.run(make_call("get_weather", arguments), vary="template"))

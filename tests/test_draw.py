@@ -730,3 +730,46 @@ def test_a_templated_call_without_an_arguments_object_keeps_its_arguments_and_it
         assert len(undeclared) == 1 and draw.backward(undeclared[0].title()) == "Tz"
         draw.forget_template()
         assert draw.backward(undeclared[0]) == undeclared[0]
+
+
+def test_calls_templated_together_keep_their_faults_in_parallel_and_no_value_is_a_drawn_name():
+    """A judged call and its twin made again together (``Draw.templated_together``): each keeps its fault, the fields
+    at fault in either keep their types and values, the others get one drawn value in both, in one order; no value is
+    a drawn field name (those are read back as the case's words: a drawn value "lynx" for the amount read back as
+    "target" made a correct observation that quotes the call name the missing field in the twin's too)."""
+    from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
+    from grader.judging.scripted_models import make_call
+
+    pairs = [([make_call("convert_currency", {"amount": 3, "source": "EUR"}),
+               make_call("convert_currency", {"amount": 3, "target": "USD"})], TYPED_TOOLS),
+             ([make_call("get_weather", {"city": "Paris", "units": 1}),
+               make_call("get_weather", {"city": 7500001, "units": ""})], SEED_TOOLS)]
+    for seed in range(30):
+        draw = Draw(seed, "capstone")
+        for raws, tools in pairs:
+            (judged, twin), drawn_tools = draw.templated_together(raws, tools)
+            assert _faults(judged, drawn_tools) == _faults(raws[0], tools)
+            assert _faults(twin, drawn_tools) == _faults(raws[1], tools)
+            one, two = json.loads(judged)["arguments"], json.loads(twin)["arguments"]
+            shared = [f for f in one if f in two]
+            assert [f for f in two if f in one] == shared  # one order in both
+            names = set(draw._template)
+            assert {draw._template[f] for f in names} == set(json.loads(raws[0])["arguments"]) | set(
+                json.loads(raws[1])["arguments"]) | {f for f in tools[json.loads(raws[0])["name"]]["required"]}
+            values = [value for call in (one, two) for value in call.values()]
+            assert not _words(json.dumps(values)) & names
+            assert set(json.loads(draw.backward(json.dumps(sorted(names))))) == {draw._template[f] for f in names}
+
+
+def _words(text):
+    return set(re.findall(r"[^\W\d_]+", text))
+
+
+def test_a_templated_name_is_no_word_the_renaming_changes():
+    """A templated field's drawn name is read back as the case's word: it must reach the worker as it is. "melon" reads
+    as a prefix glued on the vocabulary's "lon" and was renamed on its way, so it came back as "melon" and an
+    observation listing the allowed fields missed "hour" (seed r7 of tests/attacks/fair_quote_cut_short.py)."""
+    for seed in range(5):
+        draw = Draw(seed, "capstone")
+        names = draw._fresh_names(set(), 150)
+        assert "melon" not in names and all(draw.forward(name) == name for name in names)

@@ -751,6 +751,7 @@ class Draw:
                                            for part in (each.get("required", {}), each.get("optional", {}))))
         names = iter(self._fresh_names(taken, len(declared) + len(arguments) + 12))
         image = {field: next(names) for field in [*declared, *(f for f in arguments if f not in declared)]}
+        self._retire(image.values())
         kinds, values = {}, {}
         for field, kind in declared.items():
             wrong = field in arguments and not _fits(arguments[field], kind)
@@ -792,6 +793,82 @@ class Draw:
             call.get("arguments"), dict) else kept
         return json.dumps({"name": tool_name, **written}), dict(listed)
 
+    def templated_together(self, raws, tools):
+        """``(raws, tools)``: calls of one registered tool (``json.dumps`` calls with an arguments object: a judged call
+        and its twin) and their registry made again from the calls' kind together; ``(raws, tools)`` as they are when
+        any call is of another form. For a case that judges one call's observation by difference with the other's.
+
+        A field that is at fault in any of the calls (missing, undeclared, of a wrong type) keeps its declared type and
+        its written values in every call; every other field of the tool gets a drawn type and one drawn value sent in
+        every call that sends it, so the calls stay as parallel as they were written (a quote of each cut at the same
+        length keeps the same fields). The tool's and fields' names are drawn (``templated``), and more fields, their
+        order (the same in every call) and other tools; the drawn names are read back as the case's own words until
+        the case ends (``forget_template``).
+        """
+        calls = []
+        for raw in raws:
+            try:
+                call = json.loads(raw) if isinstance(raw, str) and len(raw) <= HUGE else None
+            except (ValueError, RecursionError):
+                call = None
+            if not isinstance(call, dict) or set(call) != {"name", "arguments"} or json.dumps(call) != raw or \
+                    call["name"] not in tools or not isinstance(call["arguments"], dict):
+                return raws, tools
+            calls.append(call)
+        name = calls[0]["name"]
+        if any(call["name"] != name for call in calls):
+            return raws, tools
+        spec = tools[name]
+        required, optional = dict(spec.get("required", {})), dict(spec.get("optional", {}))
+        declared = {**required, **optional}
+        at_fault = set()
+        for call in calls:
+            arguments = call["arguments"]
+            at_fault |= {f for f in arguments if f not in declared or not _fits(arguments[f], declared[f])}
+            at_fault |= {f for f in required if f not in arguments}
+        undeclared = list(dict.fromkeys(f for call in calls for f in call["arguments"] if f not in declared))
+        taken = _words(" ".join(raws) + " " + " ".join(f"{tool} {' '.join(part)}" for tool, each in tools.items()
+                                                          for part in (each.get("required", {}), each.get("optional", {}))))
+        names = iter(self._fresh_names(taken, len(declared) + len(undeclared) + 12))
+        image = {field: next(names) for field in [*declared, *undeclared]}
+        self._retire(image.values())
+        kinds = {f: kind if f in at_fault else self.random.choice(SAMPLE_TYPES) for f, kind in declared.items()}
+        drawn = {f: self._valid(kinds[f]) for f in declared if f not in at_fault}
+        more_required = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(1 + self.random.randrange(2))
+                         if required}
+        more_optional = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(self.random.randrange(3))}
+        more = {f: self._valid(kind) for f, kind in {**more_required, **more_optional}.items()}
+        also_sent = [*more_required, *(f for f in more_optional if self.random.randrange(2))]
+        order = [*image.values(), *more]
+        self.random.shuffle(order)
+        tool_name = self._tool_name(next(names))
+        written = []
+        for call in calls:
+            values = {image[f]: (value if f in at_fault else drawn[f]) for f, value in call["arguments"].items()}
+            values.update({f: more[f] for f in also_sent})
+            written.append(json.dumps({"name": tool_name, "arguments": {f: values[f] for f in order if f in values}}))
+        own_optional = [(image[f], kinds[f]) for f in optional] + list(more_optional.items())
+        self.random.shuffle(own_optional)
+        tool = {"required": {**{image[f]: kinds[f] for f in required}, **more_required}, "optional": dict(own_optional)}
+        others = [(self._tool_name(next(names)), {"required": {next(names): self.random.choice(SAMPLE_TYPES)},
+                                                 "optional": {}}) for _ in range(self.random.randrange(3))]
+        listed = [(tool_name, tool), *others]
+        self.random.shuffle(listed)
+        self.forget_template()
+        self._template = {drawn_name: field for field, drawn_name in image.items()}
+        self.originals.update(self._template)
+        self.sent, self.placed = {}, None
+        return written, dict(listed)
+
+    def registry_read_back(self, tools):
+        """``tools`` (a registry) with the field names a template drew as the case's own words (``_template``): the
+        registry the grader's trusted check reads a call against, once the call has been renamed back (a loop handed
+        the check, notebook 4, saw every field of a templated call as undeclared)."""
+        if not self._template:
+            return tools
+        return {name: {**spec, **{part: {self._template.get(f, f): t for f, t in spec.get(part, {}).items()}
+                                  for part in ("required", "optional")}} for name, spec in tools.items()}
+
     def forget_template(self):
         """Forget the field names the last ``templated`` call drew: they are renamed back no more."""
         for drawn in self._template:
@@ -800,9 +877,18 @@ class Draw:
         self._cache.pop("_backward_word", None)
         self._big.clear()
 
+    def _retire(self, words):
+        """Take ``words`` (an iterable of str) out of the words this draw sends as fields or values for good: a templated
+        field's drawn name is read back as the case's word, and a drawn value of the same word was read back too (an
+        observation quoting the call then named the missing field in the twin's as well: a correct one lost)."""
+        gone = set(words)
+        self._unused_pools[0][:] = [word for word in self._unused_pools[0] if word not in gone]
+
     def _fresh_names(self, taken, count):
-        """``count`` distinct pool words (list of str) that are no image of this draw and none of ``taken``."""
-        free = [word for word in self._unused_pools[0] if word not in taken]
+        """``count`` distinct pool words (list of str) that are no image of this draw, none of ``taken``, and that
+        the renaming leaves as they are: "melon" reads as a prefix glued on "lon" and went to the worker renamed, so
+        it came back as "melon", not as the case's word it stood for (seed r7 of fair_quote_cut_short.py)."""
+        free = [word for word in self._unused_pools[0] if word not in taken and self._derived(word) is None]
         return self.random.sample(free, count)
 
     def _tool_name(self, word):

@@ -574,8 +574,9 @@ class ExerciseHarness:
         model = model if model is not None else NeverCorrects(raws[0])
         if draw is not None and draw.required_values:
             model = WithDrawnRequired(model, draw, tools, transcript)
-        responder = Responder(transcript, model, dispatch_reply, tools if tools is not None else SEED_TOOLS,
-                              allow_check=not seed)
+        checked = tools if tools is not None else SEED_TOOLS  # what the trusted check reads a renamed-back call against
+        responder = Responder(transcript, model, dispatch_reply,
+                              draw.registry_read_back(checked) if draw is not None else checked, allow_check=not seed)
         if seed:
             if fill:
                 registry["fill"] = True  # into the module's own TOOLS (grader.isolation.worker.run_case)
@@ -592,6 +593,15 @@ class ExerciseHarness:
                 # The drawn field names are renamed back while the run's messages come in, and no longer: a later
                 # run's drawn field could be the same pool word (a canary's came back as "city").
                 draw.forget_template()
+
+    def templated(self, raws, tools=None):
+        """``(raws, tools)`` for a hidden case that judges one call by difference with another of the same tool:
+        both made again from their kind together (``grader.judging.draw.Draw.templated_together``), the drawn names
+        read back as the case's words until the case ends; as written in a visible case or when nothing is drawn.
+        ``tools`` defaults to the seed's registry; run the calls with ``tools=`` the registry returned."""
+        tools = tools if tools is not None else SEED_TOOLS
+        draw = self.draw
+        return (list(raws), tools) if draw is None else draw.templated_together(list(raws), tools)
 
     @property
     def draw(self):

@@ -142,6 +142,9 @@ class GradingPlugin:
         # A canary's verdict voids hidden cases, so it is told as a hidden case is: by then the submission may
         # hold earlier hidden inputs, and an exception message could carry them into the void sentence.
         self._harness.redact = True
+        # A canary starts from nothing the last case drew (its templated field names read back as the case's words
+        # made the valid-call canary's drawn field come back as "city": seed slow-e5d404a4).
+        self.view.forget_the_case()
         for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
             self._run_canary(kind)
         # In a hidden case nothing the submission produces from the input is shown back (see _record).

@@ -130,7 +130,7 @@ def test_extra_field_lists_allowed_fields(harness):
     Why: a model that sent "snooze" needs to learn which fields exist (hour, minute, label, repeat).
     """
     transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), tools=TYPED_TOOLS,
-                             vary=True)
+                             vary="template")
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["snooze", "hour", "minute", "label", "repeat"], "The observation",
                     "name the undeclared field and list the fields the tool allows.")
@@ -145,14 +145,17 @@ def test_wrong_type_names_field_and_types(harness):
     Why: "invalid arguments" gives the model nothing to act on; "units must be a string, got an
     integer" does.
     """
-    transcript = harness.run(make_call("get_weather", {"city": "Paris", "units": 1}), vary=True)
+    # The twin's city takes the room of the judged call's ("Paris" and 7500001), so both name units at the same place
+    # and a quote of the call cut short keeps the same fields of both (with 75001 and "metric", a correct observation
+    # quoting 60 characters lost this case on 21 draws in 80: the second trials of issue 24). Both are made again
+    # from their kind together (issue 24's fourth trial), city and units keeping their types and values.
+    (judged, twin_raw), tools = harness.templated([make_call("get_weather", {"city": "Paris", "units": 1}),
+                                                   make_call("get_weather", {"city": 7500001, "units": ""})])
+    transcript = harness.run(judged, tools=tools)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["units", ("str", "string"), ("int", "number", "1")], "The observation",
                     "name the field (units), the expected type (string) and what was received (an integer).")
-    # The twin's city takes the room of the judged call's ("Paris" and 7500001), so both name units at the same place
-    # and a quote of the call cut short keeps the same fields of both (with 75001 and "metric", a correct observation
-    # quoting 60 characters lost this case on 21 draws in 80: the second trials of issue 24).
-    twin = harness.twin_observation(make_call("get_weather", {"city": 7500001, "units": ""}))
+    twin = harness.twin_observation(twin_raw, tools)
     fix = "name the field whose type is wrong (units here, city in the same call with the mistake moved)."
     expect_says_what_is_wrong(transcript.observations[0], twin, ["units"], "The observation", fix)
     expect_says_what_is_wrong(twin, transcript.observations[0], ["city"], "The observation", fix)
@@ -166,11 +169,13 @@ def test_missing_field_is_named(harness):
 
     Why: the model must know which field to add.
     """
-    transcript = harness.run(make_call("convert_currency", {"amount": 3, "source": "EUR"}), tools=TYPED_TOOLS,
-                             vary=True)
+    (judged, twin_raw), tools = harness.templated([make_call("convert_currency", {"amount": 3, "source": "EUR"}),
+                                                   make_call("convert_currency", {"amount": 3, "target": "USD"})],
+                                                  TYPED_TOOLS)
+    transcript = harness.run(judged, tools=tools)
     expect_rejected_after_one_retry(transcript)
     expect_mentions(transcript.observations[0], ["target"], "The observation", "name the missing required field.")
-    twin = harness.twin_observation(make_call("convert_currency", {"amount": 3, "target": "USD"}), TYPED_TOOLS)
+    twin = harness.twin_observation(twin_raw, tools)
     fix = "name the missing required field (target here, source when source is the one left out)."
     expect_says_what_is_wrong(transcript.observations[0], twin, ["target"], "The observation", fix, absent=["target"])
     expect_says_what_is_wrong(twin, transcript.observations[0], ["source"], "The observation", fix, absent=["source"])

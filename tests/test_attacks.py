@@ -52,7 +52,7 @@ TESTED_HERE = FULL_MARKS + [
     "str_subclass_module_name.py",
     "gradebook_adds_exercises.py", "steal_check_capstone.py", "steal_check_parse.py",
     "observe_joins_its_problems.py", "reads_grader_memory_portable.py", "fair_everyday_words.py",
-    "fair_quote_cut_short.py"]
+    "fair_quote_cut_short.py", "fair_learner_a_bullets.py", "fair_learner_b_sentences.py", "fair_learner_c_json.py"]
 
 
 @pytest.mark.parametrize("name, exercise", [("steal_check_capstone.py", "capstone"), ("steal_check_parse.py", "parse-call")])
@@ -375,4 +375,14 @@ def test_an_observation_that_quotes_the_call_cut_short_loses_nothing(tmp_path, s
     quote cut at 60 characters that the judged call's quote cut off (these seeds lost a point). Each twin value now
     takes its judged value's room."""
     process, results = grade_attack(tmp_path, "fair_quote_cut_short.py", "--seed", seed)
+    assert points(results) == (available("capstone"), available("capstone")), process.stdout[-2000:]
+
+
+@pytest.mark.parametrize("name, seed", [("fair_learner_a_bullets.py", "l1"), ("fair_learner_b_sentences.py", "l2"),
+                                        ("fair_learner_c_json.py", "l3")])
+def test_a_learners_own_capstone_gets_full_marks_on_a_draw(tmp_path, name, seed):
+    """Issue 24's learner trial (after the templated cases): three capstones written from the README and notebook 5
+    alone, observations in bullets, in sentences quoting the call, in numbered JSON-like items; 129/129 on 42 draws
+    each. A templated case must not cost a wording its point."""
+    process, results = grade_attack(tmp_path, name, "--seed", seed)
     assert points(results) == (available("capstone"), available("capstone")), process.stdout[-2000:]

@@ -777,21 +777,10 @@ class Draw:
         tool = {"required": {**{image[field]: kinds[field] for field in required}, **more_required},
                 "optional": dict(own_optional)}
         tool_name = self._tool_name(next(names))
-        others = [(self._tool_name(next(names)), {"required": {next(names): self.random.choice(SAMPLE_TYPES)},
-                                                 "optional": {}}) for _ in range(self.random.randrange(3))]
-        listed = [(tool_name, tool), *others]
-        self.random.shuffle(listed)
-        self.sent, self.placed = {}, None
-        # What comes back naming a field by its drawn name names the case's field (an observation that names the
-        # missing "city" is judged as naming it), until the next case (forget_template).
-        self.forget_template()
-        self._template = {drawn: field for field, drawn in image.items()}
-        self.originals.update(self._template)
-        self._cache.pop("_backward_word", None)
-        self._big.clear()
+        registry = self._template_registry(tool_name, tool, names, image)
         written = {"arguments": {field: value_of[field] for field in sent}} if isinstance(
             call.get("arguments"), dict) else kept
-        return json.dumps({"name": tool_name, **written}), dict(listed)
+        return json.dumps({"name": tool_name, **written}), registry
 
     def templated_together(self, raws, tools):
         """``(raws, tools)``: calls of one registered tool (``json.dumps`` calls with an arguments object: a judged call
@@ -850,15 +839,22 @@ class Draw:
         own_optional = [(image[f], kinds[f]) for f in optional] + list(more_optional.items())
         self.random.shuffle(own_optional)
         tool = {"required": {**{image[f]: kinds[f] for f in required}, **more_required}, "optional": dict(own_optional)}
+        return written, self._template_registry(tool_name, tool, names, image)
+
+    def _template_registry(self, tool_name, tool, names, image):
+        """The registry of a templated case (dict): ``tool`` under ``tool_name`` among zero to two other tools of drawn
+        names (from ``names``, an iterator of fresh words), in a drawn order; and ``image`` (``{case's field: drawn
+        name}``) registered so that what comes back naming a drawn name names the case's field (an observation that
+        names the missing "city" is judged as naming it) until ``forget_template``."""
         others = [(self._tool_name(next(names)), {"required": {next(names): self.random.choice(SAMPLE_TYPES)},
                                                  "optional": {}}) for _ in range(self.random.randrange(3))]
         listed = [(tool_name, tool), *others]
         self.random.shuffle(listed)
-        self.forget_template()
+        self.forget_template()  # also empties the renaming caches
         self._template = {drawn_name: field for field, drawn_name in image.items()}
         self.originals.update(self._template)
         self.sent, self.placed = {}, None
-        return written, dict(listed)
+        return dict(listed)
 
     def registry_read_back(self, tools):
         """``tools`` (a registry) with the field names a template drew as the case's own words (``_template``): the

@@ -573,19 +573,20 @@ def test_a_replay_of_every_exercises_hidden_inputs_earns_nothing_on_a_new_draw(e
 # table recorded once with the draw off, keyed by each input's skeleton after taking away what the draw added, beats
 # the same file with an empty table on every seed. The case's own fields are told from drawn ones by the public
 # cases' registry shapes (field-name lengths and types) or by the public pool words; every reading is tried, and a
-# wrong one almost never meets a recorded key. What is left of the issue: the case's own structure drawn too (how many
-# fields, which optional ones are sent, their order, names' lengths, values), from templates of each kind.
+# wrong one almost never meets a recorded key. Closed by drawing every image's length (a skeleton keyed by lengths meets
+# nothing); a table keyed by skeletons that ignore lengths is the next attack (measured below).
 SHAPE_ATTACKS = [("capstone", "registry_shape_lookup.py", "registry_shape_stub.py"),
                  ("validate-call", "registry_shape_lookup_validate_call.py", "registry_shape_stub_validate_call.py"),
                  ("json-schema", "drawn_key_strip_json_schema.py", "drawn_key_strip_stub_json_schema.py"),
                  ("parse-call", "pool_word_strip_parse_call.py", "pool_word_strip_stub_parse_call.py")]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 24, open: the case's own structure is not drawn yet")
 @pytest.mark.parametrize("exercise, attack, stub", SHAPE_ATTACKS, ids=[row[0] for row in SHAPE_ATTACKS])
-def test_a_table_that_takes_away_what_the_draw_added_earns_nothing(exercise, attack, stub):
+def test_a_table_that_takes_away_what_the_draw_added_earns_nothing(exercise, attack, stub, monkeypatch):
     """Observed: capstone 116 against 61, validate-call 54 against 31, json-schema 45 against 19, parse-call 38
-    against 28 hidden points, on every seed tried."""
+    against 28 hidden points, on every seed tried. Since images have lengths of their own (never their word's:
+    ``Draw._draw_lengths_too``) no recorded skeleton meets a live one: each table earns the stub's points on seeds
+    fresh-1 to fresh-3. The control: with the draw off, each table still earns far more (it is no broken file)."""
     folder = os.path.join(ROOT, "tests", "attacks")
 
     def points(name):
@@ -594,3 +595,183 @@ def test_a_table_that_takes_away_what_the_draw_added_earns_nothing(exercise, att
     honest = points(stub)
     assert honest > 0
     assert points(attack) <= honest
+    monkeypatch.setattr(grader.pipeline, "Draw", lambda *args: None)
+    assert points(attack) >= points(stub) + 5
+
+
+# -- the next attack: skeletons that ignore word lengths ---------------------------------------------------------------
+# Every word of an input written as "w": a drawn length changes nothing, and the fields the draw added are taken away
+# by trying every reading of which keys named by pool words are drawn (images are pool words too, so the case's own
+# keys are among the candidates). Built live against the kit, so it follows every change of the cases. The same code
+# makes the table's keys here and the replay's keys in the submission.
+
+SHAPE_CODE = r'''
+import itertools
+import json
+import re
+import types
+
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def _plain(value):
+    if isinstance(value, type):
+        return value.__name__
+    if isinstance(value, types.SimpleNamespace):
+        return {"__object": _plain(vars(value))}
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) < 20000:
+        try:
+            return {"__json": _plain(json.loads(value))}
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
+def _keys(value, found):
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.append(key)
+            _keys(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            _keys(item, found)
+    return found
+
+
+def _dropped(value, drop):
+    if isinstance(value, dict):
+        return {key: _dropped(item, drop) for key, item in value.items() if key not in drop}
+    if isinstance(value, list):
+        return [_dropped(item, drop) for item in value if not (isinstance(item, str) and item in drop)]
+    return value
+
+
+def readings(plain, pool, most=3):
+    """(key, words) of ``plain`` as it is, then with up to ``most`` keys named by pool words taken away."""
+    candidates = [key for key in dict.fromkeys(_keys(plain, [])) if key.lower() in pool]
+    for count in range(min(most, len(candidates)) + 1):
+        for drop in itertools.combinations(candidates, count):
+            text = json.dumps(_dropped(plain, set(drop)) if drop else plain)
+            yield WORD.sub("w", text), list(dict.fromkeys(WORD.findall(text)))
+'''
+
+LENGTHLESS_REPLAY = SHAPE_CODE + '''
+
+TABLE = json.loads(TABLE_TEXT)
+POOL = set(json.loads(POOL_TEXT))
+
+
+def _translated(value, mapping):
+    if isinstance(value, str):
+        return WORD.sub(lambda match: mapping.get(match.group(), match.group()), value)
+    if isinstance(value, list):
+        return [_translated(item, mapping) for item in value]
+    if isinstance(value, dict):
+        return {_translated(key, mapping): _translated(item, mapping) for key, item in value.items()}
+    return value
+
+
+def _recorded(args):
+    try:
+        plain = _plain(list(args))
+        if len(json.dumps(plain)) > 20000:
+            return False, None
+        for key, words in readings(plain, POOL):
+            for entry in TABLE.get(key, []):
+                if len(entry["words"]) == len(words):
+                    return True, _translated(entry["result"], dict(zip(entry["words"], words)))
+    except Exception:
+        pass
+    return False, None
+'''
+
+
+def record_lengthless(exercise, tmp_path, monkeypatch, seed, drawn):
+    """``{key: [{"words", "result"}]}``: every hidden input the exercise's reference was graded on (the draw off, or
+    on seed ``seed``) keyed as ``SHAPE_CODE`` keys it with nothing taken away, with what the reference returned."""
+    from faulty.step_faults import BASES
+
+    shapes = {}
+    exec(SHAPE_CODE, shapes)
+    table, run = {}, Sandbox.run
+
+    def unmarked(value):  # the worker's markers as the submission sees their objects (see step_key)
+        if isinstance(value, dict):
+            if value.get("__kit__") == "registry":
+                return unmarked(value["value"])
+            if value.get("__kit__") == "object":
+                return {"__object": unmarked(value["value"])}
+            return {str(key): unmarked(item) for key, item in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [unmarked(item) for item in value]
+        return value
+
+    def recording_run(sandbox, entry, invocations, globals_, responder, view=None, hidden=False):
+        outcome = run(sandbox, entry, invocations, globals_, responder, view=view, hidden=hidden)
+        if hidden and not globals_:
+            for args, finished in zip(invocations, outcome.results):
+                result = finished.get("result", {})
+                plain = shapes["_plain"](unmarked(args))
+                if "plain" in result and len(json.dumps(plain)) < 20_000:
+                    key, words = next(shapes["readings"](plain, set()))
+                    table.setdefault(key, []).append({"words": words, "result": result["plain"]})
+        return outcome
+
+    path = tmp_path / f"reference_{exercise}.py"
+    path.write_text(BASES[exercise], encoding="utf-8")
+    with monkeypatch.context() as patch:
+        patch.setattr(Sandbox, "run", recording_run)
+        if not drawn:
+            patch.setattr(grader.pipeline, "Draw", lambda *args: None)
+        result = grader.pipeline.grade(path, exercise_ids=[exercise], seed=seed)
+    assert result.score == result.max_score
+    return table
+
+
+def lengthless_replay(exercise, table, tmp_path, name):
+    """A file that answers an input whose lengthless skeleton (some pool-word keys taken away) it recorded with the
+    recorded answer in the live words, and the stub's answer otherwise (path)."""
+    from grader.judging.draw import POOL_CITIES, POOL_WORDS
+
+    source = (f"TABLE_TEXT = {json.dumps(table)!r}\nPOOL_TEXT = {json.dumps(sorted(POOL_WORDS + POOL_CITIES))!r}\n"
+              + LENGTHLESS_REPLAY)
+    for function in STEP_FUNCTIONS[exercise]:
+        as_returned = "tuple(value)" if function == "parse_call" else "value"  # parse_call returns a pair
+        source += (f"\n\ndef {function}(*args):\n    known, value = _recorded(args)\n"
+                   f"    if known:\n        return {as_returned}\n    {STEP_STUBS[function]}\n")
+    path = tmp_path / f"{name}_{exercise}.py"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+# Measured when it was written (2026-12-06, seed next-run; the stub earns 0 hidden points in each): tool-result 2,
+# parse-call 23, validate-call 39, observe 17, json-schema 33, adapters 0. What closes it is issue 24's first point for
+# these exercises too: each case's own structure drawn from its kind (values and types of the fields not at fault, as
+# ``Draw.templated`` does for the capstone's schema cases), not only words and added fields.
+LENGTHLESS_OPEN = pytest.mark.xfail(strict=True, reason="issue 24, open: the step exercises' cases keep their own "
+                                                        "structure")
+
+
+@pytest.mark.parametrize("exercise", [pytest.param(exercise, marks=[] if exercise == "adapters" else [LENGTHLESS_OPEN])
+                                      for exercise in STEP_FUNCTIONS])
+def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_path, monkeypatch):
+    """Every word written as "w" and up to three pool-word keys taken away: a table of the reference's answers,
+    recorded with the draw off and on another draw, earns on a new draw what the stub earns; on the draw it recorded
+    (the control) it earns far more."""
+    table = record_lengthless(exercise, tmp_path, monkeypatch, "recorded", drawn=False)
+    for key, entries in record_lengthless(exercise, tmp_path, monkeypatch, "recorded", drawn=True).items():
+        table.setdefault(key, []).extend(entries)
+
+    def points(path, seed):
+        return hidden_points(grader.pipeline.grade(path, exercise_ids=[exercise], seed=seed))
+
+    stub = points(lengthless_replay(exercise, {}, tmp_path, "stub"), "next-run")
+    replay = points(lengthless_replay(exercise, table, tmp_path, "replay"), "next-run")
+    control = points(lengthless_replay(exercise, table, tmp_path, "control"), "recorded")
+    print(f"{exercise}: stub {stub}, replay {replay}, control {control}")
+    assert control >= stub + 3
+    assert replay <= stub

@@ -10,8 +10,12 @@ case judges it. So a case keeps its canonical words and its expectations, and th
 know in advance.
 
 What keeps a case's kind and difficulty:
-- a word becomes a word of the same length and the same letter case at every position, so every position,
-  column, size and nesting depth of a call is unchanged (a 1 MB call stays 1 MB, a JSON error stays at its column);
+- a word of the "word" class (tool names' words, field names) becomes a word one to ``SPREAD`` letters shorter or
+  longer, in the same letter case; a city or a currency code one of its own length. Every character that is no
+  letter, every nesting depth and about every size stay (a 1 MB call stays about 1 MB); a skeleton (each letter
+  written as "a") is new on every draw, since a table keyed by skeletons knew every case the draw did not change
+  otherwise (issue 24's fourth attacker trial). A text's length is judged as the submission wrote it
+  (``grader.judging.expectations.renamed_by``);
 - one word always gets one image, so a tool's fields, the registry and the call keep agreeing (and disagreeing
   where the case makes them disagree);
 - a near miss of a vocabulary word stays a near miss of the drawn word: a letter dropped or swapped, a suffix "s",
@@ -115,6 +119,8 @@ SAMPLE_TYPES = (str, int, float, bool, list, dict)
 # literal ('arguments': {), a call inside a JSON string (\"arguments\": {), or arguments sent as a string that holds
 # an object ("arguments": "{\"city\"...: real calls do this); and the tool it names, in the same quoting. Drawn
 # fields are written right after the brace (``Draw.varied_call``).
+# How many letters an image of a "word" may be shorter or longer than its word (``Draw._draw_lengths_too``).
+SPREAD = 3
 HUGE = 10_000  # characters: a raw call longer than this is varied as text, by its head (``Draw.varied_call``)
 ARGUMENTS_OPENING = re.compile(r"""(\\?"|')(?:arguments|args)\1: (")?\{""")
 NAME_FIELD = re.compile(r"""(\\?"|')name\1: \1([^"'\\]*)\1""")
@@ -178,6 +184,11 @@ def derive_seed(seed, *parts):
     text = "\x1f".join([str(seed), *map(str, parts)])
     # surrogatepass: a student id read from a file name that is not UTF-8 (Jos\xe9) holds lone surrogates.
     return int.from_bytes(hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:8], "big")
+
+
+# The words of the canary pools' cities ("new" and "york" of "New York"): no near miss's image may be one of them, or a
+# city a scripted model sends would come back as another word.
+_CITY_WORDS = frozenset(word.lower() for city in CANARY_CITIES for word in re.findall(r"[^\W\d_]+", city))
 
 
 @functools.lru_cache(maxsize=1)
@@ -254,14 +265,12 @@ def _fits(value, kind):
 
 
 def _with_case_of(model, word):
-    """``word`` (lower case) with the letter case of ``model``: position by position when they are as long (the
-    renaming keeps lengths), else as a whole (all capitals, a capital first, or lower case: a templated field's drawn
-    name is no word's length)."""
-    if len(model) == len(word):
-        return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word))
+    """``word`` (lower case) with the letter case of ``model``: all capitals when ``model`` is, else position by
+    position as far as both go and lower case after (an image's length is drawn: "GetWeather" becomes "GetAlbatross"
+    from the near miss "getweather" of "weather"'s image "albatross")."""
     if model.isupper() and len(model) > 1:
         return word.upper()
-    return word[:1].upper() + word[1:] if model[:1].isupper() else word
+    return "".join(c.upper() if m.isupper() else c for m, c in zip(model, word)) + word[len(model):]
 
 
 class Draw:
@@ -286,6 +295,9 @@ class Draw:
         renamed, images = _image_pools()
         for kind, by_length in renamed.items():
             free = images[kind]
+            if kind == "word":
+                self._draw_lengths_too(by_length, free)
+                continue
             for length, group in sorted(by_length.items()):
                 for word, image in zip(group, self.random.sample(free[length], len(group))):
                     self.images[word], self.originals[image] = image, word
@@ -300,8 +312,30 @@ class Draw:
         self._cache = {}  # rename function's name -> {token: renamed token}
         self._big = {}  # (rename function's name, text) -> renamed text, for the last few texts over 10,000 characters
         self._template = {}  # the field names the last templated call drew -> the case's own (templated)
-        # The longest token that can be renamed: a word of the draw with a three-letter prefix or an "s" added.
-        self.longest = max(map(len, self.space)) + 3
+        # The longest token that can be renamed: a word of the draw or of a pool (an image, a templated name) with a
+        # three-letter prefix or an "s" added.
+        self.longest = max(map(len, [*self.space, *POOL_WORDS, *POOL_CITIES])) + 3
+
+    def _draw_lengths_too(self, by_length, free):
+        """Draw the images of the "word" class (``by_length``: ``{length: [word, ...]}``) from ``free`` (the same shape)
+        with lengths of their own: each word's image is a free word one to ``SPREAD`` letters shorter or longer (three
+        letters at least), all distinct. Never of the word's own length: an input with one word of the vocabulary kept
+        its skeleton on one draw in seven, and a table keyed by skeletons earned those cases. A word of five letters or
+        more (it has near misses, made from its image by dropping a letter) gets an image of five letters at least: a
+        near miss of "chart" drawn from "newt" was "new", and a canary's "New York" came back as "Char York".
+
+        Images of the same length kept a case's skeleton (every letter written as "a"): a table recorded with the draw
+        off, keyed by skeletons, knew every case whose structure the draw left alone (issue 24's fourth attacker
+        trial). Sizes stay about the same; positions of what follows a word move, which no case judges.
+        """
+        left = sorted(word for group in free.values() for word in group)
+        for length, group in sorted(by_length.items()):
+            for word in group:
+                shortest = max(3, min(length, 5))
+                near = [image for image in left if 0 < abs(len(image) - length) <= SPREAD and len(image) >= shortest] or left
+                image = self.random.choice(near)
+                left.remove(image)
+                self.images[word], self.originals[image] = image, word
 
     def unused(self, words):
         """The words of ``words`` (an iterable of str) that are no image of this draw (list, in order): what a drawn
@@ -358,7 +392,7 @@ class Draw:
         image = self.images.get(lower)
         if image is None:
             image = self._derived(lower)
-            if image is None or image in self.originals or image in self.space or image in KEPT:
+            if image is None or image in self.originals or image in self.space or image in KEPT or image in _CITY_WORDS:
                 return token  # not a near miss, or its image would stand for another word: keep it
             self.images[lower], self.originals[image] = image, lower
             self._cache.pop("_backward_word", None)  # a new image: what was renamed back before may change
@@ -394,7 +428,10 @@ class Draw:
         def flush():
             if word:
                 new = rename("".join(letters[i] for i in word))
-                for i, letter in zip(word, new):
+                # An image may be longer or shorter: its letters take the word's places in order (an escape stays an
+                # escape), the letters left over are written after the last one as it was written.
+                places = word[:len(new)] + [word[-1]] * (len(new) - len(word))
+                for i, letter in zip(places, new):
                     unit = units[i]
                     if len(unit) == 6:
                         hexa = f"{ord(letter):04x}"
@@ -855,15 +892,6 @@ class Draw:
         self.originals.update(self._template)
         self.sent, self.placed = {}, None
         return dict(listed)
-
-    def registry_read_back(self, tools):
-        """``tools`` (a registry) with the field names a template drew as the case's own words (``_template``): the
-        registry the grader's trusted check reads a call against, once the call has been renamed back (a loop handed
-        the check, notebook 4, saw every field of a templated call as undeclared)."""
-        if not self._template:
-            return tools
-        return {name: {**spec, **{part: {self._template.get(f, f): t for f, t in spec.get(part, {}).items()}
-                                  for part in ("required", "optional")}} for name, spec in tools.items()}
 
     def forget_template(self):
         """Forget the field names the last ``templated`` call drew: they are renamed back no more."""

@@ -44,6 +44,10 @@ LOOP_FEEDBACK = {
 }
 # Set by the harness (and the self-check) while a case judges a loop that was handed the grader's check.
 judging_loop_alone = False
+# The draw (``grader.judging.draw.Draw``) the case's texts came back through, set by ``Harness.execute``; None in a
+# visible case. A bound on a text's length applies to the text the submission wrote: renamed back, a drawn word is
+# the case's word, of another length (the draw gives images lengths of their own).
+renamed_by = None
 
 
 def fail(message, transcript=None):
@@ -113,7 +117,7 @@ def check_error_text(text, what):
     if not isinstance(text, str) or not text.strip():
         shown = "an empty string" if isinstance(text, str) else getattr(text, "what", type(text).__name__)
         fail(f"{what} was {shown}, not error text. {SILENT_FAILURE}")
-    if len(text) > MAX_OBSERVATION_CHARS:
+    if len(renamed_by.forward(text) if renamed_by is not None else text) > MAX_OBSERVATION_CHARS:
         # Not the exact length: a submission could spell the hidden input in it (an adversarial test did).
         fail(f"{what} was longer than {MAX_OBSERVATION_CHARS:,} characters; keep it under that (quote values "
              "briefly, never the whole call), or it floods the model's context.")

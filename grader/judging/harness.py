@@ -17,6 +17,7 @@ from grader.isolation.limits import OUTPUT_LIMIT, Limits
 from grader.isolation.sandbox import LoadReport
 from grader.isolation.sanitise import clean_text
 from grader.isolation.worker import DESCRIPTIONS
+from grader.judging import expectations
 from grader.judging.draw import NAME_FIELD
 from grader.judging.registries import SEED_TOOLS, encode_registry
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
@@ -278,9 +279,22 @@ class DrawnResponder:
     def __init__(self, inner, draw):
         self.inner = inner
         self.draw = draw
+        # The registry as the worker sees it, for the trusted check (None: the check is not handed over).
+        tools = getattr(inner, "tools", None) if getattr(inner, "allow_check", False) else None
+        self.worker_tools = draw.forward(tools) if tools is not None else None
 
     def answer(self, op, message):
-        """``inner.answer`` with ``message``'s plain values renamed back and the reply's value and message renamed."""
+        """``inner.answer`` with ``message``'s plain values renamed back and the reply's value and message renamed.
+
+        The trusted check (``check`` requests of a loop judged alone) reads the call as the worker sent it, against the
+        registry as the worker sees it, and its answer goes back as it is: renamed forward, an observation made in the
+        cases' words to fit 2,000 characters could pass them (an image's length is drawn), and the loop that passed it
+        on lost the case (issue 24)."""
+        if op == "check" and self.worker_tools is not None:
+            from grader.judging import reference_steps
+
+            raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
+            return {"op": "reply", "value": reference_steps.check(raw, self.worker_tools)}
         message = {key: ({"plain": self.draw.backward(value["plain"])} if isinstance(value, dict) and "plain" in value
                          else value) for key, value in message.items()}
         reply = dict(self.inner.answer(op, message))
@@ -410,6 +424,7 @@ class Harness:
             return transcript
         responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
         draw = self.draw if self.redact else None
+        expectations.renamed_by = draw
         if draw is not None:
             # What the worker gets is renamed; what it sends back is renamed back before anything records it.
             invocations, globals_ = draw.forward(invocations), draw.forward(globals_ or {})
@@ -574,9 +589,8 @@ class ExerciseHarness:
         model = model if model is not None else NeverCorrects(raws[0])
         if draw is not None and draw.required_values:
             model = WithDrawnRequired(model, draw, tools, transcript)
-        checked = tools if tools is not None else SEED_TOOLS  # what the trusted check reads a renamed-back call against
-        responder = Responder(transcript, model, dispatch_reply,
-                              draw.registry_read_back(checked) if draw is not None else checked, allow_check=not seed)
+        checked = tools if tools is not None else SEED_TOOLS  # what the trusted check reads a call against
+        responder = Responder(transcript, model, dispatch_reply, checked, allow_check=not seed)
         if seed:
             if fill:
                 registry["fill"] = True  # into the module's own TOOLS (grader.isolation.worker.run_case)

@@ -69,8 +69,8 @@ INVALID = {
     "number": ("42", [("object", "dict")]),
     "string": ('"get_weather"', [("object", "dict")]),
     "deep-nesting": ("[" * 100_000 + "]" * 100_000, []),
-    "nan": ('{"name": "x", "arguments": {"n": NaN}}', [("nan", "json")]),
-    "duplicate-keys": ('{"name": "a", "name": "b"}', [("duplicate", "repeat", "twice", "once")]),
+    "nan": ('{"name": "set_budget", "arguments": {"amount": NaN}}', [("nan", "json")]),
+    "duplicate-keys": ('{"name": "get_time", "name": "get_weather"}', [("duplicate", "repeat", "twice", "once")]),
     "huge-integer": ('{"name": "x", "arguments": {"n": ' + "9" * 5000 + "}}", []),
     # Issue 15: valid JSON that a repair could turn into a call (unwrap the list, decode the string again), as the
     # capstone has them.

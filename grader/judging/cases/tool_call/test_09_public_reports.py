@@ -118,10 +118,11 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     fields = list(WIDE_TOOLS["plot_series"]["required"])
     # Valid fields drawn among the thirteen (issue 24), the same in the twin's call and the judged one.
     broken, tools = harness.varied("plot_series", {field: "0.5" for field in fields}, WIDE_TOOLS)
-    # The twin sends the same arguments to a tool that does not exist (a name of the same length, so that an
-    # observation quoting the call quotes as much of both): an observation that names all fields alike (a dump
-    # of what was sent) fixes nothing (see test_05_observations).
-    baseline = harness.twin_observation(make_call("plot_errors", broken), tools=tools)
+    # The twin sends the same arguments to a tool that does not exist, a near miss drawn as one of the drawn name (two
+    # letters swapped: as long, so that an observation quoting the call quotes as much of both; "plot_errors" was as
+    # long as written, not once an image's length was drawn): an observation that names all fields alike (a dump of
+    # what was sent) fixes nothing (see test_05_observations).
+    baseline = harness.twin_observation(make_call("plot_sereis", broken), tools=tools)
     model = FixesWhatIsNamed("plot_series", broken, [(field, field, 0.5) for field in fields], baseline=baseline)
     transcript = harness.run(make_call("plot_series", broken), model=model, tools=tools)
     expect_one_retry(transcript)

@@ -264,6 +264,21 @@ def _fits(value, kind):
     return type(value) is kind
 
 
+# A field name a template may draw again: an identifier of ordinary length. A name that is itself the case (a traceback,
+# 500,000 letters) is kept, and so is a tool with more fields than the pools have words for (300 fields).
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
+MOST_TEMPLATED_FIELDS = 40
+
+
+def _plain_names(spec, arguments):
+    """Whether a template may draw the names of a tool's declared fields (``spec``: ``{"required": ..., "optional":
+    ...}``) and of the ``arguments`` sent (a dict, or anything else: no field): all plain identifiers, at most
+    ``MOST_TEMPLATED_FIELDS`` of them."""
+    names = [*spec.get("required", {}), *spec.get("optional", {}), *(arguments if isinstance(arguments, dict) else ())]
+    return len(names) <= MOST_TEMPLATED_FIELDS and all(
+        isinstance(name, str) and _PLAIN_NAME.fullmatch(name) for name in names)
+
+
 def _with_case_of(model, word):
     """``word`` (lower case) with the letter case of ``model``: all capitals when ``model`` is, else position by
     position as far as both go and lower case after (an image's length is drawn: "GetWeather" becomes "GetAlbatross"
@@ -776,7 +791,8 @@ class Draw:
             call = None
         name = call.get("name") if isinstance(call, dict) else None
         if not isinstance(name, str) or name not in tools or not set(call) <= {"name", "arguments"} or \
-                json.dumps(call) != raw or (isinstance(call.get("arguments"), str) and "{" in call["arguments"]):
+                json.dumps(call) != raw or (isinstance(call.get("arguments"), str) and "{" in call["arguments"]) or \
+                not _plain_names(tools[name], call.get("arguments")):
             return raw, tools
         # Arguments that are missing, null or no object stay so (a number or a word drawn): no field is sent.
         kept = {"arguments": json.loads(self._scalar_arguments_drawn(raw))["arguments"]} if "arguments" in call else {}
@@ -838,7 +854,8 @@ class Draw:
             except (ValueError, RecursionError):
                 call = None
             if not isinstance(call, dict) or set(call) != {"name", "arguments"} or json.dumps(call) != raw or \
-                    call["name"] not in tools or not isinstance(call["arguments"], dict):
+                    call["name"] not in tools or not isinstance(call["arguments"], dict) or \
+                    not _plain_names(tools[call["name"]], call["arguments"]):
                 return raws, tools
             calls.append(call)
         name = calls[0]["name"]

@@ -707,10 +707,13 @@ class ExerciseHarness:
         """Call the observe step the way notebook 3 defines it: with the call and the problems the grader's
         trusted steps 1 and 2 found for ``raw`` (data, never code), and the registry.
 
-        In a hidden case the raw call gets valid optional fields drawn around whatever is wrong with it, declared in
-        the registry (``grader.judging.draw.Draw.varied_call``), before the trusted steps read it: the call, its
-        problems and the registry then have a new shape on every draw (issue 24: a table keyed by their skeleton
-        replays nothing).
+        In a hidden case a ``json.dumps`` call of a registered tool is made again from its kind with its registry
+        (``grader.judging.draw.Draw.templated``: its faults kept, names, the types and values of the fields not at
+        fault, more fields and other tools drawn), and any other raw call gets valid optional fields drawn around
+        whatever is wrong with it, declared in the registry (``Draw.varied_call``), before the trusted steps read it:
+        the call, its problems and the registry then have a new shape on every draw (issue 24: a table keyed by their
+        skeleton replays nothing; one keyed by skeletons without word lengths took the added fields away again and
+        knew 18 of observe's hidden points).
 
         Args:
             raw: the raw call (str). tools: the registry (Python classes; default: the seed's).
@@ -723,7 +726,8 @@ class ExerciseHarness:
         tools = tools if tools is not None else SEED_TOOLS
         draw = self.harness.draw if self.harness.redact else None
         if draw is not None:
-            raw, tools = draw.varied_call(raw, tools)
+            made = draw.templated(raw, tools)
+            raw, tools = made if made[0] != raw else draw.varied_call(raw, tools)
         call, problems = reference_steps.problems_for(raw, tools)
         return self.call(call, problems, encode_registry(tools), times=times)
 

@@ -39,10 +39,13 @@ OWNED_ELSEWHERE = {
     "registry_count_tell.py": "issue 24: the draw tells no refused case from a dispatched one (tests/test_lookup_attacks.py)",
     "drawn_field_strip_lookup.py": "issue 24: drawn fields cannot be stripped away (tests/test_lookup_attacks.py, strict xfail)",
     "drawn_field_strip_stub.py": "issue 24: the control of drawn_field_strip_lookup.py (tests/test_lookup_attacks.py)",
-    **{name: "issue 24: the case's own structure is drawn too (tests/test_lookup_attacks.py, strict xfail)" for name in (
-        "registry_shape_lookup.py", "registry_shape_stub.py", "registry_shape_lookup_validate_call.py",
-        "registry_shape_stub_validate_call.py", "drawn_key_strip_json_schema.py", "drawn_key_strip_stub_json_schema.py",
-        "pool_word_strip_parse_call.py", "pool_word_strip_stub_parse_call.py")},
+    **{name: "issue 24: image lengths are drawn, so a skeleton table earns the stub's points (tests/test_lookup_attacks.py)"
+       for name in ("registry_shape_lookup.py", "registry_shape_stub.py", "registry_shape_lookup_validate_call.py",
+                    "registry_shape_stub_validate_call.py", "drawn_key_strip_json_schema.py",
+                    "drawn_key_strip_stub_json_schema.py", "pool_word_strip_parse_call.py",
+                    "pool_word_strip_stub_parse_call.py")},
+    **{name: "issue 24, open: a coarse shape classifier still wins (tests/test_lookup_attacks.py, strict xfail)"
+       for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }
 FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb", "fair_future_annotations.ipynb",
               "fair_relative_audit_file.py"]

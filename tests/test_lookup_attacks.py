@@ -777,3 +777,19 @@ def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_
     print(f"{exercise}: stub {stub}, replay {replay}, control {control}")
     assert control >= stub + 3
     assert replay <= stub
+
+
+# Issue 24's fifth attacker trial (2026-12-06): the capstone's inputs keyed by a coarse shape (every word "w", every
+# number "0", pool-word fields dropped, recorded cases under one key voting) from one grading of the reference with the
+# draw off. Templates change names, types and values, but a refused call and the valid calls the cases send keep
+# coarse shapes of their own, so the shape alone tells them apart. What would close it: beside each refused call, a
+# drawn valid call of the same coarse shape that must be dispatched (a canary per case), so that a shape cannot tell.
+@pytest.mark.xfail(strict=True, reason="issue 24, open: a coarse shape tells a refused call from a dispatched one")
+def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing():
+    """Observed: 82, 85 and 92 hidden points against the stub's 0 on seeds fresh-1 to fresh-3."""
+    folder = os.path.join(ROOT, "tests", "attacks")
+
+    def points(name):
+        return hidden_points(grader.pipeline.grade(os.path.join(folder, name), exercise_ids=["capstone"], seed="fresh-1"))
+
+    assert points("lengthless_capstone_lookup.py") <= points("lengthless_capstone_stub.py")

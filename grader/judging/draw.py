@@ -410,8 +410,7 @@ class Draw:
             if image is None or image in self.originals or image in self.space or image in KEPT or image in _CITY_WORDS:
                 return token  # not a near miss, or its image would stand for another word: keep it
             self.images[lower], self.originals[image] = image, lower
-            self._cache.pop("_backward_word", None)  # a new image: what was renamed back before may change
-            self._big.clear()
+            self._forget_renamed_back()  # a new image: what was renamed back before may change
         return _with_case_of(token, image)
 
     def _backward_word(self, token):
@@ -904,19 +903,29 @@ class Draw:
                                                  "optional": {}}) for _ in range(self.random.randrange(3))]
         listed = [(tool_name, tool), *others]
         self.random.shuffle(listed)
-        self.forget_template()  # also empties the renaming caches
+        self.forget_template()
         self._template = {drawn_name: field for field, drawn_name in image.items()}
         self.originals.update(self._template)
+        self._forget_renamed_back()  # a drawn name renamed back before as itself is the case's word now
         self.sent, self.placed = {}, None
         return dict(listed)
 
     def forget_template(self):
-        """Forget the field names the last ``templated`` call drew: they are renamed back no more."""
+        """Forget the field names the last ``templated`` call drew: they are renamed back no more. Only what was renamed
+        back is forgotten with them (what was renamed forward stays: a drawn name is never an image), and nothing when no
+        template was drawn (every case ends here: a 1 MB call was renamed again after each)."""
+        if not self._template:
+            return
         for drawn in self._template:
             self.originals.pop(drawn, None)
         self._template = {}
+        self._forget_renamed_back()
+
+    def _forget_renamed_back(self):
+        """Empty the caches of what was renamed back (the words it reads back have changed)."""
         self._cache.pop("_backward_word", None)
-        self._big.clear()
+        for key in [key for key in self._big if key[0] == "_backward_word"]:
+            del self._big[key]
 
     def _retire(self, words):
         """Take ``words`` (an iterable of str) out of the words this draw sends as fields or values for good: a templated

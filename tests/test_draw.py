@@ -795,3 +795,24 @@ def test_no_near_miss_is_drawn_as_a_word_of_a_canary_city():
         for near in _near_misses():
             assert draw.forward(near).lower() not in _CITY_WORDS, (seed, near)
         assert draw.backward("New York") == "New York"
+
+
+def test_the_length_bound_is_judged_on_the_text_the_submission_wrote():
+    """An image may be shorter than its word: an observation of 2,000 characters as the worker wrote it is longer once
+    renamed back, and a correct observe lost "Eighty long problems" on some draws. The bound reads the text forward
+    again while a hidden case's draw is in effect, and as it is in a visible case."""
+    from grader.judging import expectations
+
+    draw = Draw("length-bound", "observe")
+    word = next(word for word in VOCABULARY["word"] if len(draw.images[word]) < len(word))
+    written = ("problem with " + draw.images[word] + "; ") * 200
+    written = written[:2000]
+    assert len(draw.backward(written)) > 2000
+    try:
+        expectations.renamed_by = draw
+        expectations.check_error_text(draw.backward(written), "The observation")  # passes: 2,000 as written
+        expectations.renamed_by = None
+        with pytest.raises(expectations.CaseFailed):
+            expectations.check_error_text(draw.backward(written), "The observation")
+    finally:
+        expectations.renamed_by = None

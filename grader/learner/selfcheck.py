@@ -137,6 +137,7 @@ def run_tool_call_case(function, case, style):
         return call, observation
 
     expectations.judging_loop_alone = style != "seed"  # as in grading: the loop is judged alone
+    expectations.renamed_by = None  # a visible case's texts are as written (a grading before may have left its draw)
     if style != "seed":
         _call_with_limits(transcript, function, (case.raw, ask_model, fresh(case.tools), dispatch, check))
         return transcript

@@ -816,3 +816,12 @@ def test_the_length_bound_is_judged_on_the_text_the_submission_wrote():
             expectations.check_error_text(draw.backward(written), "The observation")
     finally:
         expectations.renamed_by = None
+
+
+def test_the_trusted_check_answers_in_the_words_the_worker_sees(tmp_path):
+    """Seed a-2 (found by 12 draws of the retry loop): the trusted check made its observation in the cases' words to fit
+    2,000 characters, renamed forward it passed them (an image longer than its word), and the reference loop that
+    passed it on lost "A call with 10,000 undeclared fields gets a short observation". The check now reads the call as
+    the worker sent it, against the registry the worker sees."""
+    source = dict(_bases())["retry-loop"]
+    _full_marks_on(["a-2", "a-4"], "retry-loop", source, tmp_path)

@@ -41,7 +41,10 @@ def generic(raw, ask_model):
 
 
 def handle_tool_call(raw, ask_model):
-    key = hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest()
+    # Keyed by the call and the registry it meets: a hidden call's sibling is the same call on another registry.
+    tools = json.dumps({{name: {{part: {{field: kind.__name__ for field, kind in spec.get(part, {{}}).items()}}
+                               for part in ("required", "optional")}} for name, spec in TOOLS.items()}})
+    key = hashlib.sha256((repr(raw) + tools).encode("utf-8", "surrogatepass")).hexdigest()
     entry = TABLE.get(key)
     if entry is None:
         return generic(raw, ask_model)
@@ -164,14 +167,14 @@ class Recorder:
             outcome = run(sandbox, entry, invocations, globals_, Spy(), view=view, hidden=hidden)
             result = outcome.results[-1].get("result", {}).get("plain") if outcome.results else None
             raw = invocations[0][0]
-            if all(isinstance(a, str) for a in events["asks"]):
-                key = hashlib.sha256(repr(raw).encode("utf-8", "surrogatepass")).hexdigest()
+            registry = (globals_ or {}).get("TOOLS", {}).get("value")
+            if all(isinstance(a, str) for a in events["asks"]) and isinstance(registry, dict):
+                tools = json.dumps({name: {part: spec.get(part, {}) for part in ("required", "optional")}
+                                    for name, spec in registry.items()})
+                key = hashlib.sha256((repr(raw) + tools).encode("utf-8", "surrogatepass")).hexdigest()
                 recorder.table[key] = {**events, "result": result}
-                registry = (globals_ or {}).get("TOOLS", {}).get("value")
                 # (Inputs over 20,000 characters are left out, as an attacker would: the file must stay under 5 MB.)
-                if isinstance(raw, str) and isinstance(registry, dict) and len(raw) + len(json.dumps(result)) < 20_000:
-                    tools = json.dumps({name: {part: spec.get(part, {}) for part in ("required", "optional")}
-                                        for name, spec in registry.items()})
+                if isinstance(raw, str) and len(raw) + len(json.dumps(result)) < 20_000:
                     entry = {**events, "result": result, "words": list(dict.fromkeys(
                         re.findall(r"[^\W\d_]+", tools + " " + raw)))}
                     recorder.skeletons.setdefault(skeleton(tools) + "|" + skeleton(raw), []).append(entry)
@@ -784,9 +787,12 @@ def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_
 # draw off. Templates change names, types and values, but a refused call and the valid calls the cases send keep
 # coarse shapes of their own, so the shape alone tells them apart. What would close it: beside each refused call, a
 # drawn valid call of the same coarse shape that must be dispatched (a canary per case), so that a shape cannot tell.
+# Siblings (grader/judging/siblings.py) now give each call whose verdict the registry decides a twin of the opposite
+# verdict: 53, 58 and 53. What it still earns is where the call's form is the fault and in the cases whose model fixes.
 @pytest.mark.xfail(strict=True, reason="issue 24, open: a coarse shape tells a refused call from a dispatched one")
 def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing():
-    """Observed: 82, 85 and 92 hidden points against the stub's 0 on seeds fresh-1 to fresh-3."""
+    """Observed: 82, 85 and 92 hidden points against the stub's 0 on seeds fresh-1 to fresh-3; with siblings 53, 58
+    and 53."""
     folder = os.path.join(ROOT, "tests", "attacks")
 
     def points(name):

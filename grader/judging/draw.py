@@ -941,6 +941,11 @@ class Draw:
         free = [word for word in self._unused_pools[0] if word not in taken and self._derived(word) is None]
         return self.random.sample(free, count)
 
+    def fresh_name(self, taken):
+        """One pool word (str) to name a field a case adds: none of ``taken`` (a collection of str), no image of this
+        draw, left as it is by the renaming (``_fresh_names``)."""
+        return self._fresh_names(set(taken), 1)[0]
+
     def _tool_name(self, word):
         """A tool name made of ``word`` (str): as it is, or after a verb of the kit's kept words (``get_``, ``set_``...),
         as tools are named."""

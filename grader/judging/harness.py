@@ -454,6 +454,16 @@ class Harness:
         return ExerciseHarness(self, exercise.entry, exercise.style)
 
 
+# What a case that passed on its own call says when its sibling (grader.judging.siblings) was handled wrongly. It
+# names no input: the case is hidden.
+SIBLING_VALID = ("Beside this call the grader sent the very same call with a registry that allows it (the tool and "
+                 "every field it sends declared as sent), and it was not dispatched as sent: refuse a call for what the "
+                 "registry it meets says, never for how the call looks.")
+SIBLING_REFUSED = ("Beside this call the grader sent the very same call with a registry that forbids it (one more "
+                   "field required, which the call leaves out), and it was dispatched: check every call against the "
+                   "registry it meets, never against calls you have seen.")
+
+
 def registry_key(tools):
     """What tells two registries apart (str): their tools, fields and type names, as JSON."""
     return json.dumps(encode_registry(tools), sort_keys=True, default=str)
@@ -495,6 +505,9 @@ class ExerciseHarness:
         # ``varied``, and (fields, indices) its last varied call sent (``Draw.sent``, ``Draw.placed``), for its twins;
         # the plugin forgets both before each case (``forget_the_case``).
         self.last_drawn = self.last_sent = None
+        # Hidden capstone runs get siblings (``grader.judging.siblings``; the plugin turns them off for its canaries),
+        # and the first sibling of a case handled wrongly fails the case once its own checks pass (str or None).
+        self.siblings, self.sibling_failure = True, None
 
     @property
     def report(self):
@@ -503,8 +516,8 @@ class ExerciseHarness:
 
     def forget_the_case(self):
         """Forget what the last case drew (its registries, its varied call's fields, the fields it made required):
-        each case draws its own."""
-        self.last_drawn = self.last_sent = None
+        each case draws its own; and whether a sibling of it was handled wrongly."""
+        self.last_drawn = self.last_sent = self.sibling_failure = None
         if self.harness.draw is not None:
             self.harness.draw.required_values = {}
             self.harness.draw.forget_template()
@@ -579,6 +592,64 @@ class ExerciseHarness:
                     raws[index], fields = draw.with_required(one, tools)
                     drawn_arguments = {**(drawn_arguments or {}), **fields}
             self.last_drawn = (key, tools)
+        model = model if model is not None else NeverCorrects(raws[0])
+        sibling = None
+        if draw is not None and self.siblings and self.style == "seed" and len(raws) == 1 and (
+                vary in (True, "template") or (vary == "dispatch" and type(model) is NeverCorrects)):
+            sibling = self._sibling(raws[0], tools if tools is not None else SEED_TOOLS, draw, vary)
+        try:
+            if sibling is not None and draw.random.randrange(2):
+                # Before or after the case's own call, drawn: neither its place nor its input tells it.
+                self._run_sibling(*sibling, dispatch_reply, fill)
+                sibling = None
+            transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill)
+            if sibling is not None:
+                self._run_sibling(*sibling, dispatch_reply, fill)
+                self.harness.last_transcript = transcript  # a failed case's notes are its own call's
+            return transcript
+        finally:
+            if draw is not None and vary == "template":
+                # The drawn field names are renamed back while the run's messages come in, and no longer: a later
+                # run's drawn field could be the same pool word (a canary's came back as "city").
+                draw.forget_template()
+
+    def _sibling(self, raw, tools, draw, vary):
+        """``(raw, registry, valid)`` for a hidden run's sibling (``grader.judging.siblings``): the same call where a
+        registry as near ``tools`` as can be gives it the opposite verdict; None when none can be made."""
+        from grader.judging import siblings
+
+        if vary == "dispatch":
+            registry = siblings.forbidding(raw, tools, draw.random, draw.fresh_name)
+        else:
+            registry = siblings.allowing(raw, tools)
+        return None if registry is None else (raw, registry, vary == "dispatch")
+
+    def _run_sibling(self, raw, registry, refused, dispatch_reply, fill):
+        """Run a sibling and remember, for the case, the first one handled wrongly (``sibling_failure``, str).
+
+        Only the verdict is judged (the call dispatched as sent, or not dispatched): how a rejection is written, how
+        often the model is asked and what is returned are the other cases' rules, and a sibling that judged them too
+        docked one fault in groups it does not belong to (a retry without bound lost the valid-call cases)."""
+        from grader.judging.siblings import parsed
+
+        transcript = self._execute([raw], registry, NeverCorrects(raw), dispatch_reply, None, fill)
+        if refused:
+            wrong = bool(transcript.dispatches)
+        else:
+            # What comes back is renamed back as it comes (a template's drawn names read as the case's words): the
+            # call that went out is expected as it comes back.
+            draw = self.harness.draw
+            name, arguments = draw.backward(draw.forward(list(parsed(raw))))
+            wrong = not transcript.dispatches or not (expectations.strict_equal(transcript.dispatches[0][0], name) and
+                                                      expectations.strict_equal(transcript.dispatches[0][1], arguments))
+        if wrong and self.sibling_failure is None:
+            self.sibling_failure = SIBLING_REFUSED if refused else SIBLING_VALID
+
+    def _execute(self, raws, tools, model, dispatch_reply, drawn_arguments, fill):
+        """Run ``raws`` (list of str, as handed over) on ``tools`` (a registry of classes, or None for the seed's) with
+        ``model`` answering; ``fill``: the registry goes into the module's own TOOLS (``run``). Returns the
+        ``Transcript``."""
+        draw = self.harness.draw if self.harness.redact else None
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
         expectations.judging_loop_alone = not seed  # the loop is handed the grader's check: its feedback is the loop's
@@ -586,7 +657,6 @@ class ExerciseHarness:
         transcript = Transcript(notes=self.harness.notes_for(self.entry) if seed else [],
                                 tools_replaced=draw is not None or (tools is not None and tools != SEED_TOOLS),
                                 drawn_arguments=drawn_arguments or {})
-        model = model if model is not None else NeverCorrects(raws[0])
         if draw is not None and draw.required_values:
             model = WithDrawnRequired(model, draw, tools, transcript)
         checked = tools if tools is not None else SEED_TOOLS  # what the trusted check reads a call against
@@ -600,13 +670,7 @@ class ExerciseHarness:
             # Step 4 is judged alone: the grader's trusted check stands in for steps 1-3 (issue 11).
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
-        try:
-            return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
-        finally:
-            if draw is not None and vary == "template":
-                # The drawn field names are renamed back while the run's messages come in, and no longer: a later
-                # run's drawn field could be the same pool word (a canary's came back as "city").
-                draw.forget_template()
+        return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
 
     def templated(self, raws, tools=None):
         """``(raws, tools)`` for a hidden case that judges one call by difference with another of the same tool:

@@ -156,7 +156,11 @@ class GradingPlugin:
         # place is drawn afresh for every grading, so counting it ended the same submission's grading one case
         # earlier on some runs (an endless loop: 1 run in 12 showed one timed-out case fewer; found by the suite).
         streak, timeouts = self._harness.streak, self._harness.timeouts_in_total
-        reason = run_canary(self.view, self.exercise.cases, kind)
+        self.view.siblings = False  # a canary is one plain input: a sibling would only cost time
+        try:
+            reason = run_canary(self.view, self.exercise.cases, kind)
+        finally:
+            self.view.siblings = True
         self._harness.streak, self._harness.timeouts_in_total = streak, timeouts
         self._harness.take_output()  # what the canary printed belongs to no case
         self._harness.last_transcript = None
@@ -201,8 +205,15 @@ class GradingPlugin:
                        "(your code printed something here; what it prints during a hidden case "
                        "is not shown, so that the case's input stays hidden: print in the visible cases instead)")
         passed = report.passed
-        gate = case_gate(item) if report.passed else None
-        if report.passed:
+        if passed and self.view.sibling_failure:
+            # The case's own checks passed, its sibling's did not (grader.judging.siblings); a submission that cannot
+            # see the registry installed is told why, as in any other failed case.
+            passed, feedback = False, self.view.sibling_failure
+            last = self._harness.last_transcript
+            if last is not None and last.tools_replaced:
+                feedback += "".join(" Note: " + note for note in last.notes)
+        gate = case_gate(item) if passed else None
+        if passed:
             self._harness.last_transcript = None
         if not report.passed:
             exc = call.excinfo.value if call.excinfo else None

@@ -1,0 +1,148 @@
+"""Siblings (grader/judging/siblings.py): beside a hidden capstone call, the same call with a registry that gives it the
+opposite verdict, so that a verdict taken from the call's look loses the case (issue 24's fifth attacker trial)."""
+
+import json
+import os
+import random
+
+import pytest
+
+from grader.judging import siblings
+from grader.judging.harness import SIBLING_REFUSED, SIBLING_VALID
+from grader.judging.reference_steps import problems_for
+from grader.judging.registries import TYPED_TOOLS
+
+from conftest import ROOT
+
+
+def call(name, arguments):
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+def kinds(registry):
+    return {tool: {part: {field: kind.__name__ for field, kind in spec[part].items()} for part in ("required", "optional")}
+            for tool, spec in registry.items()}
+
+
+def test_a_near_miss_takes_the_place_of_the_nearest_tool_and_keeps_its_fields():
+    registry = siblings.allowing(call("get_weathr", {"city": "Lima"}), TYPED_TOOLS)
+    assert list(registry) == ["get_weathr", *list(TYPED_TOOLS)[1:]]
+    assert kinds(registry)["get_weathr"] == {"required": {"city": "str"}, "optional": {"units": "str"}}
+    assert problems_for(call("get_weathr", {"city": "Lima"}), registry)[1] == []
+
+
+def test_a_missing_field_becomes_optional_a_wrong_type_is_declared_as_sent_and_an_undeclared_one_is_declared():
+    raw = call("set_alarm", {"hour": True, "snooze": [5]})
+    registry = siblings.allowing(raw, TYPED_TOOLS)
+    assert kinds(registry)["set_alarm"] == {"required": {"hour": "bool"},
+                                            "optional": {"minute": "int", "label": "str", "repeat": "bool",
+                                                         "snooze": "list"}}
+    assert {tool: spec for tool, spec in registry.items() if tool != "set_alarm"} == \
+        {tool: spec for tool, spec in TYPED_TOOLS.items() if tool != "set_alarm"}
+    assert kinds(TYPED_TOOLS)["set_alarm"]["required"] == {"hour": "int", "minute": "int"}  # the given one unchanged
+
+
+def test_an_integer_where_a_number_is_declared_needs_no_change_and_no_arguments_read_as_none():
+    registry = siblings.allowing(call("convert_currency", {"amount": 3, "source": "EUR"}), TYPED_TOOLS)
+    assert kinds(registry)["convert_currency"] == {"required": {"amount": "float", "source": "str"},
+                                                   "optional": {"target": "str"}}
+    registry = siblings.allowing(json.dumps({"name": "send_email"}), TYPED_TOOLS)
+    assert kinds(registry)["send_email"] == {"required": {}, "optional": {"to": "list", "body": "str", "headers": "dict"}}
+
+
+@pytest.mark.parametrize("raw", [
+    "not json", "[]", '{"name": 42, "arguments": {}}', call("get_weather", [1]), call("get_weather", "{}"),
+    call("get_weather", {"city": None}), '{"name": "get_weather", "arguments": {"city": NaN}}',
+    '{"name": "get_weather", "arguments": {"city": 1e400}}', '{"name": "get_weather", "name": "get_time"}',
+    call("get_weather", {"city": "x" * 20_000}), call("get_weather", {"deep": json.loads("[" * 30 + "]" * 30)}),
+    json.dumps({"name": "get_weather", "arguments": {}, "id": 1}), call("get_weather", {"n": 2 ** 60}), None,
+], ids=["not-json", "array", "number-name", "list-arguments", "string-arguments", "null-value", "nan", "overflow",
+        "repeated-key", "long", "deep", "third-key", "past-2**53", "not-a-string"])
+def test_a_call_whose_fault_is_its_form_gets_no_sibling(raw):
+    """A fault in the call's form, not in what the registry says of it, has no same call that is valid."""
+    assert siblings.allowing(raw, TYPED_TOOLS) is None
+
+
+def _fresh(taken):
+    return next(word for word in ("alpha", "bravo", "charlie") if word not in taken)
+
+
+def test_a_valid_call_is_forbidden_by_an_optional_field_made_required_or_else_a_new_required_field():
+    """Always a missing required field (the original card's first rule), never a changed type: a runtime without type
+    checks is docked where types are the case, not in the valid-call cases too."""
+    raw = call("set_alarm", {"hour": 7, "minute": 0})
+    made_required = set()
+    for number in range(30):
+        registry = siblings.forbidding(raw, TYPED_TOOLS, random.Random(number), _fresh)
+        alarm = kinds(registry)["set_alarm"]
+        assert problems_for(raw, registry)[1] != []
+        assert list(alarm["required"])[:2] == ["hour", "minute"] and len(alarm["required"]) == 3
+        assert set(alarm["required"]) | set(alarm["optional"]) == {"hour", "minute", "label", "repeat"}
+        made_required.add(list(alarm["required"])[2])
+    assert made_required == {"label", "repeat"}
+    registry = siblings.forbidding(call("get_weather", {"city": "Lima", "units": "metric"}), TYPED_TOOLS,
+                                   random.Random(0), _fresh)
+    weather = kinds(registry)["get_weather"]
+    assert list(weather["required"])[:1] == ["city"] and list(weather["required"])[1] == "alpha"
+    assert weather["optional"] == {"units": "str"} and weather["required"]["city"] == "str"
+    assert {tool: spec for tool, spec in registry.items() if tool != "get_weather"} == \
+        {tool: spec for tool, spec in TYPED_TOOLS.items() if tool != "get_weather"}
+    assert siblings.forbidding(call("unknown", {}), TYPED_TOOLS, random.Random(0), _fresh) is None
+    assert siblings.forbidding("[]", TYPED_TOOLS, random.Random(0), _fresh) is None
+
+
+def _capstone(tmp_path, name, change):
+    source = open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read()
+    head = "def handle_tool_call(raw, ask_model):\n"
+    assert head in source
+    path = tmp_path / f"{name}.py"
+    path.write_text(source.replace(head, head + change, 1), encoding="utf-8")
+    return path
+
+
+def _feedback(result, title):
+    found = [case for case in result.cases if case.title == title]
+    assert len(found) == 1, [case.title for case in result.cases]
+    return found[0]
+
+
+def test_a_rule_of_the_calls_look_loses_the_case_its_sibling_breaks(tmp_path):
+    """The reference, but refusing every call that holds a JSON true (a rule of the call's look, not of its registry):
+    it still refuses the boolean sent for an integer, and refuses the same call where the registry declares a boolean.
+    The same file with the draw off (a visible run) would pass that case: the sibling is what docks it."""
+    from grader.pipeline import grade
+
+    path = _capstone(tmp_path, "shape_rule", "    if isinstance(raw, str) and 'true' in raw:\n"
+                                            "        ask_model('Tool call rejected: a boolean is not allowed.')\n"
+                                            "        return {'status': 'rejected', 'error': 'a boolean'}\n")
+    case = _feedback(grade(path, exercise_ids=["capstone"], seed="siblings-1"),
+                     "An argument of the wrong type is rejected [bool-for-int]")
+    assert not case.passed and case.feedback.startswith(SIBLING_VALID)
+
+
+def test_dispatching_by_name_alone_loses_the_valid_call_cases(tmp_path):
+    """No field check at all (dispatch any call of a registered tool): every valid-call case passed on its own call,
+    and now its sibling, the same call where one more field is required, is dispatched too."""
+    from grader.pipeline import grade
+
+    path = _capstone(tmp_path, "names_only", "    try:\n        call = json.loads(raw)\n    except Exception:\n"
+                                            "        call = None\n"
+                                            "    if isinstance(call, dict) and call.get('name') in TOOLS and "
+                                            "isinstance(call.get('arguments'), dict):\n"
+                                            "        return dispatch(call['name'], call['arguments'])\n")
+    result = grade(path, exercise_ids=["capstone"], seed="siblings-2")
+    cases = [case for case in result.cases if case.title.startswith("A valid call is dispatched once, unchanged")]
+    assert len(cases) >= 8
+    docked = [case for case in cases if not case.passed]
+    assert len(docked) >= len(cases) - 1, [(case.title, case.feedback[:80]) for case in cases]
+    assert all(case.feedback.startswith(SIBLING_REFUSED) for case in docked)
+
+
+def test_the_reference_passes_every_sibling(tmp_path):
+    """The reference passes every sibling on a draw."""
+    from grader.pipeline import grade
+
+    path = _capstone(tmp_path, "reference", "")
+    result = grade(path, exercise_ids=["capstone"], seed="siblings-3")
+    assert [case.title for case in result.cases if not case.passed] == []
+    assert not any(case.feedback.startswith((SIBLING_VALID, SIBLING_REFUSED)) for case in result.cases)

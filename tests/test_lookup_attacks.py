@@ -312,7 +312,9 @@ def test_the_registry_count_tell_earns_no_more_than_an_honest_stub(tmp_path, see
         honest.write_text(handle.read() + "\n\ndef _varied():\n    return False\n", encoding="utf-8")
     stub = grader.pipeline.grade(honest, exercise_ids=["capstone"], seed=seed)
     tell = grader.pipeline.grade(TELL, exercise_ids=["capstone"], seed=seed)
-    assert hidden_points(stub) > 40
+    # The file answers with no schema check: 61 hidden points once, 35 since the valid-call cases' siblings (the same
+    # call with one more field required) must be refused too.
+    assert hidden_points(stub) > 25
     assert hidden_points(tell) <= hidden_points(stub)
 
 
@@ -788,11 +790,13 @@ def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_
 # coarse shapes of their own, so the shape alone tells them apart. What would close it: beside each refused call, a
 # drawn valid call of the same coarse shape that must be dispatched (a canary per case), so that a shape cannot tell.
 # Siblings (grader/judging/siblings.py) now give each call whose verdict the registry decides a twin of the opposite
-# verdict: 53, 58 and 53. What it still earns is where the call's form is the fault and in the cases whose model fixes.
+# verdict (53, 58 and 53), and a fix a twin on a registry that forbids it; with the valid-call canary made again from
+# its kind, 5, 5 and 5. What it still earns: valid-call cases whose structure is kept (their registry's exact skeleton
+# tells the case from its sibling), and one real malformed call.
 @pytest.mark.xfail(strict=True, reason="issue 24, open: a coarse shape tells a refused call from a dispatched one")
 def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing():
     """Observed: 82, 85 and 92 hidden points against the stub's 0 on seeds fresh-1 to fresh-3; with siblings 53, 58
-    and 53."""
+    and 53; with the canary drawn from its kind too, 5, 5 and 5."""
     folder = os.path.join(ROOT, "tests", "attacks")
 
     def points(name):

@@ -146,3 +146,63 @@ def test_the_reference_passes_every_sibling(tmp_path):
     result = grade(path, exercise_ids=["capstone"], seed="siblings-3")
     assert [case.title for case in result.cases if not case.passed] == []
     assert not any(case.feedback.startswith((SIBLING_VALID, SIBLING_REFUSED)) for case in result.cases)
+
+
+def test_a_retry_dispatched_unchecked_loses_the_real_calls_whose_fix_it_would_dispatch_anywhere(tmp_path):
+    """The first call checked, the model's reply dispatched without a check: the real malformed calls' fixes are valid,
+    so their own checks pass; the sibling hands over the same call and the same fix on a registry that forbids the fix
+    (one more field required), which such a runtime dispatches too."""
+    from grader.judging.harness import SIBLING_FIX
+    from grader.pipeline import grade
+
+    path = _capstone(tmp_path, "retry_unchecked", "    _, first = problems(raw, TOOLS)\n"
+                                                 "    if first:\n"
+                                                 "        reply = ask_model(observation(first))\n"
+                                                 "        try:\n"
+                                                 "            fixed = json.loads(reply)\n"
+                                                 "            return dispatch(fixed['name'], fixed.get('arguments') or {})\n"
+                                                 "        except Exception:\n"
+                                                 "            return {'status': 'rejected', 'error': observation(first)}\n")
+    result = grade(path, exercise_ids=["capstone"], seed="siblings-4")
+    real = [case for case in result.cases if case.title.startswith("A malformed call seen in the wild")]
+    assert len(real) >= 6
+    docked = [case for case in real if case.feedback.startswith(SIBLING_FIX)]
+    assert len(docked) >= len(real) - 2, [(case.title, case.feedback[:80]) for case in real]
+
+
+def test_the_valid_call_canary_is_made_again_from_its_kind_on_every_draw(monkeypatch):
+    """The canary that gates every refusal point hands over a call and registry drawn from its kind (names, types,
+    values, more fields, other tools): as a recorded valid call it let a classifier that refused every shape it had
+    not seen dispatched keep its refusals (issue 24's fifth attacker trial: 53 hidden points, 5 once drawn)."""
+    from grader.judging import canaries
+    from grader.judging.draw import Draw
+    from grader.judging.harness import Harness
+
+    handed = []
+
+    class Handed(Exception):
+        pass
+
+    class Recording(Harness):
+        def notes_for(self, function):  # no worker here: nothing loaded to take notes of
+            return []
+
+        def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):
+            handed.append((invocations[0][0], globals_["TOOLS"]))
+            raise Handed  # what the worker would get is all this test reads
+
+    shapes = set()
+    for number in range(6):
+        harness = Recording(sandbox=None, draw=Draw(f"canary-{number}"))
+        harness.redact = True
+        view = harness.for_exercise(type("Exercise", (), {"entry": "handle_tool_call", "style": "seed"})())
+        with pytest.raises(Handed):
+            canaries._tool_call_accepts(view)
+        raw, registry = handed[-1]
+        assert registry.get("fill") is True  # into the module's own TOOLS, as the seed's registry goes
+        tools = registry["value"]
+        sent = json.loads(raw)
+        assert sent["name"] in tools and sent["name"] not in ("get_weather",)
+        spec = tools[sent["name"]]
+        shapes.add((len(tools), tuple(sorted(spec["required"].values())), tuple(sorted(spec["optional"].values()))))
+    assert len(shapes) >= 4, shapes

@@ -118,8 +118,21 @@ def wrong_type_value():
 
 def _tool_call_accepts(harness):
     raw, arguments = valid_call()
-    # Varied as the hidden valid calls are, so its shape does not tell it from them (issue 24's attacker trial).
-    transcript = harness.run(raw, vary="dispatch")
+    draw = harness.draw
+    if draw is None:
+        # Varied as the hidden valid calls are, so its shape does not tell it from them (issue 24's attacker trial).
+        transcript = harness.run(raw, vary="dispatch")
+    else:
+        # Made again from its kind (a valid call: every name, type and value drawn, more fields, other tools), so
+        # that no shape recorded from the cases is its shape: a classifier that refused every shape it had not seen
+        # dispatched passed this canary by its recorded valid calls (issue 24's fifth attacker trial).
+        made, tools = draw.templated(raw, SEED_TOOLS)
+        try:
+            transcript = harness.run(made, tools=tools, in_place=True)
+            sent = json.loads(made)["arguments"] if made != raw else arguments
+            arguments = draw.backward(draw.forward(sent))
+        finally:
+            draw.forget_template()
     expect.finished(transcript)
     arguments = {**arguments, **transcript.drawn_arguments}
     if len(transcript.dispatches) != 1 or not expect.strict_equal(transcript.dispatches[0][1], arguments):

@@ -462,6 +462,9 @@ SIBLING_VALID = ("Beside this call the grader sent the very same call with a reg
 SIBLING_REFUSED = ("Beside this call the grader sent the very same call with a registry that forbids it (one more "
                    "field required, which the call leaves out), and it was dispatched: check every call against the "
                    "registry it meets, never against calls you have seen.")
+SIBLING_FIX = ("Beside this call the grader sent the very same call, answered by the same fix from the model, with a "
+               "registry that forbids the fix (one more field required, which the fix leaves out), and the fix was "
+               "dispatched: check the retry against the registry as every call, never by what fixes looked like before.")
 
 
 def registry_key(tools):
@@ -522,7 +525,7 @@ class ExerciseHarness:
             self.harness.draw.required_values = {}
             self.harness.draw.forget_template()
 
-    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False):
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False, in_place=None):
         """Run the tool-call entry on one raw call (or several in a row) and record what happens.
 
         Args:
@@ -554,13 +557,16 @@ class ExerciseHarness:
                   from the first by them, and a table that knew the first refused it by rote and dispatched the
                   second (issue 24's third attacker trial).
                 A varied run's registry (True, "dispatch", "like-last") is the case's drawn registry for later runs.
+            in_place: the registry goes into the module's own TOOLS dict (True), or is bound as a new one (False);
+                default: in place for the seed's registry only (a canary made again from its kind stands for the
+                seed's, and a module that bound TOOLS as a default argument sees it as it sees the seed's).
         Returns:
             ``Transcript``.
         """
         from grader.judging import expectations
 
         written = raw if isinstance(raw, list) else [raw]
-        fill = tools is None or tools == SEED_TOOLS  # the seed's registry, varied or not, goes into the module's own
+        fill = tools is None or tools == SEED_TOOLS if in_place is None else in_place  # into the module's own TOOLS
         draw = self.harness.draw if self.harness.redact else None
         drawn_arguments = None
         if draw is None:
@@ -593,19 +599,19 @@ class ExerciseHarness:
                     drawn_arguments = {**(drawn_arguments or {}), **fields}
             self.last_drawn = (key, tools)
         model = model if model is not None else NeverCorrects(raws[0])
-        sibling = None
+        before, after = [], []
         if draw is not None and self.siblings and self.style == "seed" and len(raws) == 1 and (
                 vary in (True, "template") or (vary == "dispatch" and type(model) is NeverCorrects)):
-            sibling = self._sibling(raws[0], tools if tools is not None else SEED_TOOLS, draw, vary)
-        try:
-            if sibling is not None and draw.random.randrange(2):
+            for sibling in self._siblings(raws[0], tools if tools is not None else SEED_TOOLS, draw, vary, model):
                 # Before or after the case's own call, drawn: neither its place nor its input tells it.
+                (before if draw.random.randrange(2) else after).append(sibling)
+        try:
+            for sibling in before:
                 self._run_sibling(*sibling, dispatch_reply, fill)
-                sibling = None
             transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill)
-            if sibling is not None:
+            for sibling in after:
                 self._run_sibling(*sibling, dispatch_reply, fill)
-                self.harness.last_transcript = transcript  # a failed case's notes are its own call's
+            self.harness.last_transcript = transcript  # a failed case's notes are its own call's
             return transcript
         finally:
             if draw is not None and vary == "template":
@@ -613,26 +619,41 @@ class ExerciseHarness:
                 # run's drawn field could be the same pool word (a canary's came back as "city").
                 draw.forget_template()
 
-    def _sibling(self, raw, tools, draw, vary):
-        """``(raw, registry, valid)`` for a hidden run's sibling (``grader.judging.siblings``): the same call where a
-        registry as near ``tools`` as can be gives it the opposite verdict; None when none can be made."""
+    def _siblings(self, raw, tools, draw, vary, model):
+        """The hidden run's siblings (``grader.judging.siblings``), each ``(raw, registry, refused, model, message)``
+        (list, maybe empty): the same call where a registry as near ``tools`` as can be gives it the opposite verdict;
+        and where the model answers with a fix, the same call and the same fix where the registry forbids the fix (one
+        more field required), to be refused as well."""
         from grader.judging import siblings
 
         if vary == "dispatch":
             registry = siblings.forbidding(raw, tools, draw.random, draw.fresh_name)
-        else:
-            registry = siblings.allowing(raw, tools)
-        return None if registry is None else (raw, registry, vary == "dispatch")
+            return [] if registry is None else [(raw, registry, True, NeverCorrects(raw), SIBLING_REFUSED)]
+        made = []
+        registry = siblings.allowing(raw, tools)
+        if registry is not None:
+            made.append((raw, registry, False, NeverCorrects(raw), SIBLING_VALID))
+        if type(model) is Answers and isinstance(model.fixed, str):
+            # A classifier that knew the call's shape replayed "ask once, dispatch the reply" (issue 24's fifth trial).
+            registry = siblings.forbidding(model.fixed, tools, draw.random, draw.fresh_name)
+            if registry is not None:
+                made.append((raw, registry, True, Answers(model.fixed, model.description), SIBLING_FIX))
+        return made
 
-    def _run_sibling(self, raw, registry, refused, dispatch_reply, fill):
-        """Run a sibling and remember, for the case, the first one handled wrongly (``sibling_failure``, str).
+    def _run_sibling(self, raw, registry, refused, model, message, dispatch_reply, fill):
+        """Run a sibling and remember, for the case, the first one handled wrongly (``sibling_failure``: its
+        ``message``, str).
 
-        Only the verdict is judged (the call dispatched as sent, or not dispatched): how a rejection is written, how
-        often the model is asked and what is returned are the other cases' rules, and a sibling that judged them too
-        docked one fault in groups it does not belong to (a retry without bound lost the valid-call cases)."""
+        Only the verdict is judged (the call dispatched as sent, or nothing dispatched): how a rejection is written,
+        how often the model is asked and what is returned are the other cases' rules, and a sibling that judged them
+        too docked one fault in groups it does not belong to (a retry without bound lost the valid-call cases)."""
         from grader.judging.siblings import parsed
 
-        transcript = self._execute([raw], registry, NeverCorrects(raw), dispatch_reply, None, fill)
+        # A sibling is no case: its timeout must not count toward the cases' "in a row" and "in total" stops (a
+        # handler that loops on a fence lost its third such case to the total, not to its own loop).
+        streak, timeouts = self.harness.streak, self.harness.timeouts_in_total
+        transcript = self._execute([raw], registry, model, dispatch_reply, None, fill)
+        self.harness.streak, self.harness.timeouts_in_total = streak, timeouts
         if refused:
             wrong = bool(transcript.dispatches)
         else:
@@ -643,7 +664,7 @@ class ExerciseHarness:
             wrong = not transcript.dispatches or not (expectations.strict_equal(transcript.dispatches[0][0], name) and
                                                       expectations.strict_equal(transcript.dispatches[0][1], arguments))
         if wrong and self.sibling_failure is None:
-            self.sibling_failure = SIBLING_REFUSED if refused else SIBLING_VALID
+            self.sibling_failure = message
 
     def _execute(self, raws, tools, model, dispatch_reply, drawn_arguments, fill):
         """Run ``raws`` (list of str, as handed over) on ``tools`` (a registry of classes, or None for the seed's) with

@@ -825,3 +825,37 @@ def test_the_trusted_check_answers_in_the_words_the_worker_sees(tmp_path):
     the worker sent it, against the registry the worker sees."""
     source = dict(_bases())["retry-loop"]
     _full_marks_on(["a-2", "a-4"], "retry-loop", source, tmp_path)
+
+
+def test_a_valid_call_made_again_from_its_kind_keeps_its_values_and_types_and_draws_the_rest():
+    """``Draw.templated_valid`` (the valid-call cases): the values and declared types the case is about stay (an integer
+    where a number is declared, "", a list), every name is drawn and read back as the case's word, the drawn required
+    fields are sent and returned, a tool that requires nothing stays {}, and a call that is not valid is left alone."""
+    from grader.judging.registries import TYPED_TOOLS
+
+    seen_shapes = set()
+    for number in range(12):
+        draw = Draw(f"valid-{number}", "capstone")
+        raw = json.dumps({"name": "convert_currency", "arguments": {"amount": 10, "source": "", "target": "USD"}})
+        made, tools, fields = draw.templated_valid(raw, TYPED_TOOLS)
+        call = json.loads(made)
+        assert call["name"] not in TYPED_TOOLS and call["name"] in tools
+        spec = tools[call["name"]]
+        back = {draw.backward(field): value for field, value in call["arguments"].items()}
+        assert {field: back[field] for field in ("amount", "source", "target")} == {"amount": 10, "source": "",
+                                                                                   "target": "USD"}
+        assert type(back["amount"]) is int and 1 <= len(fields) <= 2 and set(fields) <= set(call["arguments"])
+        assert {draw.backward(field): kind for field, kind in spec["required"].items() if field not in fields} == \
+            {"amount": float, "source": str, "target": str}
+        assert all(call["arguments"][field] == value for field, value in fields.items())
+        assert draw.backward(call["name"]) == "convert_currency"
+        seen_shapes.add((len(tools), len(spec["required"]), len(spec["optional"])))
+        draw.forget_template()
+        assert draw.backward(call["name"]) != "convert_currency"
+        made, tools, fields = draw.templated_valid(json.dumps({"name": "get_time", "arguments": {}}), TYPED_TOOLS)
+        assert json.loads(made)["arguments"] == {} and fields == {} and tools[json.loads(made)["name"]]["required"] == {}
+        draw.forget_template()
+        for invalid in ({"hour": True, "minute": 0}, {"hour": 7}, {"hour": 7, "minute": 0, "snooze": 5}):
+            assert draw.templated_valid(json.dumps({"name": "set_alarm", "arguments": invalid}), TYPED_TOOLS) is None
+        assert draw.templated_valid(json.dumps({"name": "get_weather", "arguments": None}), TYPED_TOOLS) is None
+    assert len(seen_shapes) >= 4, seen_shapes

@@ -834,6 +834,56 @@ class Draw:
             call.get("arguments"), dict) else kept
         return json.dumps({"name": tool_name, **written}), registry
 
+    def templated_valid(self, raw, tools):
+        """``(raw, tools, fields)``: a valid call of a registered tool (``json.dumps`` of ``{"name": ..., "arguments":
+        {...}}``) and its registry made again from the call's kind, for a hidden case that expects it dispatched at
+        once; None for any other call.
+
+        What stays: every field the call sends, with its value as written and its declared type (an integer where a
+        number is declared, "", a non-ASCII value, a list: the case's point), which of the tool's fields are required;
+        what is drawn: the tool's name and every field's name, one or two more required fields (sent, drawn values;
+        none for a tool that requires nothing), more optional ones (declared, never sent: a call of a tool that needs
+        no arguments stays ``{}``), where the fields stand, and other tools. The tool's and the fields' drawn names
+        are read back as the case's words until ``forget_template`` (the dispatch is judged in the case's words), and
+        ``fields`` (``{field: value}``) are the added required ones, which the dispatch must carry too.
+
+        Kept as written, a valid call's structure and its registry's named the case to a table that took the drawn
+        optional fields away, and told it from its sibling (issue 24's fifth attacker trial: 5 hidden capstone points
+        left, all in such cases).
+        """
+        try:
+            call = json.loads(raw) if isinstance(raw, str) and len(raw) <= HUGE else None
+        except (ValueError, RecursionError):
+            call = None
+        if not isinstance(call, dict) or set(call) != {"name", "arguments"} or json.dumps(call) != raw or \
+                not isinstance(call["name"], str) or call["name"] not in tools or \
+                not isinstance(call["arguments"], dict) or not _plain_names(tools[call["name"]], call["arguments"]):
+            return None
+        name, arguments, spec = call["name"], call["arguments"], tools[call["name"]]
+        required, optional = dict(spec.get("required", {})), dict(spec.get("optional", {}))
+        if not set(arguments) <= {*required, *optional} or not set(required) <= set(arguments) or \
+                not all(_fits(value, {**required, **optional}[field]) for field, value in arguments.items()):
+            return None  # not valid: another kind of case
+        taken = _words(raw + " " + " ".join(f"{tool} {' '.join(part)}" for tool, each in tools.items()
+                                           for part in (each.get("required", {}), each.get("optional", {}))))
+        names = iter(self._fresh_names(taken, len(required) + len(optional) + 12))
+        image = {field: next(names) for field in [*required, *optional]}
+        image[name] = next(names)  # the tool's name: one word, read back as the case's tool
+        self._retire(image.values())
+        more_required = {next(names): self.random.choice(SAMPLE_TYPES)
+                         for _ in range((1 + self.random.randrange(2)) if required else 0)}
+        more_optional = {next(names): self.random.choice(SAMPLE_TYPES) for _ in range(self.random.randrange(3))}
+        fields = {field: self._valid(kind) for field, kind in more_required.items()}
+        sent = [*(image[field] for field in arguments), *fields]
+        self.random.shuffle(sent)
+        values = {**{image[field]: value for field, value in arguments.items()}, **fields}
+        own_optional = [*((image[field], kind) for field, kind in optional.items()), *more_optional.items()]
+        self.random.shuffle(own_optional)
+        tool = {"required": {**{image[field]: kind for field, kind in required.items()}, **more_required},
+                "optional": dict(own_optional)}
+        registry = self._template_registry(image[name], tool, names, image)
+        return json.dumps({"name": image[name], "arguments": {field: values[field] for field in sent}}), registry, fields
+
     def templated_together(self, raws, tools):
         """``(raws, tools)``: calls of one registered tool (``json.dumps`` calls with an arguments object: a judged call
         and its twin) and their registry made again from the calls' kind together; ``(raws, tools)`` as they are when

@@ -545,9 +545,12 @@ class ExerciseHarness:
                 - True: for a case whose every call is refused for a fault of its own: valid optional fields drawn
                   around each fault too (``Draw.varied_call``, one registry for all). A ``NeverCorrects`` model
                   repeating one of the calls then repeats it as it was handed over.
-                - ``"dispatch"``: for a case that expects its (last) call dispatched as sent: the calls are varied as
-                  with True, and the drawn fields the last call sends go into ``Transcript.drawn_arguments``, which
-                  ``grader.judging.expectations.expect_dispatched`` expects among the dispatched arguments.
+                - ``"dispatch"``: for a case that expects its (last) call dispatched as sent: one valid ``json.dumps``
+                  call of a registered tool is made again from its kind (``Draw.templated_valid``: its values and
+                  declared types kept, every name and the rest drawn, the names read back as the case's words), others
+                  are varied as with True; the drawn fields the last call sends go into
+                  ``Transcript.drawn_arguments``, which ``grader.judging.expectations.expect_dispatched`` expects among
+                  the dispatched arguments.
                 - ``"template"``: for a case with one call that only expects it refused: the call and its registry
                   made again from the call's kind, its own structure drawn (``Draw.templated``: names, the types and
                   values of the fields not at fault, more fields, other tools); a call that is no ``json.dumps`` call
@@ -574,8 +577,16 @@ class ExerciseHarness:
         else:
             written_tools = tools if tools is not None else SEED_TOOLS
             key = registry_key_of(written_tools)
+            valid = draw.templated_valid(written[0], written_tools) if vary == "dispatch" and len(written) == 1 \
+                else None
             if vary == "like-last":
                 raws, tools, drawn_arguments = self._like_last(draw, written, written_tools)
+            elif valid is not None:
+                # A valid call made again from its kind; the fields it adds are expected in the dispatch.
+                raws, tools, drawn_arguments = [valid[0]], valid[1], valid[2]
+                self.last_sent = ({}, None)
+                if isinstance(model, NeverCorrects) and model.raw in written:
+                    model = NeverCorrects(raws[0])
             elif vary in (True, "dispatch", "template"):
                 # A varied call is padded by varied_call where it has no word: padding it here first renamed each
                 # 1 MB call twice (once as written, once as varied).
@@ -614,7 +625,7 @@ class ExerciseHarness:
             self.harness.last_transcript = transcript  # a failed case's notes are its own call's
             return transcript
         finally:
-            if draw is not None and vary == "template":
+            if draw is not None and vary in ("template", "dispatch"):
                 # The drawn field names are renamed back while the run's messages come in, and no longer: a later
                 # run's drawn field could be the same pool word (a canary's came back as "city").
                 draw.forget_template()

@@ -753,6 +753,9 @@ def lengthless_replay(exercise, table, tmp_path, name):
     return path
 
 
+# parse_call's, validate_call's and observe's valid-call canaries are made again from their kind (Draw.templated_valid):
+# a canary of a recorded shape let the table keep every refusal it recorded (parse-call 23 to 4; validate-call and
+# observe keep theirs: their tables answer "valid" for what they do not know, and their refusals keep their structure).
 # Measured when it was written (2026-12-06, seed next-run; the stub earns 0 hidden points in each): tool-result 2,
 # parse-call 23, validate-call 39, observe 17, json-schema 33, adapters 0. validate-call's schema cases made again from
 # their kind (``Draw.templated_together``): 29, all in the cases whose tool name or arguments' form is the fault (their

@@ -83,3 +83,17 @@ def test_the_build_tool_says_whether_the_checks_table_is_current(monkeypatch, tm
     monkeypatch.setattr(visible_checks, "VISIBLE_CHECKS_PATH", str(stale))
     assert visible_checks.main(["--check"]) == 1
     assert "stale: run python -m course.visible_checks" in capsys.readouterr().out
+
+
+def test_the_capstone_self_check_voids_refusals_when_no_valid_call_is_dispatched():
+    """The valid-call canary runs in the kernel too: a handler that refuses every call passes the visible refusals on
+    their own, and the self-check voids them as the grader does. (The canary once called the kernel's harness with
+    an argument it did not take; the TypeError was read as a canary that holds, and the refusals counted.)"""
+    refuses = load("TOOLS = {}\n\ndef dispatch(name, arguments):\n    return None\n\n\n"
+                   "def handle_tool_call(raw, ask_model):\n"
+                   "    ask_model('That tool call is not valid: check its name and arguments.')\n"
+                   "    return {'status': 'rejected', 'error': 'That tool call is not valid: check its name and arguments.'}\n")
+    report = check(refuses["handle_tool_call"])
+    assert len(report.notes) == 1 and "plainly valid" in report.notes[0]
+    assert report.passed == 0
+    assert any("Not counted" in detail for _, ok, detail in report.rows)

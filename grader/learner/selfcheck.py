@@ -180,14 +180,21 @@ class KernelHarness:
         last_input: the arguments of the last call, as JSON text (str), to show with a failure.
     """
 
+    # Nothing is drawn in the kernel: a canary's inputs are as its code writes them (ExerciseHarness.draw is None in
+    # a visible run too).
+    draw = None
+
     def __init__(self, function, exercise):
         self.function = function
         self.exercise = BY_ID[exercise]
         self.entry = self.exercise.entry
         self.last_input = ""
 
-    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch):
-        """Run the tool-call entry on ``raw`` (see ``grader.judging.harness.ExerciseHarness.run``); returns a Transcript."""
+    def run(self, raw, *, model=None, tools=None, dispatch_reply=receipt_dispatch, vary=False, in_place=None):
+        """Run the tool-call entry on ``raw`` (see ``grader.judging.harness.ExerciseHarness.run``); returns a Transcript.
+        ``vary`` and ``in_place`` are accepted and change nothing: nothing is drawn in the kernel, and the registry is
+        installed as the self-check installs every case's. (Without them the valid-call canary raised TypeError here,
+        which the self-check took for a canary that holds.)"""
         import types
 
         from grader.judging.registries import SEED_TOOLS

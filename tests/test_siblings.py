@@ -64,29 +64,28 @@ def test_a_call_whose_fault_is_its_form_gets_no_sibling(raw):
 
 
 def _fresh(taken):
-    return next(word for word in ("alpha", "bravo", "charlie") if word not in taken)
+    return next(word for word in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel")
+                if word not in taken)
 
 
 def test_a_valid_call_is_forbidden_by_an_optional_field_made_required_or_else_a_new_required_field():
-    """Always a missing required field (the original card's first rule), never a changed type: a runtime without type
+    """Always one missing required field (the original card's first rule), never a changed type: a runtime without type
     checks is docked where types are the case, not in the valid-call cases too."""
     raw = call("set_alarm", {"hour": 7, "minute": 0})
     made_required = set()
     for number in range(30):
         registry = siblings.forbidding(raw, TYPED_TOOLS, random.Random(number), _fresh)
         alarm = kinds(registry)["set_alarm"]
-        assert problems_for(raw, registry)[1] != []
-        assert list(alarm["required"])[:2] == ["hour", "minute"] and len(alarm["required"]) == 3
-        assert set(alarm["required"]) | set(alarm["optional"]) == {"hour", "minute", "label", "repeat"}
-        made_required.add(list(alarm["required"])[2])
+        missing = [field for field in alarm["required"] if field not in ("hour", "minute")]
+        assert problems_for(raw, registry)[1] != [] and len(missing) == 1
+        made_required.update(missing)
+        assert {tool: spec for tool, spec in registry.items() if tool != "set_alarm"} == \
+            {tool: spec for tool, spec in TYPED_TOOLS.items() if tool != "set_alarm"}
     assert made_required == {"label", "repeat"}
     registry = siblings.forbidding(call("get_weather", {"city": "Lima", "units": "metric"}), TYPED_TOOLS,
                                    random.Random(0), _fresh)
     weather = kinds(registry)["get_weather"]
-    assert list(weather["required"])[:1] == ["city"] and list(weather["required"])[1] == "alpha"
-    assert weather["optional"] == {"units": "str"} and weather["required"]["city"] == "str"
-    assert {tool: spec for tool, spec in registry.items() if tool != "get_weather"} == \
-        {tool: spec for tool, spec in TYPED_TOOLS.items() if tool != "get_weather"}
+    assert [field for field in weather["required"] if field not in ("city", "units")] == ["alpha"]
     assert siblings.forbidding(call("unknown", {}), TYPED_TOOLS, random.Random(0), _fresh) is None
     assert siblings.forbidding("[]", TYPED_TOOLS, random.Random(0), _fresh) is None
 
@@ -206,3 +205,41 @@ def test_the_valid_call_canary_is_made_again_from_its_kind_on_every_draw(monkeyp
         spec = tools[sent["name"]]
         shapes.add((len(tools), tuple(sorted(spec["required"].values())), tuple(sorted(spec["optional"].values()))))
     assert len(shapes) >= 4, shapes
+
+
+def test_blurred_siblings_keep_their_verdict_and_look_both_ways():
+    """Changes that leave the verdict as it is (an unsent optional field added, dropped or retyped; a sent field made
+    required or optional) blur a sibling's registry, looser-looking for the refused one and stricter-looking for the
+    valid one, so that which of the two registries allows more says nothing before the call is read against each."""
+    fresh = iter(f"field{number}" for number in range(10_000))
+    raw = call("set_alarm", {"hour": 7, "minute": 0, "label": "gym"})
+    seen = set()
+    for number in range(40):
+        generator = random.Random(number)
+        valid = siblings.allowing(raw, TYPED_TOOLS, generator, lambda taken: next(fresh))
+        refused = siblings.forbidding(raw, TYPED_TOOLS, generator, lambda taken: next(fresh))
+        assert problems_for(raw, valid)[1] == [] and problems_for(raw, refused)[1] != []
+        for registry in (valid, refused):
+            alarm = kinds(registry)["set_alarm"]
+            before = kinds(TYPED_TOOLS)["set_alarm"]
+            seen |= {"added" for field in alarm["optional"] if field.startswith("field")}
+            seen |= {"dropped"} if "repeat" not in {*alarm["required"], *alarm["optional"]} else set()
+            seen |= {"required"} if "label" in alarm["required"] else set()
+            seen |= {"freed"} if set(before["required"]) - set(alarm["required"]) else set()
+    assert seen == {"added", "dropped", "required", "freed"}
+
+
+@pytest.mark.parametrize("seed", ["fresh-1", "fresh-2", "fresh-3"])
+def test_a_memory_of_the_last_call_gains_little_from_siblings(seed):
+    """Issue 24's sixth attacker trial (tests/attacks/pair_memory.py): the same call again with another registry, the
+    more permissive one taken for the valid one, scored 18 to 22 hidden points over the same file without its memory;
+    blurred siblings leave 4 to 9, what it earns by reading the one changed field's type against the call."""
+    from grader.pipeline import grade
+
+    def hidden(name):
+        result = grade(os.path.join(ROOT, "tests", "attacks", name), exercise_ids=["capstone"], seed=seed)
+        return sum(case.points for case in result.cases if case.visibility == "hidden")
+
+    stub = hidden("pair_memory_stub.py")
+    assert stub > 25  # the control answers something: a registered name dispatched
+    assert hidden("pair_memory.py") <= stub + 11

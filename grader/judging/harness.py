@@ -641,12 +641,17 @@ class ExerciseHarness:
             registry = siblings.forbidding(raw, tools, draw.random, draw.fresh_name)
             return [] if registry is None else [(raw, registry, True, NeverCorrects(raw), SIBLING_REFUSED)]
         made = []
-        registry = siblings.allowing(raw, tools)
+        registry = siblings.allowing(raw, tools, draw.random, draw.fresh_name)
         if registry is not None:
             made.append((raw, registry, False, NeverCorrects(raw), SIBLING_VALID))
         if type(model) is Answers and isinstance(model.fixed, str):
             # A classifier that knew the call's shape replayed "ask once, dispatch the reply" (issue 24's fifth trial).
-            registry = siblings.forbidding(model.fixed, tools, draw.random, draw.fresh_name)
+            # The call itself keeps its faults and no other (its fields untouched) and must still be refused.
+            first = siblings.parsed(raw)
+            registry = siblings.forbidding(model.fixed, tools, draw.random, draw.fresh_name,
+                                           keep=first[1] if first is not None else ())
+            if registry is not None and first is not None:
+                registry = siblings.confirmed(raw, registry, valid=False)
             if registry is not None:
                 made.append((raw, registry, True, Answers(model.fixed, model.description), SIBLING_FIX))
         return made

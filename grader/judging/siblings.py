@@ -10,9 +10,12 @@ scored 82 hidden capstone points against its empty table's 0).
 
 The registry changes as little as it can: a tool keeps its place and its fields, a field keeps its place. Only calls
 the contract reads without doubt get a sibling (a ``json.dumps``-like object of a string name and an arguments object,
-no null, no number a double cannot hold, no repeated key, short, shallow), and every sibling is confirmed by the kit's reference
-steps (``grader.judging.reference_steps.problems_for``) before it is used; where the reference is not installed there
-are no siblings.
+no null, no number a double cannot hold, no repeated key, short, shallow), and every sibling is confirmed by the kit's
+reference steps (``grader.judging.reference_steps.problems_for``) before it is used; where the reference is not
+installed there are no siblings.
+
+Changes that leave the verdict as it is blur each sibling's registry (``_blurred``): a submission that kept the last
+call compared the two registries and took the looser one for the valid one (issue 24's sixth attacker trial).
 """
 
 import difflib
@@ -77,8 +80,9 @@ def parsed(raw):
     return call["name"], arguments
 
 
-def _confirmed(raw, registry, valid):
-    """``registry`` when the reference steps give ``raw`` no problem (``valid``) or some (not ``valid``); else None."""
+def confirmed(raw, registry, valid):
+    """``registry`` when the reference steps give ``raw`` (a raw call) no problem (``valid``) or some (not ``valid``);
+    else None (and None where the reference is not installed)."""
     from grader.judging.reference_steps import problems_for
 
     try:
@@ -88,11 +92,13 @@ def _confirmed(raw, registry, valid):
     return registry if (not problems) == valid else None
 
 
-def allowing(raw, tools):
+def allowing(raw, tools, random=None, fresh_name=None):
     """A registry like ``tools`` in which ``raw`` is a valid call, or None.
 
     Args:
         raw: a raw call (str). tools: ``{name: {"required": {field: class}, "optional": {...}}}``.
+        random, fresh_name: as for ``forbidding``; when given, the tool also gets changes that leave the verdict as it
+            is (``_blurred``).
     Returns:
         a new registry (the given one unchanged): an unregistered name takes the place of the registered tool nearest
         it (``difflib``), so there are as many tools; a required field the call leaves out becomes optional; a field
@@ -117,16 +123,20 @@ def allowing(raw, tools):
         if field not in part or not _fits(value, part[field]):
             part[field] = _KIND[type(value)]
     registry[name] = {**spec, "required": required, "optional": optional}
-    return _confirmed(raw, registry, valid=True)
+    if random is not None:
+        registry[name] = _blurred(registry[name], arguments, random, fresh_name, looser=False)
+    return confirmed(raw, registry, valid=True)
 
 
-def forbidding(raw, tools, random, fresh_name):
+def forbidding(raw, tools, random, fresh_name, keep=()):
     """A registry like ``tools`` in which ``raw``, a valid call, misses a required field, or None.
 
     Args:
         raw: a raw call (str). tools: a registry (as in ``allowing``). random: a ``random.Random`` (the draw's).
         fresh_name: ``callable(taken) -> str``, a field name that is none of ``taken`` (a set of str) and reads the same
             after the draw's renaming (``grader.judging.draw.Draw.fresh_name``).
+        keep: fields no change may touch besides the new required one (a collection of str): those of a call the
+            model's fix answers, so that call keeps the faults it has and no other.
     Returns:
         a new registry where an optional field of the tool that the call leaves out is made required (drawn among
         them), or where there is none, a new required field of a drawn type is declared after the tool's own. Always
@@ -141,10 +151,50 @@ def forbidding(raw, tools, random, fresh_name):
     name, arguments = call
     spec = tools[name]
     required, optional = dict(spec.get("required", {})), dict(spec.get("optional", {}))
-    unsent = [field for field in optional if field not in arguments]
+    unsent = [field for field in optional if field not in arguments and field not in keep]
     if unsent:
         field = random.choice(unsent)
         required[field] = optional.pop(field)
     else:
-        required[fresh_name({*required, *optional, *arguments})] = random.choice(SAMPLE_TYPES)
-    return _confirmed(raw, {**tools, name: {**spec, "required": required, "optional": optional}}, valid=False)
+        required[fresh_name({*required, *optional, *arguments, *keep})] = random.choice(SAMPLE_TYPES)
+    tool = _blurred({**spec, "required": required, "optional": optional}, arguments, random, fresh_name, looser=True,
+                    keep=keep)
+    return confirmed(raw, {**tools, name: tool}, valid=False)
+
+
+def _blurred(spec, arguments, random, fresh_name, looser, keep=()):
+    """``spec`` (one tool's) with two or three drawn changes that leave the verdict on ``arguments`` (the call's, a
+    dict) as it is: an optional field the call does not send added, dropped or given another type; a field the call
+    sends made required, or optional. Three in four of them look ``looser`` (a field added, a sent field made optional)
+    or, when not, stricter (a field dropped, a sent field made required), against the sibling's own change: the
+    valid sibling is blurred stricter-looking, the refused one looser-looking. No change touches a field of ``keep``.
+
+    Why: a sibling and its case hand over the very same call, so a submission that kept the last call and its registry
+    compared the two, took the more permissive registry for the valid one and scored 18 to 22 hidden capstone points
+    over the same file without that memory (issue 24's sixth attacker trial). With changes both ways, which registry
+    allows more says nothing until the call is read against each: the checks themselves.
+    """
+    required, optional = dict(spec.get("required", {})), dict(spec.get("optional", {}))
+    for _ in range(2 + random.randrange(2)):
+        unsent = [field for field in optional if field not in arguments and field not in keep]
+        sent = {field: value for field, value in arguments.items() if field not in keep}
+        loose = ["add"] + (["free"] if any(field in required for field in sent) else [])
+        strict = (["drop", "retype"] if unsent else []) + (["require"] if any(
+            field in optional and _fits(value, optional[field]) for field, value in sent.items()) else [])
+        favoured, other = (loose, strict) if looser else (strict, loose)
+        change = random.choice(favoured if favoured and (random.randrange(4) or not other) else other)
+        if change == "add":
+            optional[fresh_name({*required, *optional, *arguments, *keep})] = random.choice(SAMPLE_TYPES)
+        elif change == "drop":
+            optional.pop(random.choice(unsent))
+        elif change == "retype":
+            field = random.choice(unsent)
+            optional[field] = random.choice([kind for kind in SAMPLE_TYPES if kind is not optional[field]])
+        elif change == "require":
+            field = random.choice([field for field, value in sent.items()
+                                   if field in optional and _fits(value, optional[field])])
+            required[field] = optional.pop(field)
+        else:
+            field = random.choice([field for field in sent if field in required])
+            optional[field] = required.pop(field)
+    return {**spec, "required": required, "optional": optional}

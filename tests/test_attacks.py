@@ -44,8 +44,7 @@ OWNED_ELSEWHERE = {
                     "registry_shape_stub_validate_call.py", "drawn_key_strip_json_schema.py",
                     "drawn_key_strip_stub_json_schema.py", "pool_word_strip_parse_call.py",
                     "pool_word_strip_stub_parse_call.py")},
-    **{name: "issue 24: a memory of the last call tells a sibling from its case no more (tests/test_siblings.py)"
-       for name in ("pair_memory.py", "pair_memory_stub.py")},
+    "pair_memory.py": "issue 24: a memory of the last call tells a sibling from its case no more (tests/test_siblings.py)",
     **{name: "issue 24, open: a coarse shape classifier still wins (tests/test_lookup_attacks.py, strict xfail)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }

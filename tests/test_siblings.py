@@ -230,16 +230,23 @@ def test_blurred_siblings_keep_their_verdict_and_look_both_ways():
 
 
 @pytest.mark.parametrize("seed", ["fresh-1", "fresh-2", "fresh-3"])
-def test_a_memory_of_the_last_call_gains_little_from_siblings(seed):
+def test_a_memory_of_the_last_call_gains_little_from_siblings(seed, tmp_path):
     """Issue 24's sixth attacker trial (tests/attacks/pair_memory.py): the same call again with another registry, the
-    more permissive one taken for the valid one, scored 18 to 22 hidden points over the same file without its memory;
-    blurred siblings leave 4 to 9, what it earns by reading the one changed field's type against the call."""
+    more permissive one taken for the valid one, scored 18 to 22 hidden points over the same file without its memory
+    (the control, made here by switching the memory off); blurred siblings leave 4 to 9, what it earns by reading the
+    one changed field's type against the call."""
     from grader.pipeline import grade
 
-    def hidden(name):
-        result = grade(os.path.join(ROOT, "tests", "attacks", name), exercise_ids=["capstone"], seed=seed)
+    attack = open(os.path.join(ROOT, "tests", "attacks", "pair_memory.py"), encoding="utf-8").read()
+    memory = "if True and isinstance(raw, str) and prev_raw == raw"
+    assert attack.count(memory) == 1
+    control = tmp_path / "pair_memory_off.py"
+    control.write_text(attack.replace(memory, memory.replace("True", "False")), encoding="utf-8")
+
+    def hidden(path):
+        result = grade(path, exercise_ids=["capstone"], seed=seed)
         return sum(case.points for case in result.cases if case.visibility == "hidden")
 
-    stub = hidden("pair_memory_stub.py")
+    stub = hidden(control)
     assert stub > 25  # the control answers something: a registered name dispatched
-    assert hidden("pair_memory.py") <= stub + 11
+    assert hidden(os.path.join(ROOT, "tests", "attacks", "pair_memory.py")) <= stub + 11

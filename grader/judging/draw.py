@@ -1001,15 +1001,16 @@ class Draw:
         return self.random.sample([word for word in self._underived() if word not in taken], count)
 
     def _underived(self):
-        """The unused pool words (list of str, in order) that ``_derived`` leaves alone, kept while what its answer
-        depends on stays: the images (they only grow), the template's drawn names (the rest of ``originals`` grows
-        with the images) and the pool (``_retire`` shrinks it). Worked out for every fresh name, it took a fifth of a
-        grading's renaming (about 570 calls over some 300 words each)."""
-        pool = self._unused_pools[0]
-        key = (len(self.images), len(pool), tuple(self._template))
+        """The unused pool words (list of str, in order) that ``_derived`` leaves alone. Worked out for every fresh
+        name, it took a fifth of a grading's renaming (about 570 calls over some 300 words each), so it is kept while
+        what the answer depends on stays: the images (they only grow) and the pool (``_retire`` shrinks it). A pool
+        word that is a near miss of the vocabulary (none with today's pools) also depends on the template's drawn
+        names, and is asked again each time."""
+        pool, near = self._unused_pools[0], self._near
+        key = (len(self.images), len(pool))
         if self._underived_at is None or self._underived_at[0] != key:
-            self._underived_at = (key, [word for word in pool if self._derived(word) is None])
-        return self._underived_at[1]
+            self._underived_at = (key, [word for word in pool if word in near or self._derived(word) is None])
+        return [word for word in self._underived_at[1] if word not in near or self._derived(word) is None]
 
     def fresh_name(self, taken):
         """One pool word (str) to name a field a case adds: none of ``taken`` (a collection of str), no image of this

@@ -762,11 +762,17 @@ def lengthless_replay(exercise, table, tmp_path, name):
 # registry keeps its structure). observe's calls made again from their kind too (``ExerciseHarness.observe``): 18 to 12. What closes it is issue 24's first point for
 # these exercises too: each case's own structure drawn from its kind (values and types of the fields not at fault, as
 # ``Draw.templated`` does for the capstone's schema cases), not only words and added fields.
+# validate_call's cases whose fault is the call's form (the name, or arguments that are no object) and its
+# unregistered-tool canary made again around their form too (``Draw.templated_around``: the registry drawn, the
+# arguments' fields and values drawn): 28 to 0 on this seed (0 to 1 on others, against two recorded gradings).
+# observe's likewise (``ExerciseHarness.drawn_call``; a registry drawn whole where no call came out; the many-tools
+# registries, the terse problem lists and the eighty problems drawn from their kind): 12 to 0 (0 to 1 on others).
+LENGTHLESS_CLOSED = ("adapters", "validate-call", "observe")
 LENGTHLESS_OPEN = pytest.mark.xfail(strict=True, reason="issue 24, open: the step exercises' cases keep their own "
                                                         "structure")
 
 
-@pytest.mark.parametrize("exercise", [pytest.param(exercise, marks=[] if exercise == "adapters" else [LENGTHLESS_OPEN])
+@pytest.mark.parametrize("exercise", [pytest.param(exercise, marks=[] if exercise in LENGTHLESS_CLOSED else [LENGTHLESS_OPEN])
                                       for exercise in STEP_FUNCTIONS])
 def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_path, monkeypatch):
     """Every word written as "w" and up to three pool-word keys taken away: a table of the reference's answers,

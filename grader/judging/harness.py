@@ -511,6 +511,9 @@ class ExerciseHarness:
         # Hidden capstone runs get siblings (``grader.judging.siblings``; the plugin turns them off for its canaries),
         # and the first sibling of a case handled wrongly fails the case once its own checks pass (str or None).
         self.siblings, self.sibling_failure = True, None
+        # The registry the last ``observe`` handed over (the case's, or one drawn around its call), for a case that
+        # expects its tools listed.
+        self.last_observed_tools = None
 
     @property
     def report(self):
@@ -718,6 +721,15 @@ class ExerciseHarness:
         draw = self.draw
         return (list(raws), tools) if draw is None else draw.templated_together(list(raws), tools)
 
+    def templated_around(self, calls, tools, about=None):
+        """``(calls, tools)`` for a hidden validate_call case whose fault is the call's form (its name, or arguments
+        that are no object): ``calls`` (list of ``(name, arguments)``) and ``tools`` (a registry) made again from their
+        kind (``grader.judging.draw.Draw.templated_around``; ``about``: the registered tool they name or nearly name,
+        or None), the drawn names read back as the case's words until the case ends; as given in a visible case or
+        when nothing is drawn. Pass the calls on with ``drawn=True``: nothing more is drawn around them."""
+        draw = self.draw
+        return (list(calls), tools) if draw is None else draw.templated_around(list(calls), tools, about)
+
     @property
     def draw(self):
         """The ``grader.judging.draw.Draw`` of a hidden run, for a case that draws its own free text (an id, a
@@ -804,7 +816,7 @@ class ExerciseHarness:
         finished(transcript)
         return transcript.observations[0] if transcript.observations else None
 
-    def observe(self, raw, tools=None, times=1):
+    def observe(self, raw, tools=None, times=1, around=True):
         """Call the observe step the way notebook 3 defines it: with the call and the problems the grader's
         trusted steps 1 and 2 found for ``raw`` (data, never code), and the registry.
 
@@ -816,21 +828,67 @@ class ExerciseHarness:
         skeleton replays nothing; one keyed by skeletons without word lengths took the added fields away again and
         knew 18 of observe's hidden points).
 
+        A call ``templated`` cannot make (its form is at fault) is made again around its form (``_around``: the
+        registry drawn whole, or around the tool it names); the registry handed over is ``last_observed_tools``.
+
         Args:
             raw: the raw call (str). tools: the registry (Python classes; default: the seed's).
             times: as ``call``.
+            around: whether a call whose form is at fault may get a registry drawn around it (False for a case whose
+                registry is its point: 25 tools whose names must all be listed).
         Returns:
             ``Transcript``.
         """
         from grader.judging import reference_steps
 
         tools = tools if tools is not None else SEED_TOOLS
-        draw = self.harness.draw if self.harness.redact else None
-        if draw is not None:
-            made = draw.templated(raw, tools)
-            raw, tools = made if made[0] != raw else draw.varied_call(raw, tools)
+        raw, tools = self.drawn_call(raw, tools, around)
         call, problems = reference_steps.problems_for(raw, tools)
+        draw = self.harness.draw if self.harness.redact else None
+        if draw is not None and around and call is None:
+            # No call came out of it (no JSON, no object): the registry is no part of what is wrong, so it is drawn
+            # whole, or a table knew the problems and the registry as written (a 1 MB text, 100,000 brackets).
+            tools = draw.templated_around([], tools)[1]
+        self.last_observed_tools = tools
         return self.call(call, problems, encode_registry(tools), times=times)
+
+    def drawn_call(self, raw, tools, around=True):
+        """``(raw, tools)``: a hidden case's raw call (str) and registry made again from the call's kind before the
+        trusted steps read it: ``Draw.templated`` for a ``json.dumps`` call of a registered tool; else, with
+        ``around``, ``_around`` for a call whose form is at fault; else valid fields drawn around whatever is wrong
+        (``Draw.varied_call``). As given in a visible case or when nothing is drawn."""
+        draw = self.harness.draw if self.harness.redact else None
+        if draw is None:
+            return raw, tools
+        made = draw.templated(raw, tools)
+        if made[0] == raw and around:
+            made = self._around(draw, raw, tools)
+        return made if made[0] != raw else draw.varied_call(raw, tools)
+
+    @staticmethod
+    def _around(draw, raw, tools):
+        """``(raw, tools)`` for ``observe``'s hidden call that ``Draw.templated`` leaves as it is: a ``json.dumps`` call
+        whose form is at fault (a name that is no registered one or no string, arguments that are no object) made
+        again around its form with ``Draw.templated_around`` (the tool it names, if registered, is what it is about);
+        JSON that is no object of at most ``HUGE`` characters drawn again in its form (a list of other items, another
+        number), on a registry drawn whole; anything else as it is (``varied_call`` then draws around it).
+
+        On the registry as written, a table keyed by skeletons without word lengths knew these cases (issue 24)."""
+        from grader.judging.draw import HUGE
+
+        try:
+            value = json.loads(raw) if isinstance(raw, str) and len(raw) <= HUGE else None
+        except (ValueError, RecursionError):
+            return raw, tools
+        if isinstance(value, dict) and set(value) == {"name", "arguments"} and json.dumps(value) == raw:
+            name = value["name"]
+            about = name if isinstance(name, str) and name in tools else None
+            [(name, arguments)], registry = draw.templated_around([(name, value["arguments"])], tools, about)
+            return json.dumps({"name": name, "arguments": arguments}), registry
+        if value is not None and not isinstance(value, dict) and json.dumps(value) == raw:
+            [(_, drawn)], registry = draw.templated_around([(None, value)], tools)
+            return json.dumps(drawn), registry
+        return raw, tools
 
     def call(self, *args, function=None, view=None, times=1, vary=True):
         """Call a plain function of the exercise and record what it returned.

@@ -4,6 +4,8 @@ Each case names a raw call; the grader's trusted steps parse and validate it and
 the problems (one sentence each) and the registry, as notebook 3 defines it (issue 11): observe is judged alone.
 """
 
+import json
+
 import pytest
 
 from grader.judging.expectations import expect_no_observation, expect_observation, fail
@@ -18,8 +20,10 @@ CONTENT_RULE = ("The observation names the offending tool or field, what was exp
 BOUND_RULE = "Observations are at most 2,000 characters and contain no traceback, even for a 1 MB call."
 
 
-def observe(harness, raw, tools=TYPED_TOOLS, times=1):
-    return harness.observe(raw, tools, times=times)
+def observe(harness, raw, tools=TYPED_TOOLS, times=1, around=True):
+    """observe on ``raw`` as notebook 3 defines it (``ExerciseHarness.observe``); ``around``: a call whose form is at
+    fault may get a drawn registry (False where the registry is the case)."""
+    return harness.observe(raw, tools, times=times, around=around)
 
 
 @pytest.mark.points(1)
@@ -63,7 +67,10 @@ def test_observation_says_what_to_fix(harness, raw, mentions, fix):
     Why: "invalid call" gives a model nothing to act on; naming the field, the expected type and
     the allowed values is what lets the single retry succeed.
     """
-    expect_observation(observe(harness, raw), mentions, fix)
+    transcript = observe(harness, raw)
+    if set(TYPED_TOOLS) <= set(mentions):  # every registered tool: those of the registry handed over (maybe drawn)
+        mentions = [mention for mention in mentions if mention not in TYPED_TOOLS] + list(harness.last_observed_tools)
+    expect_observation(transcript, mentions, fix)
 
 
 BOUNDED = {
@@ -161,8 +168,46 @@ def test_every_registered_tool_is_listed_when_they_fit(harness, raw, tools):
     """An unknown name gets the whole list of registered tools when it fits the budget.
 
     Why: listing the first 20 and "5 more" hid list_sensors, the tool the model meant (issue 10, kind 3).
+    In a hidden run the registry is drawn from its kind (``listing_drawn``).
     """
-    expect_observation(observe(harness, raw, tools), list(tools), "list every registered tool: they fit in 2,000 characters.")
+    tools = listing_drawn(harness, tools)
+    expect_observation(observe(harness, raw, tools, around=False), list(tools),
+                       "list every registered tool: they fit in 2,000 characters.")
+
+
+def _fresh_words(draw, count):
+    """``count`` distinct pool words that the draw leaves as they are (list of str; ``Draw.fresh_name``)."""
+    words = []
+    for _ in range(count):
+        words.append(draw.fresh_name(words))
+    return words
+
+
+def listing_drawn(harness, tools):
+    """``tools`` (a registry of many tools that fit the budget) as a hidden run hands it over: the numbered tools
+    renumbered (distinct numbers of two digits, drawn), up to three of the others left out (never below 24 tools in
+    all, never list_sensors, the tool the unknown name nearly names), each long name's tail drawn (its first two words
+    and one or two pool words) and the order drawn; as it is in a visible run. The registry is the case, so it keeps its kind (many short names, or
+    many long ones, all of which fit); as written, a table keyed by skeletons without word lengths knew it (issue 24)."""
+    draw = harness.draw
+    if draw is None:
+        return tools
+    import re
+
+    names = list(tools)
+    numbers = iter(draw.random.sample(range(100), len(names)))
+    names = [re.sub(r"_\d\d$", lambda _: f"_{next(numbers):02}", name) for name in names]
+    # The tool the unknown name nearly names (list_sensors for lookup_sensor) is the case's point: never left out.
+    droppable = [name for name in names if not re.search(r"_\d\d$", name) and name != "list_sensors"]
+    for name in draw.random.sample(droppable, min(len(names) - 24, draw.random.randrange(4), len(droppable))):
+        names.remove(name)
+    # Long names (no number) get drawn tails of one or two pool words: each name's shape is its own on every draw.
+    # Pool words the renaming leaves as they are: an image of this draw would come back as the word it stands for.
+    words = iter(_fresh_words(draw, 2 * len(names)))
+    names = [name if re.search(r"_\d\d$", name) or name.count("_") < 3 else
+             "_".join(name.split("_")[:2] + [next(words) for _ in range(1 + draw.random.randrange(2))]) for name in names]
+    draw.random.shuffle(names)
+    return {name: {"required": {}, "optional": {}} for name in names}
 
 
 @pytest.mark.points(1)
@@ -177,7 +222,7 @@ def test_closest_tool_comes_first_when_the_list_cannot_fit(harness):
     """
     tools = {f"tool_{i:04}": {"required": {}, "optional": {}} for i in range(2000)}
     tools["lookup_sensor"] = {"required": {}, "optional": {}}
-    expect_observation(observe(harness, make_call("lookup_sensr", {}), tools), ["lookup_sensor"],
+    expect_observation(observe(harness, make_call("lookup_sensr", {}), tools, around=False), ["lookup_sensor"],
                        "when the list cannot fit, name the closest matches first (difflib.get_close_matches).")
 
 
@@ -209,10 +254,12 @@ def test_every_wrong_field_is_named_when_they_fit(harness, name, wrong):
 
 def handed(harness, call, problems):
     """What observe returns for ``call`` (dict), the ``problems`` a learner's own steps wrote (list of str) and the typed
-    registry: in a hidden case with valid fields drawn into the call and declared in the registry (``harness.varied``),
-    so that the three have a new shape on every draw (issue 24)."""
-    arguments, tools = harness.varied(call["name"], call["arguments"], TYPED_TOOLS)
-    return harness.call({**call, "arguments": arguments}, problems, encode_registry(tools))
+    registry: in a hidden case the call and its registry made again from the call's kind
+    (``ExerciseHarness.drawn_call``: names, more fields and other tools drawn, the drawn names read back as the case's
+    words), so that the three have a new shape on every draw. With valid fields drawn around the call alone, a table
+    keyed by skeletons without word lengths took them away again and knew these cases (issue 24)."""
+    raw, tools = harness.drawn_call(json.dumps(call), TYPED_TOOLS)
+    return harness.call(json.loads(raw), problems, encode_registry(tools))
 
 
 TERSE_RULE = ("When the call names a registered tool, the observation gives the way out from the registry: the "
@@ -267,22 +314,25 @@ LEFT_OUT_RULE = ("When the problems cannot all fit in 2,000 characters, the obse
 @pytest.mark.rule(LEFT_OUT_RULE)
 @rule_id("observe.listing")
 def test_problems_that_do_not_fit_are_counted(harness):
-    """Eighty long problems: the observation fits the budget and says how many problems it did not name.
+    """About eighty long problems: the observation fits the budget and says how many problems it did not name.
 
     Why: a text cut at 2,000 characters mid-sentence hides how much is left; a model told "and 54 more problems"
     knows its retry must fix more than it can see (notebook 3: cut by the budget, then say how many).
     """
-    # Undeclared names that no registry listing holds, so a problem counts as named only by its own line.
-    problems = [f"argument 'extra_{i:03}' is not declared by get_weather (" + "x" * 60 + ")" for i in range(80)]
-    call = {"name": "get_weather", "arguments": {"city": "Oslo", **{f"extra_{i:03}": i for i in range(80)}}}
+    # Undeclared names that no registry listing holds, so a problem counts as named only by its own line. In a hidden
+    # run how many there are and how long each is are drawn (70 to 90, all past the budget together).
+    draw = harness.draw
+    count, pad = (80, 60) if draw is None else (70 + draw.random.randrange(21), 50 + draw.random.randrange(21))
+    problems = [f"argument 'extra_{i:03}' is not declared by get_weather (" + "x" * pad + ")" for i in range(count)]
+    call = {"name": "get_weather", "arguments": {"city": "Oslo", **{f"extra_{i:03}": i for i in range(count)}}}
     text = expect_observation(handed(harness, call, problems))
-    named = sum(1 for i in range(80) if f"extra_{i:03}" in text)
-    left_out = 80 - named
+    named = sum(1 for i in range(count) if f"extra_{i:03}" in text)
+    left_out = count - named
     if left_out <= 0:
-        fail("the observation cannot name all 80 problems within 2,000 characters, yet no problem is left out.")
+        fail(f"the observation cannot name all {count} problems within 2,000 characters, yet no problem is left out.")
     import re
 
     numbers = re.findall(r"\d+", text)
-    if str(left_out) not in numbers and not ("80" in numbers and str(named) in numbers):
+    if str(left_out) not in numbers and not (str(count) in numbers and str(named) in numbers):
         fail("the observation leaves problems out without saying how many: say how many were left out "
              "(for example \"and 54 more problems\").")

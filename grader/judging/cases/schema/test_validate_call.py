@@ -54,6 +54,23 @@ def templated(harness, calls, tools=TYPED_TOOLS):
     return [(call["name"], call["arguments"]) for call in map(json.loads, made)], drawn_tools
 
 
+def around(harness, calls, tools=TYPED_TOOLS, about=None):
+    """``([(name, arguments), ...], tools)``: calls whose fault is their form (the name, or arguments that are no
+    object) and their registry made again from their kind in a hidden run (``grader.judging.draw.Draw.templated_around``:
+    the names and the arguments' forms kept, ``about``'s fields renamed and more of them, the other tools drawn); None
+    in a visible run. ``about``: the registered tool the calls name or nearly name, or None.
+
+    Kept on the registry as written, these cases' skeletons were the same on every draw, and a table keyed by skeletons
+    without word lengths knew 28 of validate_call's hidden points (issue 24)."""
+    if harness.draw is None:
+        return None
+    return harness.templated_around(calls, tools, about)
+
+
+# The registered tool an invalid call is about when its name is no string (None: about no tool).
+ABOUT = {"list-name": "get_weather", "object-name": "get_weather"}
+
+
 VALID = {
     "required-only": ("get_weather", {"city": "Paris"}),
     "with-optional": ("get_weather", {"city": "Paris", "units": "metric"}),
@@ -190,7 +207,12 @@ def test_invalid_call(harness, case_id):
     """
     name, arguments, mentions = INVALID[case_id]
     twin = TWINS.get(case_id)
-    made = templated(harness, [(name, arguments)] + ([twin[:2]] if twin else []))
+    calls = [(name, arguments)] + ([twin[:2]] if twin else [])
+    made = templated(harness, calls)
+    if made is None:
+        # A fault of the call's form: made again around it (the name kept, the registry drawn).
+        about = name if isinstance(name, str) and name in TYPED_TOOLS else ABOUT.get(case_id)
+        made = around(harness, calls, about=about)
     if made is None:
         problems = expect_violations(validate(harness, name, arguments), mentions, SINGLES_OUT)
         expect_singled_out(harness, case_id, problems)
@@ -241,9 +263,11 @@ def test_bad_name_and_bad_arguments_together(harness):
     The arguments problem must be said more often than for the same bad name with object arguments.
     """
     fix = "also say that arguments must be an object."
-    problems = expect_violations(validate(harness, 42, "city=Paris"), ["arguments"], fix)
-    expect_says_what_is_wrong(" ".join(problems), twin_text(harness, 42, {"city": "Paris"}), ["arguments"],
-                              "validate_call's problem text", fix, whole=False)
+    made = around(harness, [(42, "city=Paris"), (42, {"city": "Paris"})])
+    (judged, twin), tools = made if made is not None else (((42, "city=Paris"), (42, {"city": "Paris"})), TYPED_TOOLS)
+    problems = expect_violations(validate(harness, *judged, tools, drawn=made is not None), ["arguments"], fix)
+    expect_says_what_is_wrong(" ".join(problems), twin_text(harness, *twin, tools, drawn=made is not None),
+                              ["arguments"], "validate_call's problem text", fix, whole=False)
 
 
 @pytest.mark.points(1)
@@ -256,11 +280,14 @@ def test_uses_the_registry_it_is_given(harness):
     cannot register tools per agent.
     """
     tools = {"ping": {"required": {}, "optional": {}}}
-    expect_no_violations(validate(harness, "ping", {}, tools))
-    # The registry only: fields drawn into the call would be undeclared in a global copy of the seed's get_weather, and
-    # a validator that reads that copy would then pass for the wrong reason.
-    expect_violations(validate(harness, "get_weather", {"city": "Paris"}, tools, registry_only=True), ["get_weather"],
-                      "name the unknown tool.")
+    made = around(harness, [("ping", {})], tools, about="ping")
+    expect_no_violations(validate(harness, "ping", {}, tools) if made is None else
+                         validate(harness, *made[0][0], made[1], drawn=True))
+    # Nothing drawn into the call: fields drawn into it would be undeclared in a global copy of the seed's
+    # get_weather, and a validator that reads that copy would then pass for the wrong reason.
+    made = around(harness, [("get_weather", {"city": "Paris"})], tools)
+    expect_violations(validate(harness, "get_weather", {"city": "Paris"}, tools, registry_only=True) if made is None
+                      else validate(harness, *made[0][0], made[1], drawn=True), ["get_weather"], "name the unknown tool.")
 
 
 @pytest.mark.points(1)
@@ -341,7 +368,10 @@ def test_name_that_is_almost_registered(harness, kind):
     handles one spelling of it still loses the point.
     """
     for name, arguments in NEAR_MISS_NAMES[kind]:
-        transcript = validate(harness, name, arguments)
+        # The registry made again around the tool the name nearly names (its fields drawn, other tools drawn).
+        made = around(harness, [(name, arguments)], about="get_weather" if arguments is WEATHER else "set_alarm")
+        transcript = validate(harness, name, arguments) if made is None else \
+            validate(harness, *made[0][0], made[1], drawn=True)
         if returned(transcript) == []:
             fail(f"validate_call accepted a tool name that differs from a registered one in {REPAIRS[kind]}. Look the "
                  "name up exactly as it came (name in tools) and report anything else as an unknown tool, so the model "

@@ -767,7 +767,9 @@ def lengthless_replay(exercise, table, tmp_path, name):
 # arguments' fields and values drawn): 28 to 0 on this seed (0 to 1 on others, against two recorded gradings).
 # observe's likewise (``ExerciseHarness.drawn_call``; a registry drawn whole where no call came out; the many-tools
 # registries, the terse problem lists and the eighty problems drawn from their kind): 12 to 0 (0 to 1 on others).
-LENGTHLESS_CLOSED = ("adapters", "validate-call", "observe")
+# notebook 6's schemas and values made again from their kind (``Draw.templated_schema``: every property name drawn,
+# optional properties in nested schemas, two to four at the top, a description of drawn words): 31 to 0 (0 to 1).
+LENGTHLESS_CLOSED = ("adapters", "validate-call", "observe", "json-schema")
 LENGTHLESS_OPEN = pytest.mark.xfail(strict=True, reason="issue 24, open: the step exercises' cases keep their own "
                                                         "structure")
 

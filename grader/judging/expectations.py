@@ -117,7 +117,7 @@ def check_error_text(text, what):
     if not isinstance(text, str) or not text.strip():
         shown = "an empty string" if isinstance(text, str) else getattr(text, "what", type(text).__name__)
         fail(f"{what} was {shown}, not error text. {SILENT_FAILURE}")
-    if len(renamed_by.forward(text) if renamed_by is not None else text) > MAX_OBSERVATION_CHARS:
+    if len(renamed_by.sent_form(text) if renamed_by is not None else text) > MAX_OBSERVATION_CHARS:
         # Not the exact length: a submission could spell the hidden input in it (an adversarial test did).
         fail(f"{what} was longer than {MAX_OBSERVATION_CHARS:,} characters; keep it under that (quote values "
              "briefly, never the whole call), or it floods the model's context.")

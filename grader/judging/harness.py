@@ -898,8 +898,8 @@ class ExerciseHarness:
             function: which of the exercise's functions (default: the main entry).
             view: see ``Harness.execute``.
             times: call it this many times with the same arguments (to test determinism).
-            vary: for ``validate_arguments`` in a hidden case: drawn properties in an object schema and its value
-                (``grader.judging.draw.Draw.varied_schema``). For ``parse_call`` in a hidden case, whose argument is a raw call: draw valid fields into the
+            vary: for ``validate_arguments`` in a hidden case: the schema and its value made again from their kind
+                (``grader.judging.draw.Draw.templated_schema``: property names drawn, more properties). For ``parse_call`` in a hidden case, whose argument is a raw call: draw valid fields into the
                 call's arguments object where it has one (``grader.judging.draw.Draw.varied_call``; their values go
                 into ``Transcript.drawn_arguments``, which ``grader.judging.expectations.expect_parsed`` expects in
                 the parsed call), else drawn whitespace where it has no word (``Draw.padded``); False: only the
@@ -910,9 +910,9 @@ class ExerciseHarness:
         transcript = Transcript()
         draw = self.harness.draw if self.harness.redact else None
         if (function or self.entry) == "validate_arguments" and len(args) >= 2 and vary and draw is not None:
-            # A value and a schema (notebook 6): drawn properties around whatever is wrong (Draw.varied_schema), for
-            # the cases and their canary alike.
-            args = (*draw.varied_schema(args[0], args[1]), *args[2:])
+            # A value and a schema (notebook 6): made again from their kind (Draw.templated_schema), for the cases
+            # and their canary alike.
+            args = (*draw.templated_schema(args[0], args[1]), *args[2:])
         if (function or self.entry) == "parse_call" and args:  # its argument is a raw call
             if vary and draw is not None and isinstance(args[0], str):
                 # The skeleton of a raw call (each letter as a or A) survives the renaming: without drawn fields a

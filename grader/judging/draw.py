@@ -1275,6 +1275,30 @@ class Draw:
         self._forget_renamed_back()
         return self.varied_schema(value, schema, least=2)
 
+    def with_drawn_name(self, raw):
+        """``(raw, (written, drawn))``: a raw call that is a ``json.dumps`` object (maybe with whitespace after it) whose
+        ``name`` is a plain identifier, with that name replaced by one to three fresh pool words and a number joined by
+        ``_`` (``fresh_name``: left as they are by the renaming, so nothing reads them back); ``(raw, None)`` for any other
+        text. For a hidden ``parse_call`` case: a call with no arguments object to draw fields into (null, missing, a
+        string) was the same on every draw, and a table keyed by skeletons without word lengths parsed it by rote
+        (issue 24)."""
+        body = raw.rstrip() if isinstance(raw, str) and len(raw) <= HUGE else ""
+        try:
+            call = json.loads(body) if body else None
+        except (ValueError, RecursionError):
+            return raw, None
+        if not isinstance(call, dict) or json.dumps(call) != body or not isinstance(call.get("name"), str) or \
+                not _PLAIN_NAME.fullmatch(call["name"]):
+            return raw, None
+        taken = set(_words(body))
+        words = []
+        for _ in range(1 + self.random.randrange(3)):
+            words.append(self.fresh_name(taken | set(words)))
+        # And a drawn number (search_v2 and the like are tool names too): one to three words alone were few enough
+        # shapes for a table recorded on two gradings to meet again.
+        drawn = "_".join(words) + f"_{1 + self.random.randrange(9999)}"
+        return json.dumps({**call, "name": drawn}) + raw[len(body):], (call["name"], drawn)
+
     def word(self):
         """A drawn word of the pools that is no image of this draw (str, lower case): for a case's own free text."""
         return self.random.choice(self._unused_pools[0])

@@ -336,9 +336,12 @@ def problem_texts(value, what):
 
 def expect_parsed(transcript, expected):
     """``parse_call`` returned ``(call, [])`` with ``call`` exactly ``expected`` (a dict), whose arguments also hold the
-    valid fields a hidden case drew into the raw call (``transcript.drawn_arguments``). Raises ``CaseFailed``."""
+    valid fields a hidden case drew into the raw call (``transcript.drawn_arguments``) and whose name is the one drawn
+    in place of the written one (``transcript.drawn_name``). Raises ``CaseFailed``."""
     if transcript.drawn_arguments and isinstance(expected.get("arguments"), dict):
         expected = {**expected, "arguments": {**expected["arguments"], **transcript.drawn_arguments}}
+    if transcript.drawn_name is not None and expected.get("name") == transcript.drawn_name[0]:
+        expected = {**expected, "name": transcript.drawn_name[1]}
     value = returned(transcript)
     if not (isinstance(value, list) and len(value) == 2):
         fail(f"parse_call must return a pair (call, problems), but it returned {describe_value(value)}.")

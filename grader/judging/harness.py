@@ -159,6 +159,8 @@ class Transcript:
         tools_replaced: True when the case used a registry other than the seed's.
         drawn_arguments: the valid optional fields the draw sent in a call the case expects dispatched (``{field:
             value}``, in the cases' words; ``ExerciseHarness.run``'s ``vary="dispatch"``), else {}.
+        drawn_name: ``(the tool name as written, the name drawn in its place)`` of a hidden ``parse_call`` case whose
+            call had nothing else to draw (``grader.judging.draw.Draw.with_drawn_name``), else None.
         function: the learner's function the case called (str), for messages.
         hidden: the case is a hidden one (bool): what the submission raised is judged, not shown.
     """
@@ -172,6 +174,7 @@ class Transcript:
     notes: list = field(default_factory=list)
     tools_replaced: bool = False
     drawn_arguments: dict = field(default_factory=dict)
+    drawn_name: tuple | None = None
     function: str = "handle_tool_call"
     hidden: bool = False
 
@@ -919,7 +922,13 @@ class ExerciseHarness:
                 # table of the reference's answers keyed by it passed every parse_call case (issue 24).
                 raw, _ = draw.varied_call(args[0], SEED_TOOLS)
                 transcript.drawn_arguments = draw.sent
+                # And a drawn name: a call with no arguments object (null, missing, a string) had nothing else drawn,
+                # and fields drawn into a string were taken away again by a table (issue 24).
+                raw, transcript.drawn_name = draw.with_drawn_name(raw)
                 args = (raw, *args[1:])
             else:
                 args = (*self.drawn_raws(args[:1]), *args[1:])
+                if draw is not None and isinstance(args[0], str):  # the arguments as written, the name drawn
+                    raw, transcript.drawn_name = draw.with_drawn_name(args[0])
+                    args = (raw, *args[1:])
         return self.harness.execute(transcript, function or self.entry, [list(args)] * times, view=view)

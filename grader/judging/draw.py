@@ -1428,8 +1428,8 @@ class Draw:
     def _pieced(self, text, rename, cache, chunk=4096):
         """``text`` renamed in pieces of about ``chunk`` characters that end where a word cannot go on (at an ASCII
         character that is no letter), each distinct piece renamed once; None when ``text`` holds a backslash (a piece
-        could end inside an escape such as \\u0063). An ASCII piece none of whose words is renamed (a 1 MB tool name
-        of one letter) is kept as it is without being split.
+        could end inside an escape such as \\u0063). A word longer than any the draw renames (a 1 MB tool name of one
+        letter) is kept as it is without being split.
 
         A huge call repeats itself (100,000 times the same city), so its pieces repeat too: a few are split and renamed
         instead of 100,000 words, and nothing is looked for inside another word (1 MB: 2-3 ms, against 6-13 ms for
@@ -1444,12 +1444,16 @@ class Draw:
             stop = end if stop < 0 else stop
             piece = text[start:stop]
             new = renamed.get(piece)
+            if new is None and len(piece) > 4 * chunk:
+                # A piece much longer than the others ends in a long word (no cut after start + chunk): one longer than
+                # any word the draw renames is kept as it is, and only what comes before it is split (splitting 1 MB of
+                # one letter was most of the work, and a call's name before it made the whole piece split).
+                run_start = max(start, cuts.rfind(" ", start, start + chunk) + 1)
+                run = text[run_start:stop]
+                if run.isascii() and len(run) > self.longest:
+                    new = renamed[piece] = self._split_and_renamed(text[start:run_start], rename, cache) + run
             if new is None:
-                # A piece much longer than the others holds a long word: if none of its words is renamed, it is kept
-                # without being split (splitting 1 MB of one letter is most of the work).
-                keeps = len(piece) > 4 * chunk and piece.isascii() and not any(
-                    self._renamed_once(word, rename, cache) != word for word in cuts[start:stop].split())
-                new = renamed[piece] = piece if keeps else self._split_and_renamed(piece, rename, cache)
+                new = renamed[piece] = self._split_and_renamed(piece, rename, cache)
             out.append(new)
             start = stop
         return "".join(out)

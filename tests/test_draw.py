@@ -546,7 +546,8 @@ def test_a_twin_gets_the_fields_its_judged_call_was_sent_at_the_same_places():
 
 def test_drawn_values_take_the_cases_shapes_and_are_never_falsy():
     """A table stripped the fields whose values looked drawn (one Title-case word, an integer below 100, k/4 + 0.125):
-    drawn values now take every shape the cases' own values have (issue 24's third attacker trial), and none is
+    drawn values now take every shape the cases' own values have (issue 24's third attacker trial; digits and a
+    decimal in a string, a whole number as a float, after the seventh, which keyed on the values no draw made), and none is
     falsy (a runtime that tests a required field with ``if not value`` would miss it on some draws only)."""
     from grader.judging.draw import SAMPLE_TYPES
 
@@ -557,15 +558,16 @@ def test_drawn_values_take_the_cases_shapes_and_are_never_falsy():
             value = draw._valid(kind)
             assert type(value) is kind and value
             if kind is str:
-                seen[kind].add("title" if value.istitle() and " " not in value else "two" if " " in value else "lower")
+                seen[kind].add("digits" if value.isdigit() else "decimal" if value.replace(".", "", 1).isdigit() else
+                               "title" if value.istitle() and " " not in value else "two" if " " in value else "lower")
             elif kind is int:
                 seen[kind].add(value < 100)
             elif kind is float:
                 seen[kind].add(value % 1)
             elif kind in (list, dict):
                 seen[kind].add(len(value))
-    assert seen[str] == {"title", "lower", "two"} and seen[int] == {True, False}
-    assert seen[float] == {0.25, 0.5, 0.75, 0.125} and seen[list] == {1, 2, 3} and seen[dict] == {1, 2}
+    assert seen[str] == {"title", "lower", "two", "digits", "decimal"} and seen[int] == {True, False}
+    assert seen[float] == {0.0, 0.25, 0.5, 0.75, 0.125} and seen[list] == {1, 2, 3} and seen[dict] == {1, 2}
 
 
 def test_a_drawn_required_field_goes_into_every_later_call_of_its_tool():

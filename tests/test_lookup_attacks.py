@@ -806,3 +806,131 @@ def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing():
         return hidden_points(grader.pipeline.grade(os.path.join(folder, name), exercise_ids=["capstone"], seed="fresh-1"))
 
     assert points("lengthless_capstone_lookup.py") <= points("lengthless_capstone_stub.py")
+
+
+# Issue 24's seventh attacker trial (2026-12-06): validate_call's wrong values were kept as written while every valid
+# value was drawn in a few public shapes, so "a value no draw makes" was the case's own fault value, on every draw. A
+# table keyed by those values (with whether their field is required, optional or undeclared), the arguments' type and
+# whether the name is registered, recorded on two gradings, scored 44-45 hidden points against the same file's 27
+# with an empty table (which refuses unregistered names, the one check the gates ask of it). Wrong values are now
+# drawn from their kind (Draw._wrong_like) and valid strings and numbers take the shapes wrong ones have (digits,
+# "10.5", 7.0): on a new draw it now scores 37 against 27 (2026-12-06), all in cases whose fault is the form itself
+# (arguments that are no object) or a value that is its own kind (null, false), whose rule is all the key holds.
+VALUES_REPLAY = r'''
+import json
+import re
+
+WORD = re.compile(r"[^\W\d_]+")
+
+
+def _drawn_shape(value):
+    """Whether a draw could have made ``value`` (grader.judging.draw.Draw._valid, as the public source shows it)."""
+    if value is True:
+        return True
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int):
+        return 1 <= value < 100_000
+    if isinstance(value, float):
+        return 0 < value < 1000 and (value == int(value) or value % 1 in (0.25, 0.5, 0.75, 0.125))
+    if isinstance(value, str):
+        return bool(re.fullmatch(r"[A-Za-z]+( [A-Za-z]+)?|[0-9]{1,5}|[0-9]{1,3}\.[0-9]{1,2}", value))
+    if isinstance(value, list):
+        return 1 <= len(value) <= 3 and all(_drawn_shape(item) for item in value)
+    if isinstance(value, dict):
+        return 1 <= len(value) <= 2 and all(_drawn_shape(item) for item in value.values())
+    return False
+
+
+def _key(call, tools):
+    name = call.get("name") if isinstance(call, dict) else None
+    known = isinstance(name, str) and name in tools
+    spec = tools.get(name, {}) if known else {}
+    arguments = call.get("arguments") if isinstance(call, dict) else None
+    left = []
+    if isinstance(arguments, dict):
+        for field, value in arguments.items():
+            if not _drawn_shape(value):
+                status = "R" if field in spec.get("required", {}) else "O" if field in spec.get("optional", {}) else "U"
+                left.append((json.dumps(value, sort_keys=True), status, field))
+    left.sort()
+    return json.dumps([known, type(arguments).__name__, [item[:2] for item in left]]), name, [item[2] for item in left]
+
+
+def validate_call(call, tools):
+    try:
+        key, name, fields = _key(call, tools)
+        entry = TABLE.get(key)
+        if entry is not None:
+            mapping = dict(zip(entry["fields"], fields))
+            if isinstance(entry["name"], str) and isinstance(name, str):
+                mapping[entry["name"]] = name
+            return [WORD.sub(lambda match: mapping.get(match.group(), match.group()), problem)
+                    if isinstance(problem, str) else problem for problem in entry["problems"]]
+        if not (isinstance(call, dict) and isinstance(call.get("name"), str) and call["name"] in tools):
+            return [f"unknown tool {call.get('name') if isinstance(call, dict) else None!r}"]
+    except Exception:
+        pass
+    return []
+'''
+# What such a table still knows: cases whose fault is the form itself, or a value that is its own kind (null, false).
+FORM_CASES = re.compile(r"\[(arguments-|null-|bool-for-)|A non-string name and non-object arguments")
+
+
+def test_a_table_keyed_by_the_values_no_draw_makes_knows_only_the_form(tmp_path, monkeypatch):
+    """Recorded on two gradings of the reference, a table keyed by the argument values a draw cannot make earns,
+    on a new draw, nothing over the same file with an empty table in the cases whose fault is a wrong type or an
+    undeclared field; it gains only where the fault is the form (arguments that are no object) or a value that is
+    its own kind (null, a boolean)."""
+    from faulty.step_faults import BASES
+
+    rows, run = [], Sandbox.run
+
+    def recording_run(sandbox, entry, invocations, globals_, responder, view=None, hidden=False):
+        outcome = run(sandbox, entry, invocations, globals_, responder, view=view, hidden=hidden)
+        if hidden and entry == "validate_call":
+            for args, finished in zip(invocations, outcome.results):
+                if "plain" in finished.get("result", {}):
+                    rows.append((args, finished["result"]["plain"]))
+        return outcome
+
+    reference = tmp_path / "reference.py"
+    reference.write_text(BASES["validate-call"], encoding="utf-8")
+    with monkeypatch.context() as patch:
+        patch.setattr(Sandbox, "run", recording_run)
+        for seed in ("recorded-1", "recorded-2"):
+            grader.pipeline.grade(reference, exercise_ids=["validate-call"], seed=seed)
+
+    shapes = {}
+    exec(VALUES_REPLAY, shapes)
+
+    def plain(value):  # the worker's markers as the submission sees the objects
+        if isinstance(value, dict):
+            if value.get("__kit__") == "registry":
+                return plain(value["value"])
+            return {str(key): plain(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [plain(item) for item in value]
+        return value
+
+    table = {}
+    for args, problems in rows:
+        try:
+            call, tools = plain(args[0]), plain(args[1])
+        except RecursionError:  # the 900-level case: no key for it
+            continue
+        if isinstance(tools, dict) and isinstance(problems, list):
+            key, name, fields = shapes["_key"](call, tools)
+            table.setdefault(key, {"name": name, "fields": fields, "problems": problems})
+    assert len(rows) > 200 and len(table) > 10  # the recording worked (the keys are few: most values look drawn)
+
+    def graded(name, entries):
+        path = tmp_path / f"{name}.py"
+        path.write_text(f"TABLE = {entries!r}\n" + VALUES_REPLAY, encoding="utf-8")
+        result = grader.pipeline.grade(path, exercise_ids=["validate-call"], seed="next-run")
+        return {case.title: case.points for case in result.cases if case.visibility == "hidden"}
+
+    replay, empty = graded("replay", table), graded("empty", {})
+    gained = sorted(title for title, points in replay.items() if points > empty.get(title, 0))
+    assert [title for title in gained if not FORM_CASES.search(title)] == [], [t for t in gained if not FORM_CASES.search(t)]
+    assert sum(replay.values()) <= sum(empty.values()) + 14

@@ -39,6 +39,7 @@ import functools
 import hashlib
 import hmac
 import json
+import math
 import random
 import re
 import secrets
@@ -276,6 +277,9 @@ _PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
 MOST_TEMPLATED_FIELDS = 40
 # Schema keywords whose values are data, not schemas: their objects' keys are the value's own (templated_schema).
 _SCHEMA_DATA = frozenset({"enum", "const", "default", "examples"})
+# Keywords whose value is one subschema, or a list of them: where templated_schema may put a description.
+_SUBSCHEMA = frozenset({"items", "additionalProperties", "not"})
+_SUBSCHEMAS = frozenset({"anyOf", "allOf", "oneOf"})
 # Arguments written as plain words ("Paris"): a form whose words templated_around draws again.
 _PLAIN_TEXT = re.compile(r"[^\W\d_]+(?: [^\W\d_]+)*")
 
@@ -900,7 +904,7 @@ class Draw:
         registry = self._template_registry(image[name], tool, names, image)
         return json.dumps({"name": image[name], "arguments": {field: values[field] for field in sent}}), registry, fields
 
-    def templated_together(self, raws, tools):
+    def templated_together(self, raws, tools, wrong_drawn=False):
         """``(raws, tools)``: calls of one registered tool (``json.dumps`` calls with an arguments object: a judged call
         and its twin) and their registry made again from the calls' kind together; ``(raws, tools)`` as they are when
         any call is of another form. For a case that judges one call's observation by difference with the other's.
@@ -910,7 +914,11 @@ class Draw:
         every call that sends it, so the calls stay as parallel as they were written (a quote of each cut at the same
         length keeps the same fields). The tool's and fields' names are drawn (``templated``), and more fields, their
         order (the same in every call) and other tools; the drawn names are read back as the case's own words until
-        the case ends (``forget_template``).
+        the case ends (``forget_template``). With ``wrong_drawn``, a wrong value is drawn from its kind as well
+        (``_wrong_like``: another number for a number, other digits...) and an undeclared field's value drawn, the same
+        in every call; for a case that names no value (validate_call's: its wrong values, kept, were the one thing no
+        draw made, and a table keyed by them knew the cases, issue 24's seventh attacker trial). A case that expects
+        the value named, or lined up with its twin's, keeps it.
         """
         calls = []
         for raw in raws:
@@ -951,8 +959,16 @@ class Draw:
         self.random.shuffle(order)
         tool_name = self._tool_name(next(names))
         written = []
+        wrong = {}  # (field, written value as JSON) -> drawn of its kind, the same in every call that sends it
+        for call in calls if wrong_drawn else ():
+            for f, value in call["arguments"].items():
+                if f in declared and not _fits(value, declared[f]):
+                    wrong.setdefault((f, json.dumps(value)), self._wrong_like(value))
+                elif f not in declared:  # undeclared: any value will do, drawn as templated() draws it
+                    wrong.setdefault((f, json.dumps(value)), self._valid(self.random.choice(SAMPLE_TYPES)))
         for call in calls:
-            values = {image[f]: (value if f in at_fault else drawn[f]) for f, value in call["arguments"].items()}
+            values = {image[f]: (wrong.get((f, json.dumps(value)), value) if f in at_fault else drawn[f])
+                      for f, value in call["arguments"].items()}
             values.update({f: more[f] for f in also_sent})
             written.append(json.dumps({"name": tool_name, "arguments": {f: values[f] for f in order if f in values}}))
         own_optional = [(image[f], kinds[f]) for f in optional] + list(more_optional.items())
@@ -1042,8 +1058,9 @@ class Draw:
                     self.random.choice((str, int, float)), set(image.values())) for _ in range(below(3))]
             if isinstance(arguments, str):
                 text = renamed(arguments)
-                if _PLAIN_TEXT.fullmatch(text):
-                    return self._valid_without(str, set(image.values()))
+                if _PLAIN_TEXT.fullmatch(text):  # words stay words (a drawn string may be digits)
+                    words = [word for word in self._unused_pools[0] if word not in image.values()]
+                    return " ".join(self.random.choice(words) for _ in range(1 + below(2))).title()
                 if "{" in text and more:  # JSON text of objects: the fields sent go into each object too
                     fields = ", ".join(f"{json.dumps(field)}: {json.dumps(item)}" for field, item in more.items())
                     return re.sub(r"\{(\s*)(\}?)", lambda m: "{" + m.group(1) + fields + ("" if m.group(2) else ", ")
@@ -1189,8 +1206,8 @@ class Draw:
         word wherever the name stands (``required``, the value, the objects an ``enum`` or ``const`` lists), read back
         as the case's word until ``forget_template``; one or two optional properties of drawn names and simple types
         declared in every other object schema that lists ``properties`` (nested ones, ``$defs``); a ``description`` of
-        one to five drawn words on the schema and on about half of the property schemas (an annotation: notebook 6
-        says it changes nothing); then the top level drawn as ``varied_schema`` draws it, two to four properties. What stays: the schema's keywords and shape, the types and values of the
+        one to eight drawn words at a drawn place on the schema and on about half of its subschemas (an annotation:
+        notebook 6 says it changes nothing); then the top level drawn as ``varied_schema`` draws it, two to four properties. What stays: the schema's keywords and shape, the types and values of the
         case's own properties, what is wrong. No name is renamed when one is no plain identifier or there are more than
         ``MOST_TEMPLATED_FIELDS``.
 
@@ -1229,6 +1246,19 @@ class Draw:
                 return [renamed_data(item) for item in node]
             return node
 
+        plain_words = [word for word in self._unused_pools[0] if word not in image.values()]
+
+        def described(sub, always=False):
+            # An annotation (notebook 6: description changes nothing) of one to eight drawn words, at a drawn place
+            # among the schema's keywords, on the schema and about half of its subschemas: a keyword, not a property,
+            # so a table that takes drawn properties away keeps it.
+            if not isinstance(sub, dict) or "description" in sub or not (always or below(2)):
+                return sub
+            listed = list(sub.items())
+            words = " ".join(self.random.choice(plain_words) for _ in range(1 + below(8))).capitalize()
+            listed.insert(below(len(listed) + 1), ("description", words))
+            return dict(listed)
+
         def renamed_schema(node, top):
             if isinstance(node, list):
                 return [renamed_schema(item, False) for item in node]
@@ -1249,26 +1279,16 @@ class Draw:
                     out[key] = [image.get(name, name) if isinstance(name, str) else name for name in item] \
                         if isinstance(item, list) else image.get(item, item) if isinstance(item, str) else item
                 elif key == "$defs" and isinstance(item, dict):
-                    out[key] = {name: renamed_schema(sub, False) for name, sub in item.items()}
+                    out[key] = {name: described(renamed_schema(sub, False)) for name, sub in item.items()}
+                elif key in _SUBSCHEMA and isinstance(item, dict):
+                    out[key] = described(renamed_schema(item, False))
+                elif key in _SUBSCHEMAS and isinstance(item, list):
+                    out[key] = [described(renamed_schema(sub, False)) for sub in item]
                 else:
                     out[key] = renamed_schema(item, False)
             return out
 
-        plain_words = [word for word in self._unused_pools[0] if word not in image.values()]
-
-        def description():
-            return " ".join(self.random.choice(plain_words) for _ in range(1 + below(5))).capitalize()
-
-        def described(sub):
-            # An annotation (notebook 6: description changes nothing) of drawn words on some property schemas: a
-            # keyword, not a property, so a table that takes drawn properties away keeps it.
-            if isinstance(sub, dict) and "description" not in sub and below(2):
-                return {**sub, "description": description()}
-            return sub
-
-        value, schema = renamed_data(value), renamed_schema(schema, True)
-        if isinstance(schema, dict) and "description" not in schema:
-            schema = {"description": description(), **schema} if below(2) else {**schema, "description": description()}
+        value, schema = renamed_data(value), described(renamed_schema(schema, True), always=True)
         self.forget_template()
         self._template = {drawn: name for name, drawn in image.items()}
         self.originals.update(self._template)
@@ -1320,6 +1340,38 @@ class Draw:
         alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
         return identifier + "".join(self.random.choice(alphabet) for _ in range(6 + self.random.randrange(7)))
 
+    def _wrong_like(self, value):
+        """A value of the same kind as ``value``, a case's wrong value (one its declared type refuses), drawn: another
+        number for a number (a whole float stays whole, 0 stays 0), other digits for a string of digits or a decimal,
+        other words for short text, other items for a list or an object; ``value`` itself when its kind is the value
+        (a boolean, null, an empty string, a long or huge one, text with other characters). Kept as written, a wrong value was the
+        one value no drawn one looked like, and a table keyed by it knew the case on every draw (issue 24's seventh
+        attacker trial: +17 of validate_call's hidden points)."""
+        below = self.random.randrange
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, int):
+            return value if value == 0 or abs(value) > 10 ** 6 else (1 if value > 0 else -1) * below(1, 100_000)
+        if isinstance(value, float):
+            if value == 0 or not math.isfinite(value) or abs(value) > 10 ** 6:
+                return value
+            return float(below(1, 1000)) if value == int(value) else below(0, 1000) + self.random.choice((0.25, 0.5, 0.75))
+        if isinstance(value, str):
+            if re.fullmatch(r"[0-9]{1,7}", value):
+                return str(below(1, 100_000))
+            if re.fullmatch(r"[0-9]{1,6}\.[0-9]{1,6}", value):
+                return f"{below(1, 1000)}.{below(1, 100)}"
+            if re.fullmatch(r"[A-Za-z][A-Za-z@.\- ]{0,49}", value):  # text: other words ("a@example.com" for a list)
+                words, cities = self._unused_pools
+                return self.random.choice((lambda: self.random.choice(cities).title(), lambda: self.random.choice(words),
+                                           lambda: f"{self.random.choice(words)} {self.random.choice(words)}"))()
+            return value
+        if isinstance(value, list):
+            return self._valid(list)
+        if isinstance(value, dict):
+            return self._valid(dict) if value and len(json.dumps(value)) < 200 else value
+        return value
+
     def _valid_without(self, kind, words, attempts=50):
         """``_valid(kind)`` drawn again while its text holds one of ``words`` (a set of str) as a word; the last one
         drawn after ``attempts`` (the pools hold some 200 words and a value a few)."""
@@ -1331,8 +1383,8 @@ class Draw:
 
     def _valid(self, kind):
         """A plain value of the declared ``kind`` (a class of ``SAMPLE_TYPES``), drawn in the shapes the cases' own
-        values have (a Title-case city, a lower-case word, two words; a small or a large integer; a decimal; one to
-        three items or entries), so that no shape tells a drawn field from a case's own (a table that stripped values
+        values have (a Title-case city, a lower-case word, two words, digits, a decimal in a string; a small or a large
+        integer; a decimal, or a whole number as a float; one to three items or entries), so that no shape tells a drawn field from a case's own (a table that stripped values
         shaped like the drawn ones, "one Title-case word", "k/4 + 0.125", kept the cases' skeletons). Never a falsy
         value: a runtime that tests a required field with ``if not value`` misses it on some draws only.
         """
@@ -1340,8 +1392,11 @@ class Draw:
         choice, below = self.random.choice, self.random.randrange
 
         def text():
+            # Digits in a string too ("75001", "10.5"): a case's wrong value is often one, and with none among the
+            # drawn strings a table told the case's own value from the drawn ones (issue 24's seventh attacker trial).
             return choice((lambda: choice(cities).title(), lambda: choice(words),
-                           lambda: f"{choice(words)} {choice(words)}"))()
+                           lambda: f"{choice(words)} {choice(words)}", lambda: str(number()),
+                           lambda: f"{below(1, 1000)}.{below(1, 100)}"))()
 
         def number():
             return below(1, 100) if below(2) else below(100, 100_000)
@@ -1350,8 +1405,8 @@ class Draw:
             return text()
         if kind is int:
             return number()
-        if kind is float:
-            return below(0, 1000) + choice((0.25, 0.5, 0.75, 0.125))
+        if kind is float:  # a whole number written as a float (7.0) now and then, as a case's wrong value is
+            return float(below(1, 1000)) if not below(4) else below(0, 1000) + choice((0.25, 0.5, 0.75, 0.125))
         if kind is bool:
             return True
         item = text if below(2) else number

@@ -715,14 +715,15 @@ class ExerciseHarness:
             globals_ = None
         return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
 
-    def templated(self, raws, tools=None):
+    def templated(self, raws, tools=None, wrong_drawn=False):
         """``(raws, tools)`` for a hidden case that judges one call by difference with another of the same tool:
         both made again from their kind together (``grader.judging.draw.Draw.templated_together``), the drawn names
         read back as the case's words until the case ends; as written in a visible case or when nothing is drawn.
-        ``tools`` defaults to the seed's registry; run the calls with ``tools=`` the registry returned."""
+        ``tools`` defaults to the seed's registry; run the calls with ``tools=`` the registry returned. ``wrong_drawn``:
+        the wrong values drawn from their kind too (``Draw.templated_together``), for a case that names no value."""
         tools = tools if tools is not None else SEED_TOOLS
         draw = self.draw
-        return (list(raws), tools) if draw is None else draw.templated_together(list(raws), tools)
+        return (list(raws), tools) if draw is None else draw.templated_together(list(raws), tools, wrong_drawn)
 
     def templated_around(self, calls, tools, about=None):
         """``(calls, tools)`` for a hidden validate_call case whose fault is the call's form (its name, or arguments

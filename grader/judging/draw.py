@@ -1342,7 +1342,7 @@ class Draw:
 
     def _wrong_like(self, value):
         """A value of the same kind as ``value``, a case's wrong value (one its declared type refuses), drawn: another
-        number for a number (a whole float stays whole, 0 stays 0), other digits for a string of digits or a decimal,
+        number for a number (a whole float stays whole, 0 and 1 stay), other digits for a string of digits or a decimal,
         other words for short text, other items for a list or an object; ``value`` itself when its kind is the value
         (a boolean, null, an empty string, a long or huge one, text with other characters). Kept as written, a wrong value was the
         one value no drawn one looked like, and a table keyed by it knew the case on every draw (issue 24's seventh
@@ -1350,8 +1350,8 @@ class Draw:
         below = self.random.randrange
         if isinstance(value, bool) or value is None:
             return value
-        if isinstance(value, int):
-            return value if value == 0 or abs(value) > 10 ** 6 else (1 if value > 0 else -1) * below(1, 100_000)
+        if isinstance(value, int):  # 0 and 1 are their own kind (bool(1): where a boolean is declared, the case)
+            return value if value in (0, 1) or abs(value) > 10 ** 6 else (1 if value > 0 else -1) * below(2, 100_000)
         if isinstance(value, float):
             if value == 0 or not math.isfinite(value) or abs(value) > 10 ** 6:
                 return value

@@ -250,3 +250,29 @@ def test_a_memory_of_the_last_call_gains_little_from_siblings(seed, tmp_path):
     stub = hidden(control)
     assert stub > 25  # the control answers something: a registered name dispatched
     assert hidden(os.path.join(ROOT, "tests", "attacks", "pair_memory.py")) <= stub + 11
+
+
+# Issue 24's eighth attacker trial (2026-12-06, tests/attacks/order_memory.py): a sibling is the same call byte for byte
+# with the opposite verdict, handed over before or after its case with even odds, so a file that gives the honest
+# stub's verdict the first time it sees a text and the opposite the next time gets about half the cases with siblings
+# right without any check: 63, 64, 67, 62, 72 hidden points against its memoryless control's 41 on five new seeds.
+# What would close it: no state shared between a case and its sibling (a fresh load of the module for each, which a
+# submission must not be able to tell from the main one), or more handovers of the case than of its sibling in a
+# drawn order (a memory of texts then guesses which one is the sibling); see docs/threat-model.md.
+@pytest.mark.xfail(strict=True, reason="issue 24, open: a memory of texts tells a sibling from its case by its order")
+def test_a_memory_of_texts_seen_gains_nothing_from_siblings(tmp_path):
+    """The order-memory attack earns no more hidden capstone points than the same file with its memory off."""
+    from grader.pipeline import grade
+
+    attack = open(os.path.join(ROOT, "tests", "attacks", "order_memory.py"), encoding="utf-8").read()
+    assert attack.count("\nMEMORY = True\n") == 1
+    control = tmp_path / "order_memory_off.py"
+    control.write_text(attack.replace("\nMEMORY = True\n", "\nMEMORY = False\n"), encoding="utf-8")
+
+    def hidden(path):
+        result = grade(path, exercise_ids=["capstone"], seed="fresh-1")
+        return sum(case.points for case in result.cases if case.visibility == "hidden")
+
+    stub = hidden(control)
+    assert stub > 25  # the control answers something: a registered name dispatched
+    assert hidden(os.path.join(ROOT, "tests", "attacks", "order_memory.py")) <= stub

@@ -1153,6 +1153,19 @@ class Draw:
         draw, left as it is by the renaming (``_fresh_names``)."""
         return self._fresh_names(set(taken), 1)[0]
 
+    def fresh_name_as_long_as(self, word, taken=()):
+        """A pool word (str) that the renaming leaves as it is (``fresh_name``), none of ``taken``, with as many
+        letters as ``word`` (str, the cases' words) has as the submission reads it (its image's length), or the
+        nearest length there is, longer first. For a twin call whose field stands where its judged call has
+        another: twins were lined up in the cases' words (an undeclared "nap" against "snooze", other values making up
+        the difference), and images of lengths of their own undid it, so an observation quoting both cut short kept a
+        field in one and not in the other (seed indep-2: a correct capstone lost the three-violations case)."""
+        length = len(self.forward(word))
+        free = [name for name in self._underived() if name not in set(taken)]
+        best = min(len(name) for name in free if len(name) >= length) if any(len(name) >= length for name in free) \
+            else max(len(name) for name in free)
+        return self.random.choice([name for name in free if len(name) == best])
+
     def _tool_name(self, word):
         """A tool name made of ``word`` (str): as it is, or after a verb of the kit's kept words (``get_``, ``set_``...),
         as tools are named."""

@@ -97,7 +97,11 @@ def test_three_violations_fixed_in_one_retry(harness):
     broken, tools, extra = drawn_around(harness, "set_alarm", {"hour": True, "minute": 30, "snooze": 5, "label": 3})
     # The twin's fields take no less room than the judged call's up to label, so a quote cut short keeps as much of
     # label in the judged call as in the twin ("thirty": with "30", a correct quoting observation lost on one draw in 400).
-    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "thirty", "nap": 5, "label": "gym"}),
+    # The twin's undeclared field is as long as the judged call's as the submission reads them (images have lengths
+    # of their own: "nap" against "snooze" cut label from one quote only on some draws, seed indep-2).
+    nap = harness.draw.fresh_name_as_long_as("snooze", tools["set_alarm"].get("optional", {})) \
+        if harness.draw is not None else "nap"
+    baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "thirty", nap: 5, "label": "gym"}),
                                         tools)
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),
                                                    ("minute", "minute", "30")], baseline=baseline)

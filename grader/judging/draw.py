@@ -1134,7 +1134,15 @@ class Draw:
         """``count`` distinct pool words (list of str) that are no image of this draw, none of ``taken``, and that
         the renaming leaves as they are: "melon" reads as a prefix glued on "lon" and went to the worker renamed, so
         it came back as "melon", not as the case's word it stood for (seed r7 of fair_quote_cut_short.py)."""
-        return self.random.sample([word for word in self._underived() if word not in taken], count)
+        free = [word for word in self._underived() if word not in taken]
+        if len(free) < count:
+            # Retired words again (``_retire`` keeps a template's names out of the values drawn in its case; a name is
+            # safe once its template is forgotten): a grading of many templates ran the pools out late in a notebook's
+            # observe cases (2 seeds in 300, an internal error).
+            taken = {*taken, *free}
+            free += [word for word in POOL_WORDS if word not in taken and word not in self.originals and
+                     word not in self._template and self._derived(word) is None]
+        return self.random.sample(free, min(count, len(free)))
 
     def _underived(self):
         """The unused pool words (list of str, in order) that ``_derived`` leaves alone. Worked out for every fresh

@@ -221,7 +221,8 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
 
     Each exercise gets a new worker and an empty scratch folder: nothing the submission kept from one
     exercise's hidden cases (in memory or on disk) can reach another exercise's visible cases. The
-    next exercise's worker starts while the current one's cases run.
+    next exercise's worker starts while the current one's cases run. The capstone gets two, each run going to a
+    drawn one and a hidden call's siblings to the other (``grader.judging.harness.Harness``).
 
     Args:
         path: the submission's path (str or path-like), for the result.
@@ -246,16 +247,20 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
     upcoming = first or Sandbox(limits)
     for number, exercise in enumerate(chosen):
         sandbox, upcoming = upcoming, (Sandbox(limits) if number + 1 < len(chosen) else None)
+        # The capstone's hidden calls have siblings, which run in a second worker (grader.judging.harness.Harness).
+        spare = Sandbox(limits) if exercise.style == "seed" and submission is not None else None
         try:
             if submission is not None:
                 sandbox.begin_load(submission.chunks, exercise.functions)  # it loads while pytest is imported
+            if spare is not None:
+                spare.begin_load(submission.chunks, exercise.functions)
             if upcoming is not None:
                 upcoming.start()  # boots while this exercise's cases run
             if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
                 result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
                                     "cases were run. Your instructor's grader runs the hidden ones too.")
             harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, deadline=deadline,
-                              draw=Draw(seed, exercise.id))
+                              draw=Draw(seed, exercise.id), spare=spare)
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
             result.notes += plugin.notes
@@ -266,6 +271,8 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         finally:
             if sandbox is not first:
                 sandbox.close()
+            if spare is not None:
+                spare.close()
     if upcoming is not None and upcoming is not first:
         upcoming.close()
     if loading is not None:

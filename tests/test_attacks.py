@@ -45,8 +45,10 @@ OWNED_ELSEWHERE = {
                     "drawn_key_strip_stub_json_schema.py", "pool_word_strip_parse_call.py",
                     "pool_word_strip_stub_parse_call.py")},
     "pair_memory.py": "issue 24: a memory of the last call tells a sibling from its case no more (tests/test_siblings.py)",
-    "order_memory.py": "issue 24, open: the same text seen again tells a sibling from its case (tests/test_siblings.py, "
-                       "strict xfail)",
+    "order_memory.py": "issue 24: a case's call and its siblings go to two workers, so no memory of texts tells them "
+                       "apart (tests/test_siblings.py)",
+    "shared_scratch_memory.py": "issue 24: the capstone's two workers cannot share a memory through files "
+                                "(tests/test_siblings.py)",
     **{name: "issue 24, open: a coarse shape classifier still wins (tests/test_lookup_attacks.py, strict xfail)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }
@@ -311,7 +313,7 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
 
     disk = tmp_path / "disk"
     disk.mkdir()
-    mounted = small_tmpfs(disk, 100)
+    mounted = small_tmpfs(disk, 180)  # the attacker's two workers may hold 144 MB between them
     try:
         students = disk / "submitted"
         students.mkdir()
@@ -346,10 +348,10 @@ def test_a_submission_that_fills_the_disk_costs_only_itself(tmp_path):
         assert {student: book[student]["total"] for student in book} == {
             **dict.fromkeys(("alice", "bob", "carol"), shown(available("capstone"))), "mallory": shown(plain_outcome()[0])}, \
             lost_cases(disk / "out", ("alice", "bob", "carol"))
-        # What one submission may hold on disk: its files (each under the per-file limit) and its output file;
-        # two are graded at once.
+        # What one worker may hold on disk: its files (each under the per-file limit) and its output file; the
+        # attacker's capstone has two workers, the classmates graded beside it write next to nothing.
         bound = (MAX_SCRATCH_ENTRIES + 1) * Limits.output_bytes
-        assert 0 < peak[0] <= 2 * bound + 1024 * 1024, f"peak scratch use {peak[0]:,} bytes"
+        assert 0 < peak[0] <= 2 * bound + 4 * 1024 * 1024, f"peak scratch use {peak[0]:,} bytes"
         assert os.listdir(disk / "tmp") == []
     finally:
         if mounted:

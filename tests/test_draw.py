@@ -588,6 +588,11 @@ def test_a_drawn_required_field_goes_into_every_later_call_of_its_tool():
         assert draw.with_required(other, tools) == (other, {})
         again, _ = draw.varied_call(make_call("get_weather", {"city": "Lima"}), tools)
         assert required <= set(json.loads(again)["arguments"])  # carried into the next varied call too
+        # A twin with drawn JSON whitespace after it (``padded``) gets them too, the whitespace kept after it: a padded
+        # twin of a templated call kept them out and named a missing field beside its own fault.
+        padded, fields = draw.with_required(make_call("get_weather", {"city": 7500001}) + " \t\n", tools)
+        assert padded.endswith("} \t\n") and set(fields) == required
+        assert json.loads(padded)["arguments"] == {"city": 7500001, **fields}
 
 
 @pytest.mark.parametrize("arguments, same", [
@@ -878,3 +883,30 @@ def test_no_near_miss_is_renamed_into_a_word_the_draw_hands_out():
             checked += 1
             assert image == lower or image not in pool, (number, lower, image)
     assert checked > 1000
+
+
+@pytest.mark.parametrize("fault, seed, title, passed", [
+    # The twin's undeclared field was drawn among the tool's fields, a required drawn one included, so the twin's
+    # observation named a wrong type and no allowed field, and "hour" counted as named where the mistake never names it.
+    ("bool_is_int", "library", "A call with two wrong types and an extra field is fixed in one retry", False),
+    ("coerces_types", "library", "A call with two wrong types and an extra field is fixed in one retry", False),
+    # A padded twin of a templated call kept a drawn required field out (``Draw.with_required``), so on most draws it had
+    # two faults and an observation of the first violation only failed by naming the missing field; the case judges one
+    # wrong type, which naming the first violation names, so it passes on every draw now (it passed on fv-2 only).
+    *[("first_violation_only", seed, "The observation for a wrong type names the field, the expected type and what came",
+       True) for seed in ("fv-2", "fv-3")],
+])
+def test_a_twin_keeps_its_kind_so_a_mistake_gets_the_same_verdict_on_every_draw(fault, seed, title, passed, tmp_path):
+    """Draws where a faulty capstone got another verdict on a case than on the other draws (found by the class report's
+    known mistakes, whose planted students are graded on other draws than the file was made from): the twin had gained
+    a fault of another kind."""
+    from course.misconceptions import apply_edits
+    from faulty.faults import FAULTS
+    from grader.pipeline import grade
+
+    edits = next(f.edits for f in FAULTS if f.name == fault)
+    path = tmp_path / "faulty.py"
+    path.write_text(apply_edits(open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read(), edits),
+                    encoding="utf-8")
+    result = grade(path, exercise_ids=["capstone"], seed=seed)
+    assert [case.passed for case in result.cases if case.title == title] == [passed]

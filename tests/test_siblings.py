@@ -186,7 +186,7 @@ def test_the_valid_call_canary_is_made_again_from_its_kind_on_every_draw(monkeyp
         def notes_for(self, function):  # no worker here: nothing loaded to take notes of
             return []
 
-        def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):
+        def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None):
             handed.append((invocations[0][0], globals_["TOOLS"]))
             raise Handed  # what the worker would get is all this test reads
 
@@ -233,8 +233,8 @@ def test_blurred_siblings_keep_their_verdict_and_look_both_ways():
 def test_a_memory_of_the_last_call_gains_little_from_siblings(seed, tmp_path):
     """Issue 24's sixth attacker trial (tests/attacks/pair_memory.py): the same call again with another registry, the
     more permissive one taken for the valid one, scored 18 to 22 hidden points over the same file without its memory
-    (the control, made here by switching the memory off); blurred siblings leave 4 to 9, what it earns by reading the
-    one changed field's type against the call."""
+    (the control, made here by switching the memory off); blurred siblings left 4 to 9, what it earned by reading the
+    one changed field's type against the call; since a case's call and its siblings run in two workers, nothing."""
     from grader.pipeline import grade
 
     attack = open(os.path.join(ROOT, "tests", "attacks", "pair_memory.py"), encoding="utf-8").read()
@@ -249,24 +249,26 @@ def test_a_memory_of_the_last_call_gains_little_from_siblings(seed, tmp_path):
 
     stub = hidden(control)
     assert stub > 25  # the control answers something: a registered name dispatched
-    assert hidden(os.path.join(ROOT, "tests", "attacks", "pair_memory.py")) <= stub + 11
+    assert hidden(os.path.join(ROOT, "tests", "attacks", "pair_memory.py")) <= stub
 
 
 # Issue 24's eighth attacker trial (2026-12-06, tests/attacks/order_memory.py): a sibling is the same call byte for byte
-# with the opposite verdict, handed over before or after its case with even odds, so a file that gives the honest
-# stub's verdict the first time it sees a text and the opposite the next time gets about half the cases with siblings
-# right without any check: 63, 64, 67, 62, 72 hidden points against its memoryless control's 41 on five new seeds.
-# What would close it: no state shared between a case and its sibling (a fresh load of the module for each, which a
-# submission must not be able to tell from the main one), or more handovers of the case than of its sibling in a
-# drawn order (a memory of texts then guesses which one is the sibling); see docs/threat-model.md.
-@pytest.mark.xfail(strict=True, reason="issue 24, open: a memory of texts tells a sibling from its case by its order")
-def test_a_memory_of_texts_seen_gains_nothing_from_siblings(tmp_path):
-    """The order-memory attack earns no more hidden capstone points than the same file with its memory off."""
+# with the opposite verdict, handed over before or after its case with even odds, so a file that gave the honest stub's
+# verdict the first time it saw a text and the opposite the next time got about half the cases with siblings right
+# without any check: 63, 64, 67, 62, 72 hidden points against its memoryless control's 41 on five new seeds. Now a
+# case's call and its siblings go to two workers (each run's worker drawn), so no process meets both.
+@pytest.mark.parametrize("name", ["order_memory.py", "shared_scratch_memory.py"])
+def test_a_memory_of_texts_seen_gains_nothing_from_siblings(name, tmp_path):
+    """The order-memory attack earns no more hidden capstone points than the same file with its memory off, kept in
+    the worker's memory or in files the other worker could read (where the kernel's rules keep each to its folder)."""
+    from grader.isolation import kernel_rules
     from grader.pipeline import grade
 
-    attack = open(os.path.join(ROOT, "tests", "attacks", "order_memory.py"), encoding="utf-8").read()
+    if name == "shared_scratch_memory.py" and not kernel_rules.abi_version():
+        pytest.skip("no Landlock here: the two workers can share files (docs/threat-model.md)")
+    attack = open(os.path.join(ROOT, "tests", "attacks", name), encoding="utf-8").read()
     assert attack.count("\nMEMORY = True\n") == 1
-    control = tmp_path / "order_memory_off.py"
+    control = tmp_path / name.replace(".py", "_off.py")
     control.write_text(attack.replace("\nMEMORY = True\n", "\nMEMORY = False\n"), encoding="utf-8")
 
     def hidden(path):
@@ -275,4 +277,50 @@ def test_a_memory_of_texts_seen_gains_nothing_from_siblings(tmp_path):
 
     stub = hidden(control)
     assert stub > 25  # the control answers something: a registered name dispatched
-    assert hidden(os.path.join(ROOT, "tests", "attacks", "order_memory.py")) <= stub
+    assert hidden(os.path.join(ROOT, "tests", "attacks", name)) <= stub
+
+
+class _Recorder:
+    """Stands for a worker: records the calls it is handed (``run``) and answers that nothing was dispatched."""
+
+    def __init__(self, label, seen):
+        self.label, self.seen = label, seen
+
+    def load(self):
+        from grader.isolation.sandbox import LoadReport
+
+        return LoadReport(entries={"handle_tool_call": {"state": "ok"}})
+
+    def run(self, entry, invocations, globals_, responder, view=None, hidden=False):
+        from grader.isolation.sandbox import CaseOutcome
+
+        self.seen.append((self.label, invocations[0][0]))
+        return CaseOutcome(results=[{"result": {"status": "rejected", "error": "no"}}])
+
+
+def test_a_call_and_its_siblings_go_to_different_workers_and_each_run_to_a_drawn_one():
+    """Issue 24's eighth trial: with two workers, a hidden call's siblings never meet it in one process, and which
+    worker gets a run is drawn, so neither worker can tell it holds the siblings."""
+    from grader.judging.draw import Draw
+    from grader.judging.harness import Harness
+
+    seen = []
+    harness = Harness(_Recorder("first", seen), draw=Draw("workers", "capstone"), spare=_Recorder("spare", seen))
+    harness._report = harness.sandbox.load()
+    harness.redact = True
+    view = harness.for_exercise(type("Exercise", (), {"entry": "handle_tool_call", "style": "seed"})())
+    placed = []
+    for index in range(40):
+        view.forget_the_case()
+        seen.clear()
+        view.run(call("get_weather", {"city": "Lima", "when": index}), vary="template")  # refused: "when" is undeclared
+        assert len(seen) >= 2, seen  # the call and at least the sibling that allows it
+        texts = {text for _, text in seen}
+        assert len(texts) == 1  # the very same call, handed over twice
+        labels = [label for label, _ in seen]
+        # The case's own call on one worker, its sibling(s) on the other.
+        assert sorted(labels.count(label) for label in ("first", "spare")) == [1, len(labels) - 1], labels
+        placed.append(tuple(labels))
+    alone = {next(label for label in labels if labels.count(label) == 1) for labels in placed}
+    assert alone == {"first", "spare"}  # the case's own worker is drawn, not fixed
+    assert {labels[0] for labels in placed} == {"first", "spare"}  # and so is who comes first

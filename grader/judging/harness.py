@@ -319,10 +319,16 @@ def receipt_dispatch(name, arguments):
 
 
 class Harness:
-    """One loaded submission, for the cases of one exercise (each exercise gets its own worker).
+    """One loaded submission, for the cases of one exercise (each exercise gets its own worker, the capstone two).
 
     Args:
         sandbox: a ``grader.isolation.sandbox.Sandbox`` for the submission, or None when ``fatal`` is given.
+        spare: a second ``Sandbox`` of the same submission (the capstone's), or None. With a spare and a draw, each
+            run goes to one of the two workers, drawn, and a case's siblings to the other one than the case's own
+            call (``ExerciseHarness.run``): nothing a submission remembers from one handover can meet the same call's
+            other verdict (issue 24's eighth attacker trial, ``tests/attacks/order_memory.py``), and the kernel's rules
+            keep the two workers from telling each other (``grader.isolation.kernel_rules``: no shared file, socket,
+            IPC, signal or trace). Only the spare's fatal load sentence is used; notes come from ``sandbox``.
         total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
             it is spent fail at once with a sentence saying so.
         fatal: a sentence explaining why the submission cannot run at all (it could not be read).
@@ -332,8 +338,10 @@ class Harness:
             exercises' harnesses; None to start it now.
     """
 
-    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None, draw=None):
+    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None, draw=None, spare=None):
         self.sandbox = sandbox
+        self.spare = spare
+        self._spare_report = None
         self.draw = draw
         self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
         self.total_seconds = total_seconds
@@ -351,6 +359,29 @@ class Harness:
         if self._report is None:
             self._report = self.sandbox.load()
         return self._report
+
+    def worker(self, index=None):
+        """``(sandbox, fatal)``: the worker a run goes to and why it cannot run there (str) or None.
+
+        Args:
+            index: 0 (the first worker), 1 (the spare) or None (drawn from the draw's random when there is a spare
+                and a draw; else the first). With no spare every index means the first worker.
+        """
+        if self.spare is None:
+            return self.sandbox, None
+        if index is None:
+            index = self.draw.random.randrange(2) if self.draw is not None else 0
+        if index == 0:
+            return self.sandbox, None
+        if self._spare_report is None:
+            self._spare_report = self.spare.load()
+        return self.spare, self._spare_report.fatal
+
+    def pick(self):
+        """A drawn worker index (0 or 1) for a run and its siblings' other one; None when there is one worker."""
+        if self.spare is None or self.draw is None:
+            return None
+        return self.draw.random.randrange(2)
 
     def take_output(self):
         """Return and forget what the submission printed since the last call (str, capped per case)."""
@@ -404,7 +435,7 @@ class Harness:
                              "dispatch inside the function.")
         return notes
 
-    def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None):
+    def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None):
         """Run ``function(*args)`` for each argument list in the worker and fill ``transcript``.
 
         Args:
@@ -415,6 +446,7 @@ class Harness:
             responder: answers ask_model/dispatch requests (``Responder``), or None.
             view: how the worker turns the result into plain data: None, ``"texts"`` (a list of
                 problems becomes their str()) or ``"pair_with_texts"`` (``(value, problems)``).
+            worker: which worker runs it (``worker``: 0, 1 or None for a drawn one).
         Returns:
             the same ``transcript``.
         """
@@ -422,8 +454,9 @@ class Harness:
         transcript.function = function
         transcript.hidden = self.redact
         problem = self.problem_for(function)
-        if problem:
-            transcript.problem = problem
+        sandbox, fatal = self.worker(worker) if not problem else (None, None)
+        if problem or fatal:
+            transcript.problem = problem or fatal
             return transcript
         responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
         draw = self.draw if self.redact else None
@@ -432,7 +465,7 @@ class Harness:
             # What the worker gets is renamed; what it sends back is renamed back before anything records it.
             invocations, globals_ = draw.forward(invocations), draw.forward(globals_ or {})
             responder = DrawnResponder(responder, draw)
-        outcome = self.sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
+        outcome = sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
         for entry in outcome.results:
             if "raised" in entry:
                 # Where it raised is shown in visible cases only: which line raised depends on the input.
@@ -622,12 +655,16 @@ class ExerciseHarness:
             for sibling in self._siblings(raws[0], tools if tools is not None else SEED_TOOLS, draw, vary, model):
                 # Before or after the case's own call, drawn: neither its place nor its input tells it.
                 (before if draw.random.randrange(2) else after).append(sibling)
+        # With two workers (the capstone's), the case's own call goes to a drawn one and its siblings to the other: a
+        # submission never meets a call and its sibling in one process, so no memory of texts can tell them apart.
+        own = self.harness.pick() if before or after else None
+        other = None if own is None else 1 - own
         try:
             for sibling in before:
-                self._run_sibling(*sibling, dispatch_reply, fill)
-            transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill)
+                self._run_sibling(*sibling, dispatch_reply, fill, other)
+            transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill, own)
             for sibling in after:
-                self._run_sibling(*sibling, dispatch_reply, fill)
+                self._run_sibling(*sibling, dispatch_reply, fill, other)
             self.harness.last_transcript = transcript  # a failed case's notes are its own call's
             return transcript
         finally:
@@ -662,9 +699,9 @@ class ExerciseHarness:
                 made.append((raw, registry, True, Answers(model.fixed, model.description), SIBLING_FIX))
         return made
 
-    def _run_sibling(self, raw, registry, refused, model, message, dispatch_reply, fill):
-        """Run a sibling and remember, for the case, the first one handled wrongly (``sibling_failure``: its
-        ``message``, str).
+    def _run_sibling(self, raw, registry, refused, model, message, dispatch_reply, fill, worker=None):
+        """Run a sibling (on ``worker``: ``Harness.worker``) and remember, for the case, the first one handled wrongly
+        (``sibling_failure``: its ``message``, str).
 
         Only the verdict is judged (the call dispatched as sent, or nothing dispatched): how a rejection is written,
         how often the model is asked and what is returned are the other cases' rules, and a sibling that judged them
@@ -674,7 +711,7 @@ class ExerciseHarness:
         # A sibling is no case: its timeout must not count toward the cases' "in a row" and "in total" stops (a
         # handler that loops on a fence lost its third such case to the total, not to its own loop).
         streak, timeouts = self.harness.streak, self.harness.timeouts_in_total
-        transcript = self._execute([raw], registry, model, dispatch_reply, None, fill)
+        transcript = self._execute([raw], registry, model, dispatch_reply, None, fill, worker)
         self.harness.streak, self.harness.timeouts_in_total = streak, timeouts
         if refused:
             wrong = bool(transcript.dispatches)
@@ -688,10 +725,10 @@ class ExerciseHarness:
         if wrong and self.sibling_failure is None:
             self.sibling_failure = message
 
-    def _execute(self, raws, tools, model, dispatch_reply, drawn_arguments, fill):
+    def _execute(self, raws, tools, model, dispatch_reply, drawn_arguments, fill, worker=None):
         """Run ``raws`` (list of str, as handed over) on ``tools`` (a registry of classes, or None for the seed's) with
-        ``model`` answering; ``fill``: the registry goes into the module's own TOOLS (``run``). Returns the
-        ``Transcript``."""
+        ``model`` answering; ``fill``: the registry goes into the module's own TOOLS (``run``); ``worker``: which
+        worker (``Harness.worker``; None: drawn). Returns the ``Transcript``."""
         draw = self.harness.draw if self.harness.redact else None
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
@@ -713,7 +750,7 @@ class ExerciseHarness:
             # Step 4 is judged alone: the grader's trusted check stands in for steps 1-3 (issue 11).
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
-        return self.harness.execute(transcript, self.entry, invocations, globals_, responder)
+        return self.harness.execute(transcript, self.entry, invocations, globals_, responder, worker=worker)
 
     def templated(self, raws, tools=None, wrong_drawn=False):
         """``(raws, tools)`` for a hidden case that judges one call by difference with another of the same tool:

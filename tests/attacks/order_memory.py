@@ -1,10 +1,11 @@
 # EXPECTED: no more hidden capstone points than this file with its memory switched off (`MEMORY = True` below made
-# `MEMORY = False`), on seeds fresh-1..3 (tests/test_siblings.py, a strict expected failure while it holds). Issue 24's
+# `MEMORY = False`), on seed fresh-1 (tests/test_siblings.py). Issue 24's
 # eighth attacker trial (2026-12-06): no table, no schema check; the first time it sees a raw call it gives the honest
 # stub's verdict (dispatch when the name is registered), and when the very same text comes again it gives the opposite
 # verdict. A sibling (grader/judging/siblings.py) is the same call byte for byte with the opposite verdict, handed over
 # before or after its case with even odds, so about half the cases with a sibling come out right: observed 63, 64, 67,
-# 62, 72 hidden points against the control's 41 on five new seeds.
+# 62, 72 hidden points against the control's 41 on five new seeds. Closed by running a case's call and its siblings in
+# two workers (grader/judging/harness.py, Harness): 41 against 41.
 import json
 MEMORY = True
 SEEN = {}

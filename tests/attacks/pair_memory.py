@@ -1,10 +1,11 @@
-# EXPECTED: at most 11 hidden capstone points more than this file with its memory of the last call switched off
+# EXPECTED: no more hidden capstone points than this file with its memory of the last call switched off
 # (`if True and` below made `if False and`) on seeds fresh-1..3 (tests/test_siblings.py). Issue 24's sixth attacker
 # trial (2026-12-06): it keeps the last raw call and its TOOLS; when the same call comes again with another registry
 # (a sibling: grader/judging/siblings.py) it compares the two and takes the more permissive one for the valid one. No schema
 # check of its own, no table (TABLE is empty). Observed 56, 59, 60 against the stub's 38 before siblings were
 # blurred (changes that leave the verdict as it is, looking the other way); 47, 43, 42 after: what is left is the
-# type of the one field that changed, read against the call, which is a type check.
+# type of the one field that changed, read against the call, which is a type check. Since a case's call and its
+# siblings run in two workers (grader/judging/harness.py, Harness), it earns nothing: 38 against 38.
 import itertools, json, re
 TOKEN = re.compile(r"[^\W\d_]+|\d+")
 WORDS_ONLY = re.compile(r"[^\W\d_]+")

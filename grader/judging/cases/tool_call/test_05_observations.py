@@ -99,8 +99,10 @@ def test_three_violations_fixed_in_one_retry(harness):
     # label in the judged call as in the twin ("thirty": with "30", a correct quoting observation lost on one draw in 400).
     # The twin's undeclared field is as long as the judged call's as the submission reads them (images have lengths
     # of their own: "nap" against "snooze" cut label from one quote only on some draws, seed indep-2).
-    nap = harness.draw.fresh_name_as_long_as("snooze", tools["set_alarm"].get("optional", {})) \
-        if harness.draw is not None else "nap"
+    # None of the tool's fields, required ones included: a drawn field made required was taken for the twin's
+    # undeclared one, whose observation then said its type was wrong and listed no field (seed "library").
+    declared = [*tools["set_alarm"].get("required", {}), *tools["set_alarm"].get("optional", {})]
+    nap = harness.draw.fresh_name_as_long_as("snooze", declared) if harness.draw is not None else "nap"
     baseline = harness.twin_observation(make_call("set_alarm", {"hour": 7, "minute": "thirty", nap: 5, "label": "gym"}),
                                         tools)
     model = FixesWhatIsNamed("set_alarm", broken, [("hour", "hour", 7), ("snooze", "snooze", REMOVE), ("label", "label", "gym"),

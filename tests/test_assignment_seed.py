@@ -178,3 +178,16 @@ def test_a_seed_tells_nothing_cheap_about_the_secret():
     expected = hmac.new(key, "carol\x1fdigest".encode(), hashlib.sha256).hexdigest()[:16]
     assert seed_for("class-secret-A", "carol", "digest") == expected
     assert seed_for("class-secret-B", "carol", "digest") != expected
+
+
+def test_the_bundle_command_names_an_option_it_accepts_for_rebuilding_with_its_seed(tmp_path, capsys):
+    """An instructor's trial: the build's last line said to rebuild "with --seed", which the command refuses."""
+    import re
+
+    from grader.classroom.gradescope_bundle import main
+
+    assert main([str(tmp_path / "autograder.zip"), "--notebooks", "05", "--assignment-seed", "kept"]) == 0
+    said = capsys.readouterr().out
+    named = re.findall(r"with (--[a-z-]+)", said)
+    assert named == ["--assignment-seed"]
+    assert main([str(tmp_path / "again.zip"), "--notebooks", "05", named[0], "kept"]) == 0

@@ -49,7 +49,7 @@ OWNED_ELSEWHERE = {
                        "apart (tests/test_siblings.py)",
     "shared_scratch_memory.py": "issue 24: the capstone's two workers cannot share a memory through files "
                                 "(tests/test_siblings.py)",
-    **{name: "issue 24, open: a coarse shape classifier still wins (tests/test_lookup_attacks.py, strict xfail)"
+    **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }
 FULL_MARKS = ["fair_bom.py", "fair_asyncio_run.py", "fair_cell_magic_time.ipynb", "fair_future_annotations.ipynb",

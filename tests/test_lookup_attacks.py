@@ -789,23 +789,21 @@ def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_
 # Issue 24's fifth attacker trial (2026-12-06): the capstone's inputs keyed by a coarse shape (every word "w", every
 # number "0", pool-word fields dropped, recorded cases under one key voting) from one grading of the reference with the
 # draw off. Templates change names, types and values, but a refused call and the valid calls the cases send keep
-# coarse shapes of their own, so the shape alone tells them apart. What would close it: beside each refused call, a
-# drawn valid call of the same coarse shape that must be dispatched (a canary per case), so that a shape cannot tell.
-# Siblings (grader/judging/siblings.py) now give each call whose verdict the registry decides a twin of the opposite
-# verdict (53, 58 and 53), and a fix a twin on a registry that forbids it; with the valid-call canary made again from
-# its kind, 5, 5 and 5; with the valid-call cases made again from their kind (Draw.templated_valid), 4, 4 and 5
-# (measured again on 2026-12-06): three real malformed calls whose text is the case (the sibling that forbids the fix
-# has a registry of its own shape, and the table's answer for a shape it does not know, a refusal, is the sibling's;
-# a sibling that retyped a field the fix sends instead kept the shape, but the table's token map still told the type
-# words apart, so it was not kept) and one or two valid calls.
-@pytest.mark.xfail(strict=True, reason="issue 24, open: a coarse shape tells a refused call from a dispatched one")
-def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing():
+# coarse shapes of their own, so the shape alone told them apart. Siblings (grader/judging/siblings.py) give each call
+# whose verdict the registry decides a twin of the opposite verdict (53, 58 and 53); with the valid-call canary made
+# again from its kind, 5, 5 and 5; with the valid-call cases made again from their kind (Draw.templated_valid), 4, 4
+# and 5; what was left were real malformed calls whose text is the case, answered "ask once, dispatch the reply": the
+# sibling that forbade the fix had a registry of its own shape, which the table did not know. That sibling now keeps
+# the case's registry and gets a fix short of a required field (siblings.short_fix): 0, 0 and 0.
+@pytest.mark.parametrize("seed", ["fresh-1", "fresh-2", "fresh-3"])
+def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing(seed):
     """Observed: 82, 85 and 92 hidden points against the stub's 0 on seeds fresh-1 to fresh-3; with siblings 53, 58
-    and 53; with the canary drawn from its kind too, 5, 5 and 5; with the valid calls too, 4, 4 and 5."""
+    and 53; with the canary drawn from its kind too, 5, 5 and 5; with the valid calls too, 4, 4 and 5; with the fix's
+    sibling on the case's own registry, 0, 0 and 0."""
     folder = os.path.join(ROOT, "tests", "attacks")
 
     def points(name):
-        return hidden_points(grader.pipeline.grade(os.path.join(folder, name), exercise_ids=["capstone"], seed="fresh-1"))
+        return hidden_points(grader.pipeline.grade(os.path.join(folder, name), exercise_ids=["capstone"], seed=seed))
 
     assert points("lengthless_capstone_lookup.py") <= points("lengthless_capstone_stub.py")
 

@@ -149,9 +149,10 @@ def test_the_reference_passes_every_sibling(tmp_path):
 
 def test_a_retry_dispatched_unchecked_loses_the_real_calls_whose_fix_it_would_dispatch_anywhere(tmp_path):
     """The first call checked, the model's reply dispatched without a check: the real malformed calls' fixes are valid,
-    so their own checks pass; the sibling hands over the same call and the same fix on a registry that forbids the fix
-    (one more field required), which such a runtime dispatches too."""
-    from grader.judging.harness import SIBLING_FIX
+    so their own checks pass; the sibling hands over the same call on the same registry, answered by the fix short of
+    a required field (``siblings.short_fix``; where the fix sends none, the same fix on a registry that forbids it),
+    which such a runtime dispatches too."""
+    from grader.judging.harness import SIBLING_FIX, SIBLING_SHORT_FIX
     from grader.pipeline import grade
 
     path = _capstone(tmp_path, "retry_unchecked", "    _, first = problems(raw, TOOLS)\n"
@@ -165,7 +166,7 @@ def test_a_retry_dispatched_unchecked_loses_the_real_calls_whose_fix_it_would_di
     result = grade(path, exercise_ids=["capstone"], seed="siblings-4")
     real = [case for case in result.cases if case.title.startswith("A malformed call seen in the wild")]
     assert len(real) >= 6
-    docked = [case for case in real if case.feedback.startswith(SIBLING_FIX)]
+    docked = [case for case in real if case.feedback.startswith((SIBLING_SHORT_FIX, SIBLING_FIX))]
     assert len(docked) >= len(real) - 2, [(case.title, case.feedback[:80]) for case in real]
 
 
@@ -324,3 +325,20 @@ def test_a_call_and_its_siblings_go_to_different_workers_and_each_run_to_a_drawn
     alone = {next(label for label in labels if labels.count(label) == 1) for labels in placed}
     assert alone == {"first", "spare"}  # the case's own worker is drawn, not fixed
     assert {labels[0] for labels in placed} == {"first", "spare"}  # and so is who comes first
+
+
+def test_a_fix_short_of_a_required_field_answers_the_fix_sibling_on_the_case_registry():
+    """Issue 24's fifth trial kept 2 to 3 hidden points by knowing a real malformed call's shape and dispatching the
+    model's reply unchecked: the sibling that forbade the fix had a registry of its own shape, which its table missed.
+    The sibling now keeps the case's registry and gets the fix without one required field it sends."""
+    rng = random.Random(4)
+    short = siblings.short_fix(call("get_weather", {"city": "Lima", "units": "metric"}), TYPED_TOOLS, rng)
+    assert json.loads(short) == {"name": "get_weather", "arguments": {"units": "metric"}}
+    assert siblings.short_fix(call("get_weather", {"units": "metric"}), TYPED_TOOLS, rng) is None  # sends none required
+    assert siblings.short_fix(call("get_forecast", {"city": "Lima"}), TYPED_TOOLS, rng) is None  # not registered
+    assert siblings.short_fix("not a call", TYPED_TOOLS, rng) is None
+    left = set()
+    for seed in range(30):  # the left-out field is drawn among the required ones the fix sends
+        fix = call("set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
+        left |= {"hour", "minute"} - set(json.loads(siblings.short_fix(fix, TYPED_TOOLS, random.Random(seed)))["arguments"])
+    assert left == {"hour", "minute"}

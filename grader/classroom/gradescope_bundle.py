@@ -301,7 +301,7 @@ def main(argv=None):
           f"assignment. Every upload is graded on {', '.join(assignment)}, out of {points_text(sum(maxima.values()))} points "
           f"(set the assignment's points to that); hidden cases' visibility: {args.hidden_visibility}. Each upload's "
           f"hidden inputs are drawn from the bundle's seed {secret} and the file (keep the seed to rebuild the bundle "
-          "with --seed; students never see it).")
+          "with --assignment-seed; students never see it).")
     return 0
 
 

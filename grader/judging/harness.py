@@ -498,6 +498,9 @@ SIBLING_VALID = ("Beside this call the grader sent the very same call with a reg
 SIBLING_REFUSED = ("Beside this call the grader sent the very same call with a registry that forbids it (one more "
                    "field required, which the call leaves out), and it was dispatched: check every call against the "
                    "registry it meets, never against calls you have seen.")
+SIBLING_SHORT_FIX = ("Beside this call the grader sent the very same call with the same registry, answered by a fix from "
+                     "the model that leaves out a field the tool requires, and that fix was dispatched: check the retry "
+                     "against the registry as every call, never by what fixes looked like before.")
 SIBLING_FIX = ("Beside this call the grader sent the very same call, answered by the same fix from the model, with a "
                "registry that forbids the fix (one more field required, which the fix leaves out), and the fix was "
                "dispatched: check the retry against the registry as every call, never by what fixes looked like before.")
@@ -689,7 +692,14 @@ class ExerciseHarness:
             made.append((raw, registry, False, NeverCorrects(raw), SIBLING_VALID))
         if type(model) is Answers and isinstance(model.fixed, str):
             # A classifier that knew the call's shape replayed "ask once, dispatch the reply" (issue 24's fifth trial).
-            # The call itself keeps its faults and no other (its fields untouched) and must still be refused.
+            # The same call on the same registry, answered by the fix without a required field it sends: only checking
+            # the retry tells it from the case.
+            short = siblings.short_fix(model.fixed, tools, draw.random)
+            if short is not None:
+                made.append((raw, tools, True, Answers(short, model.description), SIBLING_SHORT_FIX))
+                return made
+            # Where the fix sends no required field: a registry that forbids the fix. The call itself keeps its faults
+            # and no other (its fields untouched) and must still be refused.
             first = siblings.parsed(raw)
             registry = siblings.forbidding(model.fixed, tools, draw.random, draw.fresh_name,
                                            keep=first[1] if first is not None else ())

@@ -128,6 +128,31 @@ def allowing(raw, tools, random=None, fresh_name=None):
     return confirmed(raw, registry, valid=True)
 
 
+def short_fix(fixed, tools, random):
+    """The model's fix ``fixed`` (a raw call, str) without one of the fields it sends that its tool requires in
+    ``tools`` (drawn among them), as ``json.dumps`` writes it; None when ``fixed`` is no call ``parsed`` reads, its tool
+    is not in ``tools``, it sends no required field, or the reference steps find no problem in what is left.
+
+    For the sibling of a case that expects a malformed call refused and the model's fix dispatched: the same call on the
+    same registry, answered by this fix, must end with nothing dispatched. A sibling whose registry forbade the fix
+    instead had a registry of its own shape, and a table keyed by the registry's shape met the case and not its sibling
+    (issue 24's fifth trial kept 2 to 3 hidden points that way); on the same registry only the retry tells them apart,
+    so what tells them apart is checking the retry, as every call. Always a missing required field, the original
+    card's first rule.
+    """
+    call = parsed(fixed)
+    if call is None or call[0] not in tools:
+        return None
+    name, arguments = call
+    sent = [field for field in arguments if field in tools[name].get("required", {})]
+    if not sent:
+        return None
+    left_out = random.choice(sent)
+    short = json.dumps({"name": name, "arguments": {field: value for field, value in arguments.items()
+                                                    if field != left_out}})
+    return short if confirmed(short, tools, valid=False) is not None else None
+
+
 def forbidding(raw, tools, random, fresh_name, keep=()):
     """A registry like ``tools`` in which ``raw``, a valid call, misses a required field, or None.
 

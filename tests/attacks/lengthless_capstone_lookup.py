@@ -6,7 +6,8 @@
 # With 80 more recordings on drawn seeds: 99, 98, 102. A coarse shape classifier, not an exact table: what beats it is
 # a valid call of the same coarse shape that must be dispatched beside each refused one (see docs/threat-model.md).
 # With siblings (grader/judging/siblings.py, the same call on a registry that flips its verdict): 53, 58, 53; with the
-# valid-call canary made again from its kind as well: 5, 5, 5; and the valid-call cases: 1, 2, 2.
+# valid-call canary made again from its kind as well: 5, 5, 5; and the valid-call cases: 1, 2, 2; with the fix's
+# sibling on the case's own registry, answered by a fix short of a required field: 0, 0, 0.
 import itertools, json, re
 TOKEN = re.compile(r"[^\W\d_]+|\d+")
 WORDS_ONLY = re.compile(r"[^\W\d_]+")

@@ -253,14 +253,18 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             if submission is not None:
                 sandbox.begin_load(submission.chunks, exercise.functions)  # it loads while pytest is imported
             if spare is not None:
-                spare.begin_load(submission.chunks, exercise.functions)
+                # It boots now and loads the code once the first worker has loaded it: a submission that never
+                # finishes loading would otherwise run twice over the load limit, sharing the cores (an instructor's
+                # trial: 5-9 s for a 3 s limit).
+                spare.start()
             if upcoming is not None:
                 upcoming.start()  # boots while this exercise's cases run
             if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
                 result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
                                     "cases were run. Your instructor's grader runs the hidden ones too.")
             harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, deadline=deadline,
-                              draw=Draw(seed, exercise.id), spare=spare)
+                              draw=Draw(seed, exercise.id), spare=spare,
+                              spare_code=(submission.chunks, exercise.functions) if spare is not None else None)
             plugin = run_cases(exercise, harness, cases_dir)
             result.cases += plugin.results
             result.notes += plugin.notes

@@ -342,3 +342,39 @@ def test_a_fix_short_of_a_required_field_answers_the_fix_sibling_on_the_case_reg
         fix = call("set_alarm", {"hour": 7, "minute": 30, "label": "gym"})
         left |= {"hour", "minute"} - set(json.loads(siblings.short_fix(fix, TYPED_TOOLS, random.Random(seed)))["arguments"])
     assert left == {"hour", "minute"}
+
+
+def test_the_spare_worker_loads_the_code_only_once_the_first_has_loaded_it():
+    """An instructor's trial: a submission looping at its top level took 5-9 s against a 3 s load limit, its two
+    workers loading it at once on two cores. The spare is sent the code once the first worker loaded it without a fatal
+    problem, and never when loading failed."""
+    from grader.isolation.sandbox import LoadReport
+    from grader.judging.draw import Draw
+    from grader.judging.harness import Harness
+
+    class Spare:
+        def __init__(self):
+            self.sent = []
+
+        def begin_load(self, chunks, entries):
+            self.sent.append((chunks, entries))
+
+        def load(self):
+            return LoadReport(entries={"handle_tool_call": {"state": "ok"}})
+
+    class First:
+        def __init__(self, fatal):
+            self.fatal = fatal
+
+        def load(self):
+            return LoadReport(fatal=self.fatal) if self.fatal else LoadReport(entries={"handle_tool_call": {"state": "ok"}})
+
+    for fatal, sent in ((None, 1), ("While loading, the submission timed out after 3 s.", 0)):
+        spare = Spare()
+        harness = Harness(First(fatal), draw=Draw("spare", "capstone"), spare=spare,
+                          spare_code=(["code"], ["handle_tool_call"]))
+        assert spare.sent == []  # nothing before the first load is known
+        assert harness.report.fatal == fatal
+        assert len(spare.sent) == sent
+        harness.report
+        assert len(spare.sent) == sent  # once

@@ -329,6 +329,8 @@ class Harness:
             other verdict (issue 24's eighth attacker trial, ``tests/attacks/order_memory.py``), and the kernel's rules
             keep the two workers from telling each other (``grader.isolation.kernel_rules``: no shared file, socket,
             IPC, signal or trace). Only the spare's fatal load sentence is used; notes come from ``sandbox``.
+        spare_code: ``(chunks, entries)`` the spare loads (``Sandbox.begin_load``) once ``sandbox`` has loaded without a
+            fatal problem, or None when the spare was sent its code already.
         total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
             it is spent fail at once with a sentence saying so.
         fatal: a sentence explaining why the submission cannot run at all (it could not be read).
@@ -338,9 +340,11 @@ class Harness:
             exercises' harnesses; None to start it now.
     """
 
-    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None, draw=None, spare=None):
+    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None, draw=None, spare=None,
+                 spare_code=None):
         self.sandbox = sandbox
         self.spare = spare
+        self._spare_code = spare_code
         self._spare_report = None
         self.draw = draw
         self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
@@ -358,6 +362,9 @@ class Harness:
         so that the grader imports pytest while the worker loads."""
         if self._report is None:
             self._report = self.sandbox.load()
+            if self.spare is not None and self._spare_code is not None and not self._report.fatal:
+                self.spare.begin_load(*self._spare_code)  # it loads while the first cases run
+                self._spare_code = None
         return self._report
 
     def worker(self, index=None):
@@ -374,6 +381,9 @@ class Harness:
         if index == 0:
             return self.sandbox, None
         if self._spare_report is None:
+            if self._spare_code is not None:
+                self.spare.begin_load(*self._spare_code)
+                self._spare_code = None
             self._spare_report = self.spare.load()
         return self.spare, self._spare_report.fatal
 

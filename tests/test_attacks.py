@@ -50,7 +50,8 @@ OWNED_ELSEWHERE = {
     "shared_scratch_memory.py": "issue 24: the capstone's two workers cannot share a memory through files "
                                 "(tests/test_siblings.py)",
     # Open, with no test in the suite: their results depend on the machine's timing and process ids (each file says).
-    "timing_phase_memory.py": "issue 24, open: the two workers share one clock (docs/threat-model.md)",
+    "timing_phase_memory.py": "issue 24: a call and its siblings run at the same time, so no return timed to the "
+                              "clock tells the other worker (docs/threat-model.md)",
     "worker_identity_split.py": "issue 24, open: the two workers can tell themselves apart (docs/threat-model.md)",
     **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},

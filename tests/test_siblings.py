@@ -187,7 +187,8 @@ def test_the_valid_call_canary_is_made_again_from_its_kind_on_every_draw(monkeyp
         def notes_for(self, function):  # no worker here: nothing loaded to take notes of
             return []
 
-        def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None):
+        def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None,
+                    counted=True):
             handed.append((invocations[0][0], globals_["TOOLS"]))
             raise Handed  # what the worker would get is all this test reads
 
@@ -378,3 +379,41 @@ def test_the_spare_worker_loads_the_code_only_once_the_first_has_loaded_it():
         assert len(spare.sent) == sent
         harness.report
         assert len(spare.sent) == sent  # once
+
+
+def test_a_call_and_its_siblings_run_at_the_same_time_in_the_two_workers():
+    """The ninth attacker trial: a worker that returned at a moment of the clock's cycle naming the call it saw told the
+    other worker, whose sibling run started a millisecond later. Now the sibling runs while the call runs: here the
+    call's worker waits (at most 5 s) for the sibling's to start, which a sibling run after the call would never do."""
+    import threading
+
+    from grader.isolation.sandbox import CaseOutcome, LoadReport
+    from grader.judging.draw import Draw
+    from grader.judging.harness import Harness
+
+    started = {"first": threading.Event(), "spare": threading.Event()}
+    overlapped = []
+
+    class Worker:
+        def __init__(self, label):
+            self.label = label
+
+        def load(self):
+            return LoadReport(entries={"handle_tool_call": {"state": "ok"}})
+
+        def begin_load(self, chunks, entries):
+            pass
+
+        def run(self, entry, invocations, globals_, responder, view=None, hidden=False):
+            started[self.label].set()
+            other = started["spare" if self.label == "first" else "first"]
+            overlapped.append(other.wait(5))
+            return CaseOutcome(results=[{"result": {"status": "rejected", "error": "no"}}])
+
+    harness = Harness(Worker("first"), draw=Draw("together", "capstone"), spare=Worker("spare"))
+    harness.redact = True
+    view = harness.for_exercise(type("Exercise", (), {"entry": "handle_tool_call", "style": "seed"})())
+    view.forget_the_case()
+    view.run(call("get_weather", {"city": "Lima", "when": 3}), vary="template")
+    assert len(overlapped) == 2 and all(overlapped)
+    assert harness.streak == (None, 0) and harness.last_transcript is not None  # the sibling left the record alone

@@ -43,6 +43,7 @@ import math
 import random
 import re
 import secrets
+import threading
 
 from grader.judging.canaries import CITIES as CANARY_CITIES
 
@@ -343,6 +344,9 @@ class Draw:
         self._sent = {}  # a long text renamed back -> as the submission wrote it (sent_form)
         self._big = {}  # (rename function's name, text) -> renamed text, for the last few texts over 10,000 characters
         self._template = {}  # the field names the last templated call drew -> the case's own (templated)
+        # A capstone call's siblings run at the same time as the call (grader.judging.harness), and both rename what
+        # they send and receive: the caches below are changed under this lock.
+        self._lock = threading.RLock()
         # The longest token that can be renamed: a word of the draw or of a pool (an image, a templated name) with a
         # three-letter prefix or an "s" added.
         self.longest = max(map(len, [*self.space, *POOL_WORDS, *POOL_CITIES])) + 3
@@ -1445,11 +1449,13 @@ class Draw:
 
         Returns a new value; numbers, booleans and None are returned as they are.
         """
-        return self._walk(data, self._forward_word)
+        with self._lock:
+            return self._walk(data, self._forward_word)
 
     def backward(self, data):
         """The inverse of ``forward`` for what the submission sends back (JSON data); non-JSON values pass as they are."""
-        return self._walk(data, self._backward_word)
+        with self._lock:
+            return self._walk(data, self._backward_word)
 
     def _walk(self, data, rename):
         cache = self._cache.setdefault(rename.__name__, {})

@@ -10,6 +10,7 @@ import builtins
 import functools
 import json
 import secrets
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -345,6 +346,7 @@ class Harness:
         self.sandbox = sandbox
         self.spare = spare
         self._spare_code = spare_code
+        self._loading = threading.Lock()  # a call and its siblings run at once (ExerciseHarness.run): one load each
         self._spare_report = None
         self.draw = draw
         self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
@@ -360,11 +362,14 @@ class Harness:
     def report(self):
         """The ``LoadReport``; the first use waits for the worker to finish loading the submission,
         so that the grader imports pytest while the worker loads."""
-        if self._report is None:
-            self._report = self.sandbox.load()
-            if self.spare is not None and self._spare_code is not None and not self._report.fatal:
-                self.spare.begin_load(*self._spare_code)  # it loads while the first cases run
-                self._spare_code = None
+        if self._report is not None:
+            return self._report
+        with self._loading:
+            if self._report is None:
+                self._report = self.sandbox.load()
+                if self.spare is not None and self._spare_code is not None and not self._report.fatal:
+                    self.spare.begin_load(*self._spare_code)  # it loads while the first cases run
+                    self._spare_code = None
         return self._report
 
     def worker(self, index=None):
@@ -380,11 +385,12 @@ class Harness:
             index = self.draw.random.randrange(2) if self.draw is not None else 0
         if index == 0:
             return self.sandbox, None
-        if self._spare_report is None:
-            if self._spare_code is not None:
-                self.spare.begin_load(*self._spare_code)
-                self._spare_code = None
-            self._spare_report = self.spare.load()
+        with self._loading:
+            if self._spare_report is None:
+                if self._spare_code is not None:
+                    self.spare.begin_load(*self._spare_code)
+                    self._spare_code = None
+                self._spare_report = self.spare.load()
         return self.spare, self._spare_report.fatal
 
     def pick(self):
@@ -445,7 +451,8 @@ class Harness:
                              "dispatch inside the function.")
         return notes
 
-    def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None):
+    def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None,
+                counted=True):
         """Run ``function(*args)`` for each argument list in the worker and fill ``transcript``.
 
         Args:
@@ -457,10 +464,13 @@ class Harness:
             view: how the worker turns the result into plain data: None, ``"texts"`` (a list of
                 problems becomes their str()) or ``"pair_with_texts"`` (``(value, problems)``).
             worker: which worker runs it (``worker``: 0, 1 or None for a drawn one).
+            counted: False for a sibling, which may run at the same time as its case in the other worker: it leaves the
+                harness's record alone (the last transcript, what was printed, the cases cut short in a row and in all).
         Returns:
             the same ``transcript``.
         """
-        self.last_transcript = transcript
+        if counted:
+            self.last_transcript = transcript
         transcript.function = function
         transcript.hidden = self.redact
         problem = self.problem_for(function)
@@ -489,6 +499,8 @@ class Harness:
                 transcript.returns.append(("returned", draw.backward(value) if draw is not None else value))
         transcript.problem = outcome.problem
         transcript.output = outcome.output
+        if not counted:
+            return transcript
         self.printed += outcome.output
         kind, count = self.streak
         self.streak = (outcome.stopped, count + 1 if outcome.stopped == kind else 1) if outcome.stopped else (None, 0)
@@ -536,6 +548,30 @@ def registry_key_of(tools):
     key = registry_key(tools)
     _KEYS[id(tools)] = (tools, key)
     return key
+
+
+class _Siblings(threading.Thread):
+    """A hidden call's siblings run one after another in the other worker than the call, while the call runs
+    (``ExerciseHarness.run``). ``finish()`` waits for them and raises what they raised (an internal error of the
+    grader's, never the submission's: that comes back as a sentence)."""
+
+    def __init__(self, view, siblings, dispatch_reply, fill, worker):
+        super().__init__(name="kit-siblings", daemon=True)
+        self.view, self.siblings, self.dispatch_reply, self.fill, self.worker = view, siblings, dispatch_reply, fill, worker
+        self.error = None
+
+    def run(self):
+        try:
+            for sibling in self.siblings:
+                self.view._run_sibling(*sibling, self.dispatch_reply, self.fill, self.worker)
+        except BaseException as exc:  # handed to the case's thread by finish()
+            self.error = exc
+
+    def finish(self):
+        """Wait for the siblings (each bounded by the worker's own limits) and raise what they raised, if anything."""
+        self.join()
+        if self.error is not None:
+            raise self.error
 
 
 class ExerciseHarness:
@@ -668,16 +704,25 @@ class ExerciseHarness:
             for sibling in self._siblings(raws[0], tools if tools is not None else SEED_TOOLS, draw, vary, model):
                 # Before or after the case's own call, drawn: neither its place nor its input tells it.
                 (before if draw.random.randrange(2) else after).append(sibling)
-        # With two workers (the capstone's), the case's own call goes to a drawn one and its siblings to the other: a
-        # submission never meets a call and its sibling in one process, so no memory of texts can tell them apart.
+        # With two workers (the capstone's), the case's own call goes to a drawn one and its siblings to the other, at
+        # the same time: a submission never meets a call and its sibling in one process, so no memory of texts tells
+        # them apart, and neither run ends before the other starts, so no worker can tell the other when it saw the
+        # call by when it returns (the ninth attacker trial timed its return to the clock's phase).
         own = self.harness.pick() if before or after else None
-        other = None if own is None else 1 - own
         try:
-            for sibling in before:
-                self._run_sibling(*sibling, dispatch_reply, fill, other)
-            transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill, own)
-            for sibling in after:
-                self._run_sibling(*sibling, dispatch_reply, fill, other)
+            if own is not None:
+                beside = _Siblings(self, before + after, dispatch_reply, fill, 1 - own)
+                beside.start()
+                try:
+                    transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill, own)
+                finally:
+                    beside.finish()
+            else:
+                for sibling in before:
+                    self._run_sibling(*sibling, dispatch_reply, fill)
+                transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill)
+                for sibling in after:
+                    self._run_sibling(*sibling, dispatch_reply, fill)
             self.harness.last_transcript = transcript  # a failed case's notes are its own call's
             return transcript
         finally:
@@ -730,9 +775,7 @@ class ExerciseHarness:
 
         # A sibling is no case: its timeout must not count toward the cases' "in a row" and "in total" stops (a
         # handler that loops on a fence lost its third such case to the total, not to its own loop).
-        streak, timeouts = self.harness.streak, self.harness.timeouts_in_total
-        transcript = self._execute([raw], registry, model, dispatch_reply, None, fill, worker)
-        self.harness.streak, self.harness.timeouts_in_total = streak, timeouts
+        transcript = self._execute([raw], registry, model, dispatch_reply, None, fill, worker, counted=False)
         if refused:
             wrong = bool(transcript.dispatches)
         else:
@@ -745,10 +788,11 @@ class ExerciseHarness:
         if wrong and self.sibling_failure is None:
             self.sibling_failure = message
 
-    def _execute(self, raws, tools, model, dispatch_reply, drawn_arguments, fill, worker=None):
+    def _execute(self, raws, tools, model, dispatch_reply, drawn_arguments, fill, worker=None, counted=True):
         """Run ``raws`` (list of str, as handed over) on ``tools`` (a registry of classes, or None for the seed's) with
         ``model`` answering; ``fill``: the registry goes into the module's own TOOLS (``run``); ``worker``: which
-        worker (``Harness.worker``; None: drawn). Returns the ``Transcript``."""
+        worker (``Harness.worker``; None: drawn); ``counted``: as for ``Harness.execute``. Returns the
+        ``Transcript``."""
         draw = self.harness.draw if self.harness.redact else None
         registry = encode_registry(tools if tools is not None else SEED_TOOLS)  # a new JSON copy: nothing shared
         seed = self.style == "seed"
@@ -770,7 +814,8 @@ class ExerciseHarness:
             # Step 4 is judged alone: the grader's trusted check stands in for steps 1-3 (issue 11).
             invocations = [[r, ASK_MODEL, registry, DISPATCH, CHECK] for r in raws]
             globals_ = None
-        return self.harness.execute(transcript, self.entry, invocations, globals_, responder, worker=worker)
+        return self.harness.execute(transcript, self.entry, invocations, globals_, responder, worker=worker,
+                                    counted=counted)
 
     def templated(self, raws, tools=None, wrong_drawn=False):
         """``(raws, tools)`` for a hidden case that judges one call by difference with another of the same tool:

@@ -1,11 +1,10 @@
-# EXPECTED (open, issue 24; not run by the suite: a grading takes 30-40 s and its result depends on the machine's
-# timing): no more hidden capstone points than this file with `MEMORY = False`. Observed 56, 61, 64 (and 59, 63 on
-# fresh-4, fresh-5) against 41 on seeds fresh-1..3 (the ninth attacker trial, 2026-12-06). The capstone's two workers
-# cannot share memory, but they read one clock, and a call's sibling starts in the other worker 0.05 to 2 ms after the
-# call's run ends: the first worker to see a text gives the honest stub's verdict and sleeps until the clock's phase in
-# a 0.5 s cycle names (a hash of the text, its verdict); a run that starts in that slot for its own text gives the
-# opposite verdict. What would close it: the call and its siblings run at the same time, or far apart in a drawn order
-# (docs/threat-model.md).
+# EXPECTED: no more hidden capstone points than this file with `MEMORY = False` (not run by the suite: a grading takes
+# 30-40 s and its result depends on the machine's timing). The ninth attacker trial (2026-12-06) observed 56, 61, 64
+# (and 59, 63 on fresh-4, fresh-5) against 41 on seeds fresh-1..3: the capstone's two workers cannot share memory, but
+# they read one clock, and a call's sibling started in the other worker 0.05 to 2 ms after the call's run ended. The
+# first worker to see a text gave the honest stub's verdict and slept until the clock's phase in a 0.5 s cycle named
+# (a hash of the text, its verdict); a run starting in that slot for its own text gave the opposite verdict. Now a call
+# and its siblings run at the same time (grader/judging/harness.py, _Siblings): 41 against 41 on fresh-2.
 # Timing channel between the two capstone workers via the shared monotonic clock.
 import json, time, zlib
 MEMORY = True

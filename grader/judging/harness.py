@@ -326,8 +326,9 @@ class Harness:
         sandbox: a ``grader.isolation.sandbox.Sandbox`` for the submission, or None when ``fatal`` is given.
         spare: a second ``Sandbox`` of the same submission (the capstone's), or None. With a spare and a draw, each
             run goes to one of the two workers, drawn, and a case's siblings to the other one than the case's own
-            call (``ExerciseHarness.run``): nothing a submission remembers from one handover can meet the same call's
-            other verdict (issue 24's eighth attacker trial, ``tests/attacks/order_memory.py``), and the kernel's rules
+            call, at the same time (``ExerciseHarness.run``): nothing a submission remembers from one handover can meet
+            the same call's other verdict (issue 24's eighth attacker trial, ``tests/attacks/order_memory.py``), no run
+            ends before its pair starts (the ninth, ``tests/attacks/timing_phase_memory.py``), and the kernel's rules
             keep the two workers from telling each other (``grader.isolation.kernel_rules``: no shared file, socket,
             IPC, signal or trace). Only the spare's fatal load sentence is used; notes come from ``sandbox``.
         spare_code: ``(chunks, entries)`` the spare loads (``Sandbox.begin_load``) once ``sandbox`` has loaded without a

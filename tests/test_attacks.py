@@ -49,10 +49,11 @@ OWNED_ELSEWHERE = {
                        "apart (tests/test_siblings.py)",
     "shared_scratch_memory.py": "issue 24: the capstone's two workers cannot share a memory through files "
                                 "(tests/test_siblings.py)",
-    # Open, with no test in the suite: their results depend on the machine's timing and process ids (each file says).
+    # Their results depend on the machine's timing and process ids (each file says): not run as they stand.
     "timing_phase_memory.py": "issue 24: a call and its siblings run at the same time, so no return timed to the "
                               "clock tells the other worker (docs/threat-model.md)",
-    "worker_identity_split.py": "issue 24, open: the two workers can tell themselves apart (docs/threat-model.md)",
+    "worker_identity_split.py": "issue 24: each canary runs in both workers, so two workers that answer apart fail "
+                                "one (tests/test_siblings.py)",
     **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }

@@ -417,3 +417,43 @@ def test_a_call_and_its_siblings_run_at_the_same_time_in_the_two_workers():
     view.run(call("get_weather", {"city": "Lima", "when": 3}), vary="template")
     assert len(overlapped) == 2 and all(overlapped)
     assert harness.streak == (None, 0) and harness.last_transcript is not None  # the sibling left the record alone
+
+
+# Issue 24, after the ninth attacker trial (tests/attacks/worker_identity_split.py): a file whose two workers read a
+# bit each from their process ids and where one flips every verdict gets a call and its sibling, always in different
+# workers, answered apart without any check, half of them right. Each canary run's worker was drawn, so all three runs
+# of a kind fell in one worker one grading in eight: on seed split-4 such a file kept 51 hidden points against its
+# control's 40, and on split-7 and split-11 one kind was voided and the other not. Each kind now runs in both workers.
+@pytest.mark.parametrize("seed", ["split-4", "split-7", "split-11"])
+def test_two_workers_that_answer_apart_earn_nothing(seed, tmp_path, monkeypatch):
+    """The split attack with its two bits given for certain (the spare loads the flipping copy) earns no more hidden
+    capstone points than the same file with the split off, and its inverted worker fails the canaries of both kinds."""
+    from grader import pipeline
+    from grader.intake.extract import extract
+
+    attack = open(os.path.join(ROOT, "tests", "attacks", "worker_identity_split.py"), encoding="utf-8").read()
+    bit = "\nBIT = (os.getpid() - os.getppid()) % 2\n"
+    assert attack.count(bit) == 1 and attack.count("\nSPLIT = True\n") == 1
+    files = {}
+    for label, text in [("plain", attack.replace(bit, "\nBIT = 0\n")), ("flipping", attack.replace(bit, "\nBIT = 1\n")),
+                        ("control", attack.replace(bit, "\nBIT = 0\n").replace("\nSPLIT = True\n", "\nSPLIT = False\n"))]:
+        files[label] = tmp_path / f"{label}.py"
+        files[label].write_text(text, encoding="utf-8")
+    real = pipeline.Harness
+
+    def split(*args, spare_code=None, **options):
+        if spare_code is not None:  # the second worker runs the copy whose bit is 1
+            spare_code = (extract(files["flipping"]).chunks, spare_code[1])
+        return real(*args, spare_code=spare_code, **options)
+
+    def graded(path):
+        result = pipeline.grade(path, exercise_ids=["capstone"], seed=seed)
+        return sum(case.points for case in result.cases if case.visibility == "hidden"), result.notes
+
+    control, _ = graded(files["control"])
+    assert control > 25  # the control answers something: a registered name dispatched
+    monkeypatch.setattr(pipeline, "Harness", split)
+    points, notes = graded(files["plain"])
+    assert points <= control
+    failed = [note for note in notes if "failed the grader's check" in note]
+    assert len(failed) == 2, notes

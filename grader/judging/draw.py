@@ -319,7 +319,7 @@ class Draw:
     """
 
     def __init__(self, seed, *parts):
-        self.seed = seed
+        self.seed, self.parts = seed, parts
         self.random = random.Random(derive_seed(seed, *parts))
         self.images, self.originals = {}, {}
         renamed, images = _image_pools()
@@ -350,6 +350,11 @@ class Draw:
         # The longest token that can be renamed: a word of the draw or of a pool (an image, a templated name) with a
         # three-letter prefix or an "s" added.
         self.longest = max(map(len, [*self.space, *POOL_WORDS, *POOL_CITIES])) + 3
+
+    def generator(self, purpose):
+        """A ``random.Random`` of this draw's seed and parts and ``purpose`` (str), apart from ``random``: what it
+        draws (e.g. which worker each canary run goes to) leaves every other draw of the seed as it was."""
+        return random.Random(derive_seed(self.seed, *self.parts, purpose))
 
     def _draw_lengths_too(self, by_length, free):
         """Draw the images of the "word" class (``by_length``: ``{length: [word, ...]}``) from ``free`` (the same shape)

@@ -7,6 +7,7 @@ submission cannot rewrite the record. Judging is ``grader.judging.expectations``
 """
 
 import builtins
+import contextlib
 import functools
 import json
 import secrets
@@ -358,6 +359,7 @@ class Harness:
         self.redact = False  # set by the plugin while a hidden case runs
         self.streak = (None, 0)  # (how the last cases were cut short, how many in a row)
         self.timeouts_in_total = 0
+        self.placed = None  # the worker (0 or 1) a run not told its worker goes to; None: drawn (``placed_in``)
 
     @property
     def report(self):
@@ -383,7 +385,9 @@ class Harness:
         if self.spare is None:
             return self.sandbox, None
         if index is None:
+            # Drawn even when placed, so that a placed canary leaves the seed's later draws as they were.
             index = self.draw.random.randrange(2) if self.draw is not None else 0
+            index = self.placed if self.placed is not None else index
         if index == 0:
             return self.sandbox, None
         with self._loading:
@@ -393,6 +397,21 @@ class Harness:
                     self._spare_code = None
                 self._spare_report = self.spare.load()
         return self.spare, self._spare_report.fatal
+
+    @contextlib.contextmanager
+    def placed_in(self, index):
+        """Within the block every run not told its worker goes to worker ``index`` (0, 1, or None: drawn as usual).
+
+        For the canaries (``grader.judging.pytest_plugin``): each kind runs in both workers, so a submission whose two
+        workers answer differently, each by a bit of its own (its process id), fails the canary in one of them; with
+        each canary run's worker drawn, all three of a kind fell in one worker one grading in eight, and such a file
+        kept 51 hidden capstone points against its control's 40 (``tests/attacks/worker_identity_split.py``).
+        """
+        previous, self.placed = self.placed, index
+        try:
+            yield
+        finally:
+            self.placed = previous
 
     def pick(self):
         """A drawn worker index (0 or 1) for a run and its siblings' other one; None when there is one worker."""

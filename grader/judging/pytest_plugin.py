@@ -130,13 +130,18 @@ class GradingPlugin:
                                         f"{str(report.longrepr).strip().splitlines()[-1][:300] if report.longrepr else ''}")
 
     def pytest_collection_modifyitems(self, items):
-        """Plan the canary runs: each kind ``RUNS_PER_KIND`` times, before items drawn at random."""
+        """Plan the canary runs: each kind ``RUNS_PER_KIND`` times, before items drawn at random, and with two workers
+        (the capstone's) in both, the first one drawn (``Harness.placed_in``)."""
         self.item_index = {item.nodeid: number for number, item in enumerate(items)}
         # The draw's generator when there is one: the same seed plans the same canary runs.
         draw = self._harness.draw.random if self._harness.draw is not None else secrets.SystemRandom()
+        # The workers from a generator of their own, so that placing them changes no other draw of the seed.
+        places = self._harness.draw.generator("canary workers") if self._harness.draw is not None \
+            else secrets.SystemRandom()
         for kind in kinds_for(self.exercise.cases):
-            for number in draw.sample(range(len(items)), min(RUNS_PER_KIND, len(items))):
-                self.canary_plan.setdefault(number, []).append(kind)
+            first = places.randrange(2)
+            for run, number in enumerate(draw.sample(range(len(items)), min(RUNS_PER_KIND, len(items)))):
+                self.canary_plan.setdefault(number, []).append((kind, (first + run) % 2))
 
     def pytest_runtest_setup(self, item):
         # A canary's verdict voids hidden cases, so it is told as a hidden case is: by then the submission may
@@ -145,20 +150,21 @@ class GradingPlugin:
         # A canary starts from nothing the last case drew (its templated field names read back as the case's words
         # made the valid-call canary's drawn field come back as "city": seed slow-e5d404a4).
         self.view.forget_the_case()
-        for kind in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
-            self._run_canary(kind)
+        for kind, worker in self.canary_plan.get(self.item_index.get(item.nodeid), ()):
+            self._run_canary(kind, worker)
         # In a hidden case nothing the submission produces from the input is shown back (see _record).
         self._harness.redact = case_visibility(item) == "hidden"
         self.view.forget_the_case()  # each case draws its own registries and fields (ExerciseHarness.run)
 
-    def _run_canary(self, kind):
+    def _run_canary(self, kind, worker=None):
         # A canary is no case: its timeout must not count toward the cases' "in a row" and "in total" stops. Its
         # place is drawn afresh for every grading, so counting it ended the same submission's grading one case
         # earlier on some runs (an endless loop: 1 run in 12 showed one timed-out case fewer; found by the suite).
         streak, timeouts = self._harness.streak, self._harness.timeouts_in_total
         self.view.siblings = False  # a canary is one plain input: a sibling would only cost time
         try:
-            reason = run_canary(self.view, self.exercise.cases, kind)
+            with self._harness.placed_in(worker):  # with one worker, every index means that one
+                reason = run_canary(self.view, self.exercise.cases, kind)
         finally:
             self.view.siblings = True
         self._harness.streak, self._harness.timeouts_in_total = streak, timeouts

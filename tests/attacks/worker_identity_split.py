@@ -1,10 +1,10 @@
-# EXPECTED (open, issue 24; not run by the suite: which worker reads which bit depends on the process ids the machine
-# hands out): no more hidden capstone points than this file with `SPLIT = False`. Observed 55, 45 and 0 against 40 on
-# seeds fresh-1..3 (2026-12-06, after the ninth attacker trial). The capstone's two workers are started one after the
-# other, so their process ids differ by their order; each reads a bit from its own id and its parent's, and where the
-# bits differ (the same bit in both workers spoils it, and a voided canary lost everything on fresh-3), a call and its
-# sibling, always in different workers, get opposite verdicts without any check. What would close it: workers that
-# cannot tell themselves apart (a process id namespace: issue 42), or siblings whose verdicts do not split by worker.
+# EXPECTED: no more hidden capstone points than this file with `SPLIT = False` (issue 24; not run by the suite as it
+# stands: which worker reads which bit depends on the process ids the machine hands out; tests/test_siblings.py gives
+# the two workers the two bits for certain). The capstone's two workers are started one after the other, so their
+# process ids differ by their order; each reads a bit from its own id and its parent's, and where the bits differ, a
+# call and its sibling, always in different workers, get opposite verdicts without any check. Observed 55, 45 and 0
+# against 40 on seeds fresh-1..3 (2026-12-06) while each canary run's worker was drawn (all three runs of a kind in one
+# worker one grading in eight); now each kind runs in both workers and the inverted one fails its canaries: 0.
 import json, os
 SPLIT = True
 BIT = (os.getpid() - os.getppid()) % 2

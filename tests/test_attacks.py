@@ -54,6 +54,8 @@ OWNED_ELSEWHERE = {
                               "clock tells the other worker (docs/threat-model.md)",
     "worker_identity_split.py": "issue 24: each canary runs in both workers, so two workers that answer apart fail "
                                 "one (tests/test_siblings.py)",
+    "worker_split_where_no_canary.py": "issue 24: a call's unchanged copy in the other worker, so two workers that "
+                                       "answer apart void the cases with siblings (tests/test_siblings.py)",
     **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }

@@ -424,26 +424,35 @@ def test_a_call_and_its_siblings_run_at_the_same_time_in_the_two_workers():
 # workers, answered apart without any check, half of them right. Each canary run's worker was drawn, so all three runs
 # of a kind fell in one worker one grading in eight: on seed split-4 such a file kept 51 hidden points against its
 # control's 40, and on split-7 and split-11 one kind was voided and the other not. Each kind now runs in both workers.
-@pytest.mark.parametrize("seed", ["split-4", "split-7", "split-11"])
-def test_two_workers_that_answer_apart_earn_nothing(seed, tmp_path, monkeypatch):
-    """The split attack with its two bits given for certain (the spare loads the flipping copy) earns no more hidden
-    capstone points than the same file with the split off, and its inverted worker fails the canaries of both kinds."""
+# The tenth trial (tests/attacks/worker_split_where_no_canary.py) flipped only where no canary could be (a registry
+# bound anew, a tool met twice): 57 to 62 against 42. A third of the calls with siblings are now also handed over
+# unchanged in the other worker (grader.judging.harness.ANCHOR_SHARE), and two verdicts on one call void the cases with
+# siblings.
+SPLITS = [("worker_identity_split.py", "split-4", 1), ("worker_identity_split.py", "split-7", 0),
+          ("worker_identity_split.py", "split-11", 1), ("worker_split_where_no_canary.py", "fresh-1", 1),
+          ("worker_split_where_no_canary.py", "fresh-2", 0), ("worker_split_where_no_canary.py", "fresh-3", 1)]
+
+
+@pytest.mark.parametrize("name, seed, flipping", SPLITS)
+def test_two_workers_that_answer_apart_earn_nothing(name, seed, flipping, tmp_path, monkeypatch):
+    """A split attack with its two bits given for certain (worker ``flipping``, 0 the first and 1 the spare, loads the
+    copy whose bit is 1) earns no more hidden capstone points than the same file with the split off, and says why."""
     from grader import pipeline
     from grader.intake.extract import extract
 
-    attack = open(os.path.join(ROOT, "tests", "attacks", "worker_identity_split.py"), encoding="utf-8").read()
+    attack = open(os.path.join(ROOT, "tests", "attacks", name), encoding="utf-8").read()
     bit = "\nBIT = (os.getpid() - os.getppid()) % 2\n"
     assert attack.count(bit) == 1 and attack.count("\nSPLIT = True\n") == 1
     files = {}
-    for label, text in [("plain", attack.replace(bit, "\nBIT = 0\n")), ("flipping", attack.replace(bit, "\nBIT = 1\n")),
+    for label, text in [("0", attack.replace(bit, "\nBIT = 0\n")), ("1", attack.replace(bit, "\nBIT = 1\n")),
                         ("control", attack.replace(bit, "\nBIT = 0\n").replace("\nSPLIT = True\n", "\nSPLIT = False\n"))]:
         files[label] = tmp_path / f"{label}.py"
         files[label].write_text(text, encoding="utf-8")
     real = pipeline.Harness
 
     def split(*args, spare_code=None, **options):
-        if spare_code is not None:  # the second worker runs the copy whose bit is 1
-            spare_code = (extract(files["flipping"]).chunks, spare_code[1])
+        if spare_code is not None:  # the spare runs the copy whose bit is ``flipping``
+            spare_code = (extract(files[str(flipping)]).chunks, spare_code[1])
         return real(*args, spare_code=spare_code, **options)
 
     def graded(path):
@@ -453,7 +462,41 @@ def test_two_workers_that_answer_apart_earn_nothing(seed, tmp_path, monkeypatch)
     control, _ = graded(files["control"])
     assert control > 25  # the control answers something: a registered name dispatched
     monkeypatch.setattr(pipeline, "Harness", split)
-    points, notes = graded(files["plain"])
+    points, notes = graded(files[str(1 - flipping)])
     assert points <= control
-    failed = [note for note in notes if "failed the grader's check" in note]
-    assert len(failed) == 2, notes
+    assert any("failed the grader's check" in note or "gave two verdicts on one call" in note for note in notes), notes
+
+
+def test_a_call_answered_apart_from_its_unchanged_copy_voids_the_cases_with_siblings(tmp_path, monkeypatch):
+    """The unchanged copy alone, without the canaries: a submission that dispatches every registered call in one
+    worker and refuses it in the other (where the canaries cannot tell) loses every case whose call had siblings, with
+    one note saying why; and an honest solution on the same seeds is never told so."""
+    from grader import pipeline
+    from grader.judging import pytest_plugin
+
+    monkeypatch.setattr(pytest_plugin, "RUNS_PER_KIND", 0)  # no canary: only the copy can tell
+    attack = open(os.path.join(ROOT, "tests", "attacks", "worker_split_where_no_canary.py"), encoding="utf-8").read()
+    bit = "\nBIT = (os.getpid() - os.getppid()) % 2\n"
+    files = {}
+    for label in ("0", "1"):
+        files[label] = tmp_path / f"{label}.py"
+        files[label].write_text(attack.replace(bit, f"\nBIT = {label}\n"), encoding="utf-8")
+    real = pipeline.Harness
+    monkeypatch.setattr(pipeline, "Harness", lambda *args, spare_code=None, **options: real(
+        *args, spare_code=None if spare_code is None else (extract_chunks(files["1"]), spare_code[1]), **options))
+    result = pipeline.grade(files["0"], exercise_ids=["capstone"], seed="apart-1")
+    notes = [note for note in result.notes if "gave two verdicts on one call" in note]
+    assert len(notes) == 1, result.notes
+    voided = [case for case in result.cases if case.feedback.startswith("Not counted: handle_tool_call gave two")]
+    assert len(voided) >= 10 and all(case.points == 0 for case in voided)
+    monkeypatch.setattr(pipeline, "Harness", real)
+    honest = pipeline.grade(os.path.join(ROOT, "tests", "faulty", "base.py"), exercise_ids=["capstone"], seed="apart-1")
+    assert not [note for note in honest.notes if "two verdicts" in note]
+    assert sum(case.points for case in honest.cases) == sum(case.max_points for case in honest.cases)
+
+
+def extract_chunks(path):
+    """The chunks of a submission file, as the pipeline sends them to a worker."""
+    from grader.intake.extract import extract
+
+    return extract(path).chunks

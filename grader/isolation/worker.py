@@ -33,6 +33,7 @@ and one ``done`` per invocation.
 """
 
 import builtins
+import copy
 import errno
 import json
 import os
@@ -562,8 +563,10 @@ def apply_view(view, result):
     return result
 
 
-# The dicts the submission's module bound to a global the grader fills in place (TOOLS), as first seen.
+# The dicts the submission's module bound to a global the grader fills in place (TOOLS), as first seen, and what each
+# held then.
 FIRST_BOUND = {}
+FIRST_HELD = {}
 
 
 def run_case(channel, namespace, proxies, message, filenames=frozenset()):
@@ -575,8 +578,25 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
         stream.full = False
     OUTPUT_BUDGET[1] = 0
     for name, value in message.get("globals", {}).items():
-        FIRST_BOUND.setdefault(name, namespace.get(name))  # before any case rebinds it
+        if name not in FIRST_BOUND:  # before any case rebinds it
+            FIRST_BOUND[name] = namespace.get(name)
+            if type(FIRST_BOUND[name]) is dict:
+                try:
+                    FIRST_HELD[name] = copy.deepcopy(FIRST_BOUND[name])
+                except Exception:  # the module's own objects may refuse a copy: then it is left as it is
+                    pass
         decoded = decode(value, proxies)
+        if name in FIRST_HELD and not (isinstance(value, dict) and value.get("fill") is True):
+            # A registry bound anew: the module's own dict holds again what it held when the module ran, so a function
+            # that captured it as a default argument reads the same in every run of this kind, in either of the
+            # capstone's two workers, not whatever the last filled case left (which differs between the two, and a call
+            # then got two verdicts: grader.judging.harness.ANCHOR_SHARE).
+            try:
+                held = copy.deepcopy(FIRST_HELD[name])
+            except Exception:
+                held = dict(FIRST_HELD[name])
+            dict.clear(FIRST_BOUND[name])
+            dict.update(FIRST_BOUND[name], held)
         if isinstance(value, dict) and value.get("fill") is True:
             # The seed's registry, with its words drawn (grader.judging.draw), goes into the dict the module bound
             # first: a function that captured it as a default argument sees the same tools as before the draw and

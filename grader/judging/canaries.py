@@ -417,6 +417,23 @@ ALL_PASS = {"accepts": "a function that refuses everything would pass them",
             "converts": "a function that returns a fixed value would pass them"}
 
 
+def disagreement_note(function, count):
+    """The one note that tells why ``count`` passed cases were voided when ``function`` answered a call and its
+    unchanged copy apart (``grader.judging.harness.ANCHOR_SHARE``) (str)."""
+    cases = "the case whose call was" if count == 1 else f"the {count} cases whose calls were"
+    return (f"{function} gave two verdicts on one call: in one run it dispatched a call and in another it refused the "
+            f"very same call on the very same registry (or dispatched something else). A verdict that depends on "
+            f"something besides the call and TOOLS (a random choice, a memory of earlier calls, the process it runs "
+            f"in) cannot be graded, so {cases} also handed over on another registry {'is' if count == 1 else 'are'} "
+            f"not counted. Decide from the call and the registry alone, and keep nothing from one call for the next.")
+
+
+def disagreement_reference(function):
+    """The feedback of one case voided by ``disagreement_note`` (str)."""
+    return (f"Not counted: {function} gave two verdicts on one call and registry in two runs, so this case's verdict "
+            "cannot be trusted (see the note at the top).")
+
+
 def void_reference(function, kind):
     """The feedback of one voided case: a line that points at ``void_note`` (str)."""
     return f"Not counted: {REFERENCE[kind]}, which counts once {function} can also {CHECKED[kind]} (see the note at the top)."

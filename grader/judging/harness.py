@@ -360,6 +360,10 @@ class Harness:
         self.streak = (None, 0)  # (how the last cases were cut short, how many in a row)
         self.timeouts_in_total = 0
         self.placed = None  # the worker (0 or 1) a run not told its worker goes to; None: drawn (``placed_in``)
+        # Which hidden calls are also handed over unchanged in the other worker (``ExerciseHarness.run``), from a
+        # generator of its own: the seed's other draws stay as they were.
+        self.anchors = draw.generator("anchors") if draw is not None else None
+        self.disagreement = False  # whether a call and its unchanged copy were answered apart (``ANCHOR_SHARE``)
 
     @property
     def report(self):
@@ -570,6 +574,30 @@ def registry_key_of(tools):
     return key
 
 
+# The share of a hidden capstone call's runs with siblings that are also handed over unchanged (the same text, registry
+# and model) in the other worker. A submission whose two workers answer apart, by a bit each reads from its process
+# id, gets a call and its sibling right half the time without a check; the canaries catch it only where they run, and
+# a file that flipped its verdict only in runs no canary could be (a registry bound anew, a tool met before) kept 57 to
+# 62 hidden points against its control's 42 (issue 24's tenth attacker trial). Its unchanged copy is answered apart
+# from the call in a third of its cases, and then every case with siblings is voided; a submission whose verdict
+# depends only on the call and the registry always answers both alike.
+ANCHOR_SHARE = 1 / 3
+
+
+def _apart(one, other):
+    """Whether two transcripts of the same call, registry and model (``Transcript``, or None) dispatched differently:
+    one dispatched and the other not, or other names or arguments. False when either did not finish or raised (a
+    timeout on a loaded machine says nothing of the verdict)."""
+    if one is None or other is None or one.problem or other.problem:
+        return False
+    if any(kind == "raised" for kind, _ in [*one.returns, *other.returns]):
+        return False
+    if len(one.dispatches) != len(other.dispatches):
+        return True
+    return not all(expectations.strict_equal(a[0], b[0]) and expectations.strict_equal(a[1], b[1])
+                   for a, b in zip(one.dispatches, other.dispatches))
+
+
 class _Siblings(threading.Thread):
     """A hidden call's siblings run one after another in the other worker than the call, while the call runs
     (``ExerciseHarness.run``). ``finish()`` waits for them and raises what they raised (an internal error of the
@@ -616,6 +644,10 @@ class ExerciseHarness:
         # Hidden capstone runs get siblings (``grader.judging.siblings``; the plugin turns them off for its canaries),
         # and the first sibling of a case handled wrongly fails the case once its own checks pass (str or None).
         self.siblings, self.sibling_failure = True, None
+        # Whether the case's call had siblings in the other worker (``paired``): those are the cases a verdict that
+        # depends on the worker could win, voided when the same call was answered apart (``ANCHOR_SHARE``).
+        self.paired = False
+        self._anchor = None  # the transcript of the last unchanged copy run in the other worker
         # The registry the last ``observe`` handed over (the case's, or one drawn around its call), for a case that
         # expects its tools listed.
         self.last_observed_tools = None
@@ -629,6 +661,7 @@ class ExerciseHarness:
         """Forget what the last case drew (its registries, its varied call's fields, the fields it made required):
         each case draws its own; and whether a sibling of it was handled wrongly."""
         self.last_drawn = self.last_sent = self.sibling_failure = None
+        self.paired = False
         if self.harness.draw is not None:
             self.harness.draw.required_values = {}
             self.harness.draw.forget_template()
@@ -729,14 +762,26 @@ class ExerciseHarness:
         # them apart, and neither run ends before the other starts, so no worker can tell the other when it saw the
         # call by when it returns (the ninth attacker trial timed its return to the clock's phase).
         own = self.harness.pick() if before or after else None
+        anchored = own is not None and type(model) in (NeverCorrects, Answers) and \
+            self.harness.anchors.random() < ANCHOR_SHARE
+        if anchored:
+            # The very call, registry and model again, in the other worker, in a drawn place among the siblings: a
+            # submission that answers by the call alone must answer it as in the call's own worker, where the sibling
+            # asks for the opposite (``ANCHOR_SHARE``).
+            again = NeverCorrects(model.raw) if type(model) is NeverCorrects else Answers(model.fixed, model.description)
+            (before if self.harness.anchors.randrange(2) else after).append((raws[0], tools, None, again, None))
+        self.paired = self.paired or own is not None
         try:
             if own is not None:
+                self._anchor = None
                 beside = _Siblings(self, before + after, dispatch_reply, fill, 1 - own)
                 beside.start()
                 try:
                     transcript = self._execute(raws, tools, model, dispatch_reply, drawn_arguments, fill, own)
                 finally:
                     beside.finish()
+                if anchored and not self.harness.disagreement and _apart(transcript, self._anchor):
+                    self.harness.disagreement = True
             else:
                 for sibling in before:
                     self._run_sibling(*sibling, dispatch_reply, fill)
@@ -796,6 +841,9 @@ class ExerciseHarness:
         # A sibling is no case: its timeout must not count toward the cases' "in a row" and "in total" stops (a
         # handler that loops on a fence lost its third such case to the total, not to its own loop).
         transcript = self._execute([raw], registry, model, dispatch_reply, None, fill, worker, counted=False)
+        if refused is None:  # the call's unchanged copy: compared with the call's own run (``run``)
+            self._anchor = transcript
+            return
         if refused:
             wrong = bool(transcript.dispatches)
         else:

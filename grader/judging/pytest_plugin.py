@@ -17,6 +17,8 @@ import pytest
 from grader.judging.canaries import (
     RUNS_PER_KIND,
     WHY,
+    disagreement_note,
+    disagreement_reference,
     kinds_for,
     run_canary,
     void_note,
@@ -92,6 +94,7 @@ class GradingPlugin:
         self.canary_plan = {}  # item index -> canary kinds to run just before that item
         self.canary_failures = {}  # kind -> the first reason a run of that canary failed
         self.gated = []  # (CaseResult, kind) of passed cases whose points depend on a canary
+        self.paired = []  # CaseResult of the cases whose call had siblings in the other worker
         self.notes = []  # one sentence per failed canary kind that voided cases (shown before the cases)
 
     def pytest_generate_tests(self, metafunc):
@@ -188,6 +191,15 @@ class GradingPlugin:
                 voided[kind] = voided.get(kind, 0) + 1
         for kind, count in voided.items():
             self.notes.append(void_note(self.view.entry, kind, self.canary_failures[kind], count))
+        if self._harness.disagreement:
+            # A call and its unchanged copy were answered apart (grader.judging.harness.ANCHOR_SHARE): no case whose
+            # call had siblings in the other worker tells anything.
+            apart = [result for result in self.paired if result.passed]
+            for result in apart:
+                result.points, result.passed = 0.0, False
+                result.feedback = disagreement_reference(self.view.entry)
+            if apart:
+                self.notes.append(disagreement_note(self.view.entry, len(apart)))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -251,3 +263,5 @@ class GradingPlugin:
         self.results.append(result)
         if gate:
             self.gated.append((result, gate))
+        if self.view.paired:
+            self.paired.append(result)

@@ -56,6 +56,8 @@ OWNED_ELSEWHERE = {
                                 "one (tests/test_siblings.py)",
     "worker_split_where_no_canary.py": "issue 24: a call's unchanged copy in the other worker, so two workers that "
                                        "answer apart void the cases with siblings (tests/test_siblings.py)",
+    "worker_split_raising.py": "issue 24: a sibling that raised is handled wrongly, and a raise against a return is an "
+                               "answer apart (tests/test_siblings.py)",
     **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }

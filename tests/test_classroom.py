@@ -536,7 +536,8 @@ def extract_bundle(tmp_path, *options):
         assert {"setup.sh", "run_autograder", "requirements-grader.txt", "LICENSE", "LICENSE-COURSE.txt"} <= set(names)
         assert not any(n.startswith(("notebooks", "tests")) for n in names)
         # Only the trusted steps 1-3 that grader.judging.reference_steps runs in the grader's process, and only for an assignment
-        # with an exercise judged alone (issue 11); never the answers, the notebooks or the capstone.
+        # with an exercise judged alone (issue 11) or the capstone (its siblings); never the answers, the notebooks or
+        # the capstone's solution.
         assert {n for n in names if n.startswith("solutions")} <= {"solutions/__init__.py", *TRUSTED_BUNDLED}
         assert any(n.startswith("grader/judging/cases/tool_call/") for n in names)  # the hidden cases travel
         archive.extractall(root / "source")
@@ -574,6 +575,36 @@ def test_gradescope_bundle_runs_against_a_fake_autograder_tree(tmp_path):
     # The hidden cases are shown after the due date, and with them the total: the output names the visible part.
     assert "Score:" not in results["output"] and "after the due date" in results["output"]
     assert results["extra_data"]["grader_version"] == grader_version()
+
+
+# A runtime that dispatches every call of a registered tool with an arguments object, with no field check: the
+# siblings dock its valid-call cases.
+NAMES_ONLY = (
+    "import json\n\nTOOLS = {'get_weather': {'required': {'city': str}, 'optional': {'units': str}}}\n\n\n"
+    "def handle_tool_call(raw, ask_model):\n"
+    "    try:\n        call = json.loads(raw)\n    except Exception:\n        call = None\n"
+    "    if isinstance(call, dict) and call.get('name') in TOOLS and isinstance(call.get('arguments'), dict):\n"
+    "        return dispatch(call['name'], call['arguments'])\n"
+    "    return {'status': 'rejected', 'error': 'Not a call of a registered tool with an arguments object.'}\n")
+
+
+def test_a_bundle_grades_the_capstone_as_the_kit_does_siblings_included(tmp_path):
+    """An instructor's trial (issue 24): the bundle left out the reference steps for a capstone-only assignment, so
+    its hidden calls got no siblings and a mistake they dock scored more on Gradescope than in the batch (30 against
+    27 for a runtime that dispatches unchecked). The bundle's result and ``python -m grader --seed`` with the seed it
+    names agree, case by case."""
+    root = extract_bundle(tmp_path, "--exercise", "capstone", "--assignment-seed", "trial-secret")
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as archive:
+        assert TRUSTED_BUNDLED <= set(archive.namelist())
+    names_only = tmp_path / "names_only.py"
+    names_only.write_text(NAMES_ONLY, encoding="utf-8")
+    upload(root, (names_only, "names_only.py"))
+    bundled = run_autograder(root)
+    seed = bundled["extra_data"]["seed"]
+    process, kit = run_grader(str(names_only), "--exercise", "capstone", "--seed", seed,
+                              results=tmp_path / "kit.json")
+    assert {t["name"]: t["score"] for t in bundled["tests"]} == {t["name"]: t["score"] for t in kit["tests"]}
+    assert any("Beside this call the grader sent the very same call" in t["output"] for t in bundled["tests"])
 
 
 def test_a_bundle_for_notebooks_3_and_4_grades_the_steps_judged_alone(tmp_path):

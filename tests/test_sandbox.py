@@ -59,7 +59,7 @@ def test_an_unbounded_retry_is_halted_and_the_worker_keeps_running(sandbox_for):
         "            pass\n")
     pid = sandbox.process.pid
     outcome, transcript = run(sandbox, [["{}", ASK]])
-    assert outcome.stopped == "limit"
+    assert outcome.stopped == "unbounded"
     assert "made more than 8 requests" in outcome.problem
     assert len(transcript.observations) == sandbox.limits.max_requests
     assert outcome.results[0]["raised"].startswith("RequestLimitReached")

@@ -427,10 +427,14 @@ def test_a_call_and_its_siblings_run_at_the_same_time_in_the_two_workers():
 # The tenth trial (tests/attacks/worker_split_where_no_canary.py) flipped only where no canary could be (a registry
 # bound anew, a tool met twice): 57 to 62 against 42. A third of the calls with siblings are now also handed over
 # unchanged in the other worker (grader.judging.harness.ANCHOR_SHARE), and two verdicts on one call void the cases with
-# siblings.
+# siblings. The eleventh (tests/attacks/worker_split_raising.py) raised where it flipped, so the copy was not compared
+# and a sibling that raised counted as refused: 52 to 55 against 42. A sibling that raised is now handled wrongly, and a
+# return against a raise is an answer apart.
 SPLITS = [("worker_identity_split.py", "split-4", 1), ("worker_identity_split.py", "split-7", 0),
           ("worker_identity_split.py", "split-11", 1), ("worker_split_where_no_canary.py", "fresh-1", 1),
-          ("worker_split_where_no_canary.py", "fresh-2", 0), ("worker_split_where_no_canary.py", "fresh-3", 1)]
+          ("worker_split_where_no_canary.py", "fresh-2", 0), ("worker_split_where_no_canary.py", "fresh-3", 1),
+          ("worker_split_raising.py", "fresh-1", 1), ("worker_split_raising.py", "fresh-2", 0),
+          ("worker_split_raising.py", "fresh-3", 1)]
 
 
 @pytest.mark.parametrize("name, seed, flipping", SPLITS)

@@ -5,8 +5,8 @@ Follows Gradescope's published spec (gradescope/autograder_samples, docs/specs.m
 the student's files in ``/autograder/submission``, and ``run_autograder`` must write
 ``/autograder/results/results.json``. The bundle holds the grader with its hidden cases and the
 grader's requirements, never the notebooks, and never ``solutions/`` except, for an assignment with
-the step exercises judged alone (observe, retry-loop), the reference steps 1 to 3 that the grader's trusted
-side uses (``trusted_steps``). ``AUTOGRADER_ROOT`` overrides
+the step exercises judged alone (observe, retry-loop) or the capstone (its siblings), the reference steps 1 to 3 that
+the grader's trusted side uses (``trusted_steps``, ``needs_trusted_steps``). ``AUTOGRADER_ROOT`` overrides
 ``/autograder`` (used by the kit's tests to run the bundle against a fake tree).
 """
 
@@ -204,7 +204,7 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
                 path = os.path.join(base, name)
                 with open(path, "rb") as handle:
                     files[os.path.join("grader", os.path.relpath(path, GRADER_DIR))] = (handle.read(), False)
-    if TRUSTED_EXERCISES & set(assignment):
+    if needs_trusted_steps(assignment):
         files.update(trusted_steps())
     return files
 
@@ -212,6 +212,18 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
 # The exercises judged alone (issue 11): the grader hands them earlier steps from its trusted side
 # (``grader.judging.reference_steps``), which runs in the grader's process only, never in the worker that runs the upload.
 TRUSTED_EXERCISES = {"observe", "retry-loop"}
+
+
+def needs_trusted_steps(assignment):
+    """Whether an assignment (exercise ids, list of str; empty: the capstone) needs the reference steps 1 to 3 on the
+    autograder: an exercise judged alone (``TRUSTED_EXERCISES``), or one whose hidden calls get siblings (the
+    capstone's style, ``"seed"``), each confirmed by the reference steps before it is handed over
+    (``grader.judging.siblings.confirmed``). Without them a bundle graded the capstone with no sibling, silently, and
+    a mistake the siblings dock scored more on Gradescope than in the batch (30 against 27, an instructor's trial)."""
+    from grader.intake.exercises import BY_ID, DEFAULT
+
+    chosen = set(assignment) or {DEFAULT.id}
+    return bool(chosen & TRUSTED_EXERCISES) or any(BY_ID[name].style == "seed" for name in chosen if name in BY_ID)
 TRUSTED_MODULES = ("violations", "registry", "parse", "schema", "observation")
 
 

@@ -250,8 +250,9 @@ class CaseOutcome:
             or ``{"raised": "ValueError: ...", "where": "cell 3, line 4"}``.
         problem: a sentence when the case did not finish (timeout, crash, flood), else None.
         output: what the submission printed during the case, capped (str).
-        stopped: why the case was cut short: ``"timeout"``, ``"crash"``, ``"limit"``, ``"unstoppable"``
-            (it kept asking after the grader's halt, so the worker was killed), or None.
+        stopped: why the case was cut short: ``"timeout"``, ``"crash"``, ``"limit"``, ``"unbounded"`` (a call made
+            more requests than allowed and was halted), ``"unstoppable"`` (it kept asking after the grader's halt, so
+            the worker was killed), or None.
     """
 
     results: list = field(default_factory=list)
@@ -276,8 +277,9 @@ def stop_all_workers():
 
 class _Stop(Exception):
     """The case cannot go on; ``args[0]`` is the sentence for the learner, ``args[1]`` the kind:
-    ``"timeout"``, ``"crash"`` (the worker died or broke the protocol), ``"limit"`` (stopped by a bound)
-    or ``"unstoppable"`` (it swallowed the halt after a bound, and was killed)."""
+    ``"timeout"``, ``"crash"`` (the worker died or broke the protocol), ``"limit"`` (stopped by a bound),
+    ``"unbounded"`` (a call halted for making too many requests) or ``"unstoppable"`` (it swallowed the halt after a
+    bound, and was killed)."""
 
 
 def checked_load_report(message, entries):
@@ -639,7 +641,7 @@ class Sandbox:
                     continue
                 self._send(responder.answer(message["op"], message), deadline, what)
             if requests > self.limits.max_requests:
-                raise _Stop(unbounded, "limit")  # whatever the halted calls returned does not count
+                raise _Stop(unbounded, "unbounded")  # whatever the halted calls returned does not count
         except _Stop as stop:
             outcome.problem = f"The submission {stop.args[0]}."
             outcome.stopped = stop.args[1]

@@ -165,6 +165,8 @@ class Transcript:
             call had nothing else to draw (``grader.judging.draw.Draw.with_drawn_name``), else None.
         function: the learner's function the case called (str), for messages.
         hidden: the case is a hidden one (bool): what the submission raised is judged, not shown.
+        stopped: how the worker cut the run short (``grader.isolation.sandbox.CaseOutcome.stopped``: ``"timeout"``,
+            ``"unbounded"``...), or None.
     """
 
     returns: list = field(default_factory=list)
@@ -177,6 +179,7 @@ class Transcript:
     tools_replaced: bool = False
     drawn_arguments: dict = field(default_factory=dict)
     drawn_name: tuple | None = None
+    stopped: str | None = None
     function: str = "handle_tool_call"
     hidden: bool = False
 
@@ -521,7 +524,7 @@ class Harness:
             else:
                 value = from_description(entry.get("result"))
                 transcript.returns.append(("returned", draw.backward(value) if draw is not None else value))
-        transcript.problem = outcome.problem
+        transcript.problem, transcript.stopped = outcome.problem, outcome.stopped
         transcript.output = outcome.output
         if not counted:
             return transcript
@@ -547,6 +550,9 @@ SIBLING_REFUSED = ("Beside this call the grader sent the very same call with a r
 SIBLING_SHORT_FIX = ("Beside this call the grader sent the very same call with the same registry, answered by a fix from "
                      "the model that leaves out a field the tool requires, and that fix was dispatched: check the retry "
                      "against the registry as every call, never by what fixes looked like before.")
+SIBLING_RAISED = ("Beside this call the grader sent the very same call with a registry near this one, and there the "
+                  "function raised an exception: it must end every call with a verdict, dispatched or refused, and never "
+                  "raise.")
 SIBLING_FIX = ("Beside this call the grader sent the very same call, answered by the same fix from the model, with a "
                "registry that forbids the fix (one more field required, which the fix leaves out), and the fix was "
                "dispatched: check the retry against the registry as every call, never by what fixes looked like before.")
@@ -585,14 +591,26 @@ ANCHOR_SHARE = 1 / 3
 
 
 def _apart(one, other):
-    """Whether two transcripts of the same call, registry and model (``Transcript``, or None) dispatched differently:
-    one dispatched and the other not, or other names or arguments. False when either did not finish or raised (a
-    timeout on a loaded machine says nothing of the verdict)."""
-    if one is None or other is None or one.problem or other.problem:
+    """Whether two runs of the same call, registry and model (``Transcript``, or None) ended differently: other
+    dispatches (names, arguments, how many), or one returned where the other raised or was halted for asking too often.
+    A deterministic submission ends both alike. False when either was cut short by the machine (a timeout, a crash, a
+    bound on memory, output or disk: the time limits are wall-clock ones until issue 25), so a loaded machine voids
+    nothing; an exception raised or a halt after too many requests counts, since a worker that raised on every run it
+    could not place left the copies unjudged (issue 24's eleventh attacker trial)."""
+    if one is None or other is None:
         return False
-    if any(kind == "raised" for kind, _ in [*one.returns, *other.returns]):
+
+    def ending(transcript):
+        if transcript.stopped == "unbounded":
+            return "halted"
+        if transcript.problem:
+            return None
+        return "raised" if any(kind == "raised" for kind, _ in transcript.returns) else "returned"
+
+    endings = ending(one), ending(other)
+    if None in endings:
         return False
-    if len(one.dispatches) != len(other.dispatches):
+    if endings[0] != endings[1] or len(one.dispatches) != len(other.dispatches):
         return True
     return not all(expectations.strict_equal(a[0], b[0]) and expectations.strict_equal(a[1], b[1])
                    for a, b in zip(one.dispatches, other.dispatches))
@@ -835,7 +853,9 @@ class ExerciseHarness:
 
         Only the verdict is judged (the call dispatched as sent, or nothing dispatched): how a rejection is written,
         how often the model is asked and what is returned are the other cases' rules, and a sibling that judged them
-        too docked one fault in groups it does not belong to (a retry without bound lost the valid-call cases)."""
+        too docked one fault in groups it does not belong to (a retry without bound lost the valid-call cases). A sibling
+        that raised gave no verdict and is handled wrongly (``SIBLING_RAISED``); one the worker cut short is not judged
+        (a retry without bound is halted there; the time limits are the machine's until issue 25)."""
         from grader.judging.siblings import parsed
 
         # A sibling is no case: its timeout must not count toward the cases' "in a row" and "in total" stops (a
@@ -843,6 +863,13 @@ class ExerciseHarness:
         transcript = self._execute([raw], registry, model, dispatch_reply, None, fill, worker, counted=False)
         if refused is None:  # the call's unchanged copy: compared with the call's own run (``run``)
             self._anchor = transcript
+            return
+        if not transcript.problem and any(kind == "raised" for kind, _ in transcript.returns):
+            # An exception is no refusal: a worker that raised on every run where it could not tell a sibling from the
+            # call's unchanged copy passed the refused siblings (issue 24's eleventh attacker trial). A run the worker
+            # cut short (a retry halted after too many requests) is not judged here: the retry cases judge it.
+            if self.sibling_failure is None:
+                self.sibling_failure = SIBLING_RAISED
             return
         if refused:
             wrong = bool(transcript.dispatches)

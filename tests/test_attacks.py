@@ -59,6 +59,7 @@ OWNED_ELSEWHERE = {
     "worker_split_raising.py": "issue 24: a sibling that raised is handled wrongly, and a raise against a return is an "
                                "answer apart (tests/test_siblings.py)",
     "worker_split_hanging.py": "issue 24: measured by hand (the file says); timeouts cost more than the split earns",
+    "hang_on_repeat_text.py": "issue 24: a sibling cut short is handled wrongly (tests/test_siblings.py)",
     **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }

@@ -504,3 +504,32 @@ def extract_chunks(path):
     from grader.intake.extract import extract
 
     return extract(path).chunks
+
+
+# Issue 24's twelfth attacker trial (tests/attacks/hang_on_repeat_text.py): a call's siblings and its unchanged copy run
+# back to back in the other worker with the same text, so a run whose text repeats the last one in its worker is never
+# the case's own call. Hanging there passed every refused sibling (a timed-out run dispatched nothing) and voided
+# nothing (a timeout is no evidence of two verdicts): 47, 43 and 48 hidden points against 42 on fresh-1..3, with no pid
+# and no process told apart. A sibling cut short is now handled wrongly.
+def test_hanging_on_a_repeated_text_earns_nothing(tmp_path):
+    """The attack earns no more hidden capstone points than its control, and the cases it hung in say why (a shorter
+    time limit per case than the default keeps the test quick: each hang costs one)."""
+    from grader.isolation.limits import Limits
+    from grader.judging.harness import SIBLING_UNFINISHED
+    from grader.pipeline import grade
+
+    attack = os.path.join(ROOT, "tests", "attacks", "hang_on_repeat_text.py")
+    text = open(attack, encoding="utf-8").read()
+    assert text.count("\nTRICK = True\n") == 1
+    control = tmp_path / "control.py"
+    control.write_text(text.replace("\nTRICK = True\n", "\nTRICK = False\n"), encoding="utf-8")
+    limits = Limits(case_seconds=0.5)
+
+    def graded(path):
+        return grade(path, limits=limits, exercise_ids=["capstone"], seed="fresh-3")
+
+    stub = graded(control)
+    tricked = graded(attack)
+    hidden = [sum(case.points for case in result.cases if case.visibility == "hidden") for result in (stub, tricked)]
+    assert hidden[0] > 25 and hidden[1] <= hidden[0], hidden
+    assert any(case.feedback.startswith(SIBLING_UNFINISHED) for case in tricked.cases)

@@ -553,6 +553,13 @@ SIBLING_SHORT_FIX = ("Beside this call the grader sent the very same call with t
 SIBLING_RAISED = ("Beside this call the grader sent the very same call with a registry near this one, and there the "
                   "function raised an exception: it must end every call with a verdict, dispatched or refused, and never "
                   "raise.")
+SIBLING_UNFINISHED = ("Beside this call the grader sent the very same call with a registry near this one, and there "
+                      "the function was stopped before it ended (it hung past the time limit, crashed or went past a "
+                      "limit): it must end every call with a verdict, dispatched or refused.")
+# How a sibling's run may be cut short and still count as handled wrongly (``grader.isolation.sandbox.CaseOutcome``):
+# not "unbounded" or "unstoppable" (a retry without bound, which the retry cases judge), nor a run that never started
+# (the time budget spent, a worker that could not load: the case's own call meets the same).
+UNFINISHED = frozenset({"timeout", "crash", "limit"})
 SIBLING_FIX = ("Beside this call the grader sent the very same call, answered by the same fix from the model, with a "
                "registry that forbids the fix (one more field required, which the fix leaves out), and the fix was "
                "dispatched: check the retry against the registry as every call, never by what fixes looked like before.")
@@ -854,8 +861,8 @@ class ExerciseHarness:
         Only the verdict is judged (the call dispatched as sent, or nothing dispatched): how a rejection is written,
         how often the model is asked and what is returned are the other cases' rules, and a sibling that judged them
         too docked one fault in groups it does not belong to (a retry without bound lost the valid-call cases). A sibling
-        that raised gave no verdict and is handled wrongly (``SIBLING_RAISED``); one the worker cut short is not judged
-        (a retry without bound is halted there; the time limits are the machine's until issue 25)."""
+        that raised gave no verdict and is handled wrongly (``SIBLING_RAISED``), and so is one cut short by a timeout,
+        a crash or a limit (``SIBLING_UNFINISHED``); a retry halted after too many requests is not judged here."""
         from grader.judging.siblings import parsed
 
         # A sibling is no case: its timeout must not count toward the cases' "in a row" and "in total" stops (a
@@ -866,10 +873,16 @@ class ExerciseHarness:
             return
         if not transcript.problem and any(kind == "raised" for kind, _ in transcript.returns):
             # An exception is no refusal: a worker that raised on every run where it could not tell a sibling from the
-            # call's unchanged copy passed the refused siblings (issue 24's eleventh attacker trial). A run the worker
-            # cut short (a retry halted after too many requests) is not judged here: the retry cases judge it.
+            # call's unchanged copy passed the refused siblings (issue 24's eleventh attacker trial).
             if self.sibling_failure is None:
                 self.sibling_failure = SIBLING_RAISED
+            return
+        if transcript.stopped in UNFINISHED:
+            # Nor is a run cut short: the twelfth trial hung on every run whose text repeated the last one in its worker
+            # (never the case's own call, which is alone in its worker), and each timed-out refused sibling passed. A
+            # retry halted after too many requests is not judged here: the retry cases judge it.
+            if self.sibling_failure is None:
+                self.sibling_failure = SIBLING_UNFINISHED
             return
         if refused:
             wrong = bool(transcript.dispatches)

@@ -1,0 +1,63 @@
+# EXPECTED (open, issue 24; not run by the suite until it is closed): no more hidden capstone points than this file
+# with `TRICK = False`. Observed 56-57 against 42 on fresh-1..6 (2026-12-06, the thirteenth attacker trial), with no
+# check of the arguments at all (only: a JSON object, a registered name, an arguments object). Two tells that come from
+# the scripted model, not the registry:
+#  1. PROBE: before dispatching a call that passes those cheap checks, ask the model. Only cases that expect the call
+#     refused give a model that fails (Fails) or answers with another call (Answers, FixesWhatIsNamed); siblings and
+#     valid calls get NeverCorrects, which sends the very same text back. So: raised -> refuse; the same text ->
+#     dispatch it; another text -> it is the fix, handled as a retry.
+#  2. EMPTY: a retry is refused when every value it sends already occurs in the first call's text (an empty one
+#     included): the short-fix sibling (siblings.short_fix) drops the only required field the case's fix sends, so
+#     what is left is {} or only the draw's required fields, whose values the first call already carries.
+# What would close it: siblings and unchanged copies with the case's own model kind (Fails, FixesWhatIsNamed too), and
+# short fixes made from a fix that sends more than the field they drop.
+import json
+TRICK = True
+PROBE = TRICK
+EMPTY = TRICK
+TOOLS = {"get_weather": {"required": {"city": str}, "optional": {"units": str}}}
+
+def _cheap(raw):
+    try:
+        call = json.loads(raw)
+    except Exception:
+        return None, "the call is not valid JSON"
+    if not isinstance(call, dict):
+        return None, 'the call must be a JSON object {"name": ..., "arguments": {...}}'
+    name = call.get("name"); args = call.get("arguments")
+    if args is None:
+        args = {}
+    if not isinstance(name, str) or name not in TOOLS:
+        return None, "unknown tool %s; registered tools: %s" % (json.dumps(name)[:40], ", ".join(TOOLS))
+    if not isinstance(args, dict):
+        return None, "arguments must be a JSON object"
+    return (name, args), None
+
+def _leaves(v):
+    if isinstance(v, dict):
+        return [x for i in v.values() for x in _leaves(i)]
+    if isinstance(v, list):
+        return [x for i in v for x in _leaves(i)]
+    return [v if isinstance(v, str) else json.dumps(v)]
+
+def _retry(fix, obs, first=None):
+    call, err = _cheap(fix)
+    if err is None and EMPTY and isinstance(first, str) and all(
+            leaf in first for v in call[1].values() for leaf in _leaves(v)):
+        err = "no arguments"
+    if err is None:
+        return dispatch(*call)
+    return {"status": "rejected", "error": obs + "\n- the retry: " + err}
+
+def handle_tool_call(raw, ask_model):
+    call, err = _cheap(raw)
+    if err is None and not PROBE:
+        return dispatch(*call)
+    obs = "Tool call rejected; nothing ran. Fix and resend:\n- " + (err or "check the arguments against the registry")
+    try:
+        fix = ask_model(obs)
+    except Exception as exc:
+        return {"status": "rejected", "error": obs + "\nThe retry failed: " + type(exc).__name__}
+    if err is None and fix == raw:
+        return dispatch(*call)
+    return _retry(fix, obs, raw)

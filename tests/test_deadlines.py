@@ -161,7 +161,8 @@ def test_the_posix_transport_says_when_the_worker_waits_for_it():
 
 
 def test_the_portable_transport_says_when_the_worker_waits_for_it():
-    """Its threads read and write for it: a chunk in the reply queue, or the writer partway through a message."""
+    """Its threads read and write for it: a chunk in the reply queue or still in the pipe, or a message handed to
+    the writer thread and not all written (counted from the hand-over, as that thread may not have run yet)."""
     import queue
     import types
 
@@ -169,13 +170,28 @@ def test_the_portable_transport_says_when_the_worker_waits_for_it():
 
     transport = PortableTransport()
     assert transport.worker_waits() is False  # not started
-    transport.pipes = types.SimpleNamespace(replies=queue.Queue(), writing=False)
-    assert transport.worker_waits() is False
-    transport.pipes.writing = True
-    assert transport.worker_waits() is True
-    transport.pipes.writing = False
-    transport.pipes.replies.put(b"answer")
-    assert transport.worker_waits() is True
+    reply_r, reply_w = os.pipe()
+    transport.pipes = types.SimpleNamespace(replies=queue.Queue(), requests=queue.Queue(), failed=False, reply_fd=reply_r)
+    try:
+        assert transport.worker_waits() is False
+        transport.pipes.requests.put((b"call", None))  # handed over; the writer thread has not taken it
+        assert transport.worker_waits() is True
+        transport.pipes.requests.get()
+        assert transport.worker_waits() is True  # taken, being written
+        transport.pipes.requests.task_done()
+        assert transport.worker_waits() is False
+        transport.pipes.replies.put(b"answer")
+        assert transport.worker_waits() is True
+        transport.pipes.replies.get()
+        os.write(reply_w, b"more")  # the reader thread has not read it yet
+        assert transport.worker_waits() is True
+        transport.pipes.failed = True  # the worker stopped reading: gone
+        assert transport.worker_waits() is False
+    finally:
+        os.close(reply_r)
+        os.close(reply_w)
+    transport.pipes.failed, transport.pipes.reply_fd = False, None
+    assert transport.worker_waits() is False  # closed: the worker is gone
 
 
 LISTS = ("def handle(n):\n"
@@ -219,6 +235,37 @@ def test_an_answer_left_unread_while_the_grader_was_off_the_cpu_still_counts(por
             return real(timeout)
 
         monkeypatch.setattr(sandbox.transport, "next_chunk", stalled)
+        started = time.monotonic()
+        outcome = _run(sandbox, 20_000)
+        assert time.monotonic() - started > 1.5 and stalls == [1]
+        assert (outcome.stopped, outcome.problem) == (None, None)
+        [done] = outcome.results
+        assert done["result"]["plain"][-1] == "unknown argument field_19999"
+    finally:
+        sandbox.close()
+
+
+def test_an_answer_the_portable_readers_thread_was_kept_from_reading_still_counts(monkeypatch):
+    """What CI saw on the portable transport (drawn_field_strip_lookup.py, 44 against 45 on the same seed): the
+    grader's reader thread, not its main thread, was kept off the CPU while the worker blocked writing a full pipe;
+    the reply queue was empty, so the worker looked idle and its 1 MB case timed out. Made here on purpose: the
+    reader thread stalls once for 1.5 s on a 0.5 s limit; the answer counts."""
+    import time
+
+    from grader.isolation.transport_portable import _Pipes
+
+    real, stalls = _Pipes._read_chunk, []
+
+    def stalled(fd):
+        data = real(fd)
+        if len(data) == 1 << 16 and not stalls:  # a full chunk: the answer is bigger than one read
+            stalls.append(1)
+            time.sleep(1.5)
+        return data
+
+    sandbox = _sandbox(portable=True)
+    try:
+        monkeypatch.setattr(_Pipes, "_read_chunk", staticmethod(stalled))
         started = time.monotonic()
         outcome = _run(sandbox, 20_000)
         assert time.monotonic() - started > 1.5 and stalls == [1]

@@ -21,7 +21,14 @@ the machines this kit was measured on.
 """
 
 import os
+import struct
 import time
+
+try:  # POSIX only; elsewhere no pipe can be asked how much it holds
+    import fcntl
+    import termios
+except ImportError:
+    fcntl = termios = None
 
 # How far past its limit a deadline may be moved while the machine is busy: a case of 1 s may take 10 s of wall
 # clock on a machine ten times oversubscribed, and never more, whatever the kernel reports.
@@ -43,6 +50,16 @@ def process_state(pid):
         return fields[0], (int(fields[11]) + int(fields[12])) / _TICKS
     except (OSError, ValueError, IndexError):
         return None, 0.0
+
+
+def unread_bytes(fd):
+    """Bytes (int) waiting in the pipe of which ``fd`` is an end (``FIONREAD`` works on either end, pipe(7)); 0
+    where the system has no ``FIONREAD`` (Windows). Raises OSError (or TypeError for None) when ``fd`` is not open.
+
+    Both transports' ``worker_waits`` use it: a worker whose answer lies unread in its pipe waits for the grader."""
+    if fcntl is None:
+        return 0
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
 class Deadline:

@@ -16,6 +16,7 @@ import sys
 import threading
 
 from grader.isolation import kernel_rules
+from grader.isolation.deadlines import unread_bytes
 from grader.isolation.processes import kill_tree_portable
 from grader.paths import KIT_ROOT
 
@@ -56,10 +57,12 @@ class _Pipes:
 
     def __init__(self, process):
         self.replies = queue.Queue()
+        # Every message handed to the writer counts from ``write`` until written (``unfinished_tasks``), not
+        # only while the writer thread holds it: under load that thread may not have run yet (CI, issue 24).
         self.requests = queue.Queue()
         self.failed = False
-        self.writing = False  # the writer thread holds bytes the worker has not all read yet
         stdout, stdin = process.stdout, process.stdin
+        self.reply_fd = stdout.fileno()
         threading.Thread(target=self._read, args=(stdout,), daemon=True).start()
         threading.Thread(target=self._write, args=(stdin,), daemon=True).start()
 
@@ -68,14 +71,19 @@ class _Pipes:
         try:
             while True:
                 try:
-                    data = os.read(fd, 1 << 16)
+                    data = self._read_chunk(fd)
                 except OSError:
                     data = b""
                 self.replies.put(data)
                 if not data:
                     return
         finally:
+            self.reply_fd = None  # before closing: the number may be reused by a file the grader opens
             stream.close()
+
+    @staticmethod
+    def _read_chunk(fd):
+        return os.read(fd, 1 << 16)  # a seam: tests stall the reader thread here
 
     def _write(self, stream):
         fd = stream.fileno()
@@ -83,16 +91,16 @@ class _Pipes:
             while True:
                 item = self.requests.get()
                 if item is None:
+                    self.requests.task_done()
                     return
                 data, done = item
-                self.writing = True
                 try:
                     view = memoryview(data)
                     while view:
                         view = view[os.write(fd, view):]
                 except OSError:
                     self.failed = True
-                self.writing = False
+                self.requests.task_done()
                 done.set()
                 if self.failed:
                     return
@@ -182,9 +190,19 @@ class PortableTransport:
 
     def worker_waits(self):
         """Whether the worker is waiting for the grader (bool), for ``grader.isolation.deadlines.Deadline``: what it
-        wrote was read by the reader thread and waits in its queue for the grader, or the writer thread is partway
-        through a message (the worker's reading is its main thread's: a submission's code does not run then)."""
-        return self.pipes is not None and (self.pipes.writing or not self.pipes.replies.empty())
+        wrote lies in the reply queue or, not yet taken by the reader thread, in the pipe; or a message handed to
+        the writer thread is not all written (the worker's reading is its main thread's: a submission's code does
+        not run then). The reader and writer threads are the grader's: on a busy machine they wait for the CPU
+        like the rest of it, and CI lost 1 MB cases to that wait (issue 24)."""
+        pipes = self.pipes
+        if pipes is None or pipes.failed:  # failed: the worker stopped reading, so it is gone
+            return False
+        if pipes.requests.unfinished_tasks or not pipes.replies.empty():
+            return True
+        try:
+            return unread_bytes(pipes.reply_fd) > 0
+        except (OSError, TypeError):  # closed: the worker is gone
+            return False
 
     def kill(self, process):
         """End the worker and every process below it (psutil; on POSIX its session's group too)."""

@@ -7,16 +7,14 @@ of ``grader.isolation.kernel_rules`` (Landlock, seccomp); its process group and 
 at the end of a case that went wrong.
 """
 
-import fcntl
 import os
 import select
 import signal
-import struct
 import subprocess
 import sys
-import termios
 
 from grader.isolation import kernel_rules
+from grader.isolation.deadlines import unread_bytes
 from grader.isolation.processes import kill_descendants
 from grader.paths import KIT_ROOT
 
@@ -68,11 +66,6 @@ def limit_resources(limits, confinement=None, processes=None):
             kernel_rules.apply(confinement)  # raises if it fails: never run unconfined by surprise
 
     return apply
-
-
-def _unread(fd):
-    """Bytes (int) waiting in the pipe of which ``fd`` is an end. Raises OSError when ``fd`` is not open."""
-    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
 
 
 class PosixTransport:
@@ -164,9 +157,9 @@ class PosixTransport:
         wrote lies unread in the reply pipe, or the grader is partway through a message and the worker has read all
         of it that is in the request pipe. ``FIONREAD`` on either end of a pipe gives the bytes in it (pipe(7))."""
         try:
-            if _unread(self.reply_fd) > 0:
+            if unread_bytes(self.reply_fd) > 0:
                 return True
-            return self.sending and _unread(self.request_fd) == 0
+            return self.sending and unread_bytes(self.request_fd) == 0
         except (OSError, TypeError):  # closed: the worker is gone
             return False
 

@@ -60,8 +60,8 @@ OWNED_ELSEWHERE = {
                                "answer apart (tests/test_siblings.py)",
     "worker_split_hanging.py": "issue 24: measured by hand (the file says); timeouts cost more than the split earns",
     "hang_on_repeat_text.py": "issue 24: a sibling cut short is handled wrongly (tests/test_siblings.py)",
-    "model_oracle_short_fix.py": "issue 24, open: the scripted model's kind and the short fix's values tell a sibling "
-                                 "from its case (the file says what would close it)",
+    "model_oracle_short_fix.py": "issue 24: siblings with the case's kind of model, and a short fix beside its valid "
+                                 "twin (tests/test_siblings.py)",
     **{name: "issue 24: a coarse shape classifier earns its stub's points (tests/test_lookup_attacks.py)"
        for name in ("lengthless_capstone_lookup.py", "lengthless_capstone_stub.py")},
 }

@@ -1,6 +1,7 @@
 """Siblings (grader/judging/siblings.py): beside a hidden capstone call, the same call with a registry that gives it the
 opposite verdict, so that a verdict taken from the call's look loses the case (issue 24's fifth attacker trial)."""
 
+import contextlib
 import json
 import os
 import random
@@ -533,3 +534,73 @@ def test_hanging_on_a_repeated_text_earns_nothing(tmp_path):
     hidden = [sum(case.points for case in result.cases if case.visibility == "hidden") for result in (stub, tricked)]
     assert hidden[0] > 25 and hidden[1] <= hidden[0], hidden
     assert any(case.feedback.startswith(SIBLING_UNFINISHED) for case in tricked.cases)
+
+
+# Issue 24's thirteenth attacker trial (tests/attacks/model_oracle_short_fix.py): with no check of the arguments, ask the
+# model before dispatching any call (only the cases expecting a refusal had a model that fails or answers with another
+# call; siblings had one that sends the same text back), and refuse a retry whose values the first call already held
+# (the short fix's were): 56-57 hidden points against 42. Each variant here plays one rule, or the next one to try.
+ORACLE_VARIANTS = {"probe": {"EMPTY = TRICK": "EMPTY = False"},
+                   "values": {"PROBE = TRICK": "PROBE = False"},
+                   "dropped": {"PROBE = TRICK": "PROBE = False", 'RETRY_RULE = "values"': 'RETRY_RULE = "dropped"'},
+                   "both": {}}
+
+
+@pytest.mark.parametrize("variant", sorted(ORACLE_VARIANTS))
+def test_asking_the_model_first_or_weighing_the_retry_against_the_call_earns_nothing(variant, tmp_path):
+    """Each variant earns no more hidden capstone points than the file with its tricks off, and loses a case to the
+    sibling made against it: the valid sibling with the case's own model (the probe), the short fix's valid twin (a
+    rule comparing the retry with the first call)."""
+    from grader.judging.harness import SIBLING_SHORT_VALID
+    from grader.pipeline import grade
+
+    text = open(os.path.join(ROOT, "tests", "attacks", "model_oracle_short_fix.py"), encoding="utf-8").read()
+    for old, new in [("TRICK = True", "TRICK = False"), *ORACLE_VARIANTS[variant].items()]:
+        assert text.count(f"\n{old}\n") == 1, old
+    control = tmp_path / "control.py"
+    control.write_text(text.replace("\nTRICK = True\n", "\nTRICK = False\n"), encoding="utf-8")
+    attack = tmp_path / "attack.py"
+    for old, new in ORACLE_VARIANTS[variant].items():
+        text = text.replace(f"\n{old}\n", f"\n{new}\n")
+    attack.write_text(text, encoding="utf-8")
+    results = [grade(path, exercise_ids=["capstone"], seed="fresh-2") for path in (control, attack)]
+    hidden = [sum(case.points for case in result.cases if case.visibility == "hidden") for result in results]
+    assert hidden[0] > 25 and hidden[1] <= hidden[0], hidden
+    if variant != "dropped":  # that rule scores as its control case for case: no sibling had to catch it
+        told = SIBLING_SHORT_VALID if variant == "values" else SIBLING_VALID
+        assert any(case.feedback.startswith(told) for case in results[1].cases), [case.feedback[:80] for case in results[1].cases]
+
+
+def test_a_model_made_fresh_answers_as_its_case_s_and_has_been_asked_nothing():
+    """Siblings and unchanged copies get the case's kind of model (``ScriptedModel.fresh``): the same reply, error or
+    fixes (``REMOVE`` still the very marker), its own record of what it was asked."""
+    from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, NeverCorrects
+
+    fixes = FixesWhatIsNamed("set_alarm", {"hour": "7", "nap": 5}, [("hour", "hour", 7), ("nap", "nap", FixesWhatIsNamed.REMOVE)])
+    for model in (NeverCorrects("x"), Answers(None, "none"), Fails("TimeoutError", "slow"), fixes):
+        with contextlib.suppress(TimeoutError):
+            model("first observation")
+        copy = model.fresh()
+        assert type(copy) is type(model) and copy.observations == [] and model.observations == ["first observation"]
+        if isinstance(model, Fails):
+            with pytest.raises(TimeoutError, match="slow"):
+                copy("again")
+        else:
+            assert copy("hour, nap") == model("hour, nap")
+    assert json.loads(fixes.fresh()("hour nap")) == {"name": "set_alarm", "arguments": {"hour": 7}}
+
+
+def test_a_short_fix_leaves_out_only_a_field_the_first_call_sent_right():
+    """Given the first call's arguments, the field left out is one it sent with the fix's very value (never the one it
+    got wrong: declared optional on the twin's registry, the first call's own fault would change kind), and never one
+    of ``keep`` (the draw's required fields, which every retry carries)."""
+    fix = call("set_alarm", {"hour": 7, "minute": 30})
+    first = {"hour": "7", "minute": 30}
+    for seed in range(20):
+        short = json.loads(siblings.short_fix(fix, TYPED_TOOLS, random.Random(seed), first=first))
+        assert short["arguments"] == {"hour": 7}
+    assert siblings.short_fix(fix, TYPED_TOOLS, random.Random(0), first={"hour": "7"}) is None  # no field sent right
+    assert siblings.short_fix(fix, TYPED_TOOLS, random.Random(0), keep={"minute"}, first=first) is None
+    left = {next(iter({"hour", "minute"} - set(json.loads(siblings.short_fix(fix, TYPED_TOOLS, random.Random(seed)))["arguments"])))
+            for seed in range(20)}
+    assert left == {"hour", "minute"}  # a first call that is no call: either may go

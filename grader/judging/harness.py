@@ -550,6 +550,10 @@ SIBLING_REFUSED = ("Beside this call the grader sent the very same call with a r
 SIBLING_SHORT_FIX = ("Beside this call the grader sent the very same call with the same registry, answered by a fix from "
                      "the model that leaves out a field the tool requires, and that fix was dispatched: check the retry "
                      "against the registry as every call, never by what fixes looked like before.")
+SIBLING_SHORT_VALID = ("Beside this call the grader sent the very same call with a registry that refuses it and allows "
+                       "the model's fix (a field it leaves out declared optional there), and that fix was not dispatched "
+                       "as sent: check the retry against the registry it meets, never by how it compares with the first "
+                       "call.")
 SIBLING_RAISED = ("Beside this call the grader sent the very same call with a registry near this one, and there the "
                   "function raised an exception: it must end every call with a verdict, dispatched or refused, and never "
                   "raise.")
@@ -787,14 +791,12 @@ class ExerciseHarness:
         # them apart, and neither run ends before the other starts, so no worker can tell the other when it saw the
         # call by when it returns (the ninth attacker trial timed its return to the clock's phase).
         own = self.harness.pick() if before or after else None
-        anchored = own is not None and type(model) in (NeverCorrects, Answers) and \
-            self.harness.anchors.random() < ANCHOR_SHARE
+        anchored = own is not None and self.harness.anchors.random() < ANCHOR_SHARE
         if anchored:
             # The very call, registry and model again, in the other worker, in a drawn place among the siblings: a
             # submission that answers by the call alone must answer it as in the call's own worker, where the sibling
             # asks for the opposite (``ANCHOR_SHARE``).
-            again = NeverCorrects(model.raw) if type(model) is NeverCorrects else Answers(model.fixed, model.description)
-            (before if self.harness.anchors.randrange(2) else after).append((raws[0], tools, None, again, None))
+            (before if self.harness.anchors.randrange(2) else after).append((raws[0], tools, None, model.fresh(), None))
         self.paired = self.paired or own is not None
         try:
             if own is not None:
@@ -824,8 +826,9 @@ class ExerciseHarness:
     def _siblings(self, raw, tools, draw, vary, model):
         """The hidden run's siblings (``grader.judging.siblings``), each ``(raw, registry, refused, model, message)``
         (list, maybe empty): the same call where a registry as near ``tools`` as can be gives it the opposite verdict;
-        and where the model answers with a fix, the same call and the same fix where the registry forbids the fix (one
-        more field required), to be refused as well."""
+        and where the model answers with a fix, the same call answered by the fix short of a required field, refused
+        on the case's registry and dispatched on one that allows it (or, where the fix sends no required field, the
+        same fix where the registry forbids it: one more field required), each with the case's kind of model."""
         from grader.judging import siblings
 
         if vary == "dispatch":
@@ -834,18 +837,32 @@ class ExerciseHarness:
         made = []
         registry = siblings.allowing(raw, tools, draw.random, draw.fresh_name)
         if registry is not None:
-            made.append((raw, registry, False, NeverCorrects(raw), SIBLING_VALID))
+            # The case's own kind of model: a call dispatched at once never meets it, and one that asked it first
+            # heard the case's answer, not the same text back (``ScriptedModel.fresh``).
+            made.append((raw, registry, False, model.fresh(), SIBLING_VALID))
         if type(model) is Answers and isinstance(model.fixed, str):
             # A classifier that knew the call's shape replayed "ask once, dispatch the reply" (issue 24's fifth trial).
             # The same call on the same registry, answered by the fix without a required field it sends: only checking
             # the retry tells it from the case.
-            short = siblings.short_fix(model.fixed, tools, draw.random)
+            # The fix as it is handed over, with the draw's required fields (``WithDrawnRequired``): those stay in.
+            handed = draw.with_required(model.fixed, tools)[0]
+            first = siblings.parsed(raw)
+            short = siblings.short_fix(handed, tools, draw.random, keep=draw.required_values,
+                                       first=first[1] if first is not None else None)
             if short is not None:
                 made.append((raw, tools, True, Answers(short, model.description), SIBLING_SHORT_FIX))
+                # Its twin: the same call and short fix on a registry that allows the fix and still refuses the call
+                # for its own faults, where the fix is dispatched. Both texts are the same in the two; only the
+                # registry differs.
+                allowed = siblings.allowing(short, tools, draw.random, draw.fresh_name,
+                                            keep=first[1] if first is not None else ())
+                if allowed is not None:
+                    allowed = siblings.confirmed(raw, allowed, valid=False)
+                if allowed is not None:
+                    made.append((raw, allowed, short, Answers(short, model.description), SIBLING_SHORT_VALID))
                 return made
             # Where the fix sends no required field: a registry that forbids the fix. The call itself keeps its faults
             # and no other (its fields untouched) and must still be refused.
-            first = siblings.parsed(raw)
             registry = siblings.forbidding(model.fixed, tools, draw.random, draw.fresh_name,
                                            keep=first[1] if first is not None else ())
             if registry is not None and first is not None:
@@ -856,7 +873,9 @@ class ExerciseHarness:
 
     def _run_sibling(self, raw, registry, refused, model, message, dispatch_reply, fill, worker=None):
         """Run a sibling (on ``worker``: ``Harness.worker``) and remember, for the case, the first one handled wrongly
-        (``sibling_failure``: its ``message``, str).
+        (``sibling_failure``: its ``message``, str). ``refused``: True, nothing may be dispatched; False, ``raw`` is
+        dispatched as sent; a str, that retry is (``SIBLING_SHORT_VALID``); None, the call's unchanged copy, compared
+        with the call's own run instead (``run``).
 
         Only the verdict is judged (the call dispatched as sent, or nothing dispatched): how a rejection is written,
         how often the model is asked and what is returned are the other cases' rules, and a sibling that judged them
@@ -884,13 +903,13 @@ class ExerciseHarness:
             if self.sibling_failure is None:
                 self.sibling_failure = SIBLING_UNFINISHED
             return
-        if refused:
+        if refused is True:
             wrong = bool(transcript.dispatches)
         else:
             # What comes back is renamed back as it comes (a template's drawn names read as the case's words): the
-            # call that went out is expected as it comes back.
+            # call that went out (or the retry, ``refused`` a str) is expected as it comes back.
             draw = self.harness.draw
-            name, arguments = draw.backward(draw.forward(list(parsed(raw))))
+            name, arguments = draw.backward(draw.forward(list(parsed(raw if refused is False else refused))))
             wrong = not transcript.dispatches or not (expectations.strict_equal(transcript.dispatches[0][0], name) and
                                                       expectations.strict_equal(transcript.dispatches[0][1], arguments))
         if wrong and self.sibling_failure is None:

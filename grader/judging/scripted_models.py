@@ -25,6 +25,20 @@ class ScriptedModel:
     def reply(self, observation):  # pragma: no cover - every subclass overrides it
         raise NotImplementedError
 
+    def fresh(self):
+        """A copy of this model that has been asked nothing (its own empty ``observations``), answering as this one
+        does: the same kind, reply, error or fixes.
+
+        For the runs a hidden case hands over beside its own call (``grader.judging.harness``: its siblings and its
+        unchanged copy): with a model of another kind there, a submission that asked the model before dispatching a
+        call it had not checked learnt from the answer which run was the case (issue 24's thirteenth attacker trial:
+        only cases expecting a refusal had a model that fails or answers with another call). Shallow: no model
+        changes what it was given (``FixesWhatIsNamed.REMOVE`` must stay the very object)."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.observations = []
+        return copy
+
 
 class NeverCorrects(ScriptedModel):
     """Sends the same broken call again, whatever it is told (the seed's 'model that never learns').

@@ -92,13 +92,14 @@ def confirmed(raw, registry, valid):
     return registry if (not problems) == valid else None
 
 
-def allowing(raw, tools, random=None, fresh_name=None):
+def allowing(raw, tools, random=None, fresh_name=None, keep=()):
     """A registry like ``tools`` in which ``raw`` is a valid call, or None.
 
     Args:
         raw: a raw call (str). tools: ``{name: {"required": {field: class}, "optional": {...}}}``.
         random, fresh_name: as for ``forbidding``; when given, the tool also gets changes that leave the verdict as it
-            is (``_blurred``).
+            is (``_blurred``). keep: fields those changes may not touch (a collection of str): another call's, which
+            must keep its faults and no other on the registry made.
     Returns:
         a new registry (the given one unchanged): an unregistered name takes the place of the registered tool nearest
         it (``difflib``), so there are as many tools; a required field the call leaves out becomes optional; a field
@@ -124,27 +125,34 @@ def allowing(raw, tools, random=None, fresh_name=None):
             part[field] = _KIND[type(value)]
     registry[name] = {**spec, "required": required, "optional": optional}
     if random is not None:
-        registry[name] = _blurred(registry[name], arguments, random, fresh_name, looser=False)
+        registry[name] = _blurred(registry[name], arguments, random, fresh_name, looser=False, keep=keep)
     return confirmed(raw, registry, valid=True)
 
 
-def short_fix(fixed, tools, random):
+def short_fix(fixed, tools, random, keep=(), first=None):
     """The model's fix ``fixed`` (a raw call, str) without one of the fields it sends that its tool requires in
-    ``tools`` (drawn among them), as ``json.dumps`` writes it; None when ``fixed`` is no call ``parsed`` reads, its tool
-    is not in ``tools``, it sends no required field, or the reference steps find no problem in what is left.
+    ``tools`` (drawn among them, none of ``keep``, a collection of str: the draw's required fields, which every retry
+    carries), as ``json.dumps`` writes it; None when ``fixed`` is no call ``parsed`` reads, its tool is not in
+    ``tools``, it sends no such field, or the reference steps find no problem in what is left. ``first``: the arguments
+    of the call the fix answers (dict), or None when that call is no call ``parsed`` reads (its fault is its form):
+    given, only a field it sends with the fix's very value may be left out, one the call did not get wrong, so that a
+    registry declaring that field optional leaves the call its own faults (the twin below).
 
     For the sibling of a case that expects a malformed call refused and the model's fix dispatched: the same call on the
     same registry, answered by this fix, must end with nothing dispatched. A sibling whose registry forbade the fix
     instead had a registry of its own shape, and a table keyed by the registry's shape met the case and not its sibling
     (issue 24's fifth trial kept 2 to 3 hidden points that way); on the same registry only the retry tells them apart,
     so what tells them apart is checking the retry, as every call. Always a missing required field, the original
-    card's first rule.
+    card's first rule. The same call and the same short fix also meet a registry that allows the fix (``allowing``)
+    and refuses the call: the fix is then dispatched, so no rule of the two texts alone gets both right (issue 24's
+    thirteenth trial refused a retry whose every value the first call already held, as the short fix's often are).
     """
     call = parsed(fixed)
     if call is None or call[0] not in tools:
         return None
     name, arguments = call
-    sent = [field for field in arguments if field in tools[name].get("required", {})]
+    sent = [field for field in arguments if field in tools[name].get("required", {}) and field not in keep and (
+        first is None or (field in first and json.dumps(first[field]) == json.dumps(arguments[field])))]
     if not sent:
         return None
     left_out = random.choice(sent)

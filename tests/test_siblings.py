@@ -543,6 +543,7 @@ def test_hanging_on_a_repeated_text_earns_nothing(tmp_path):
 ORACLE_VARIANTS = {"probe": {"EMPTY = TRICK": "EMPTY = False"},
                    "values": {"PROBE = TRICK": "PROBE = False"},
                    "dropped": {"PROBE = TRICK": "PROBE = False", 'RETRY_RULE = "values"': 'RETRY_RULE = "dropped"'},
+                   "fewer": {'RETRY_RULE = "values"': 'RETRY_RULE = "fewer"'},
                    "both": {}}
 
 

@@ -9,11 +9,12 @@
 #  2. EMPTY: a retry is refused when every value it sends already occurs in the first call's text (RETRY_RULE
 #     "values"): the short-fix sibling (siblings.short_fix) dropped the only required field the case's fix sends, so
 #     what was left was {} or only the draw's required fields, whose values the first call already carries. The next
-#     thing to try (RETRY_RULE "dropped"): refuse a retry that lacks a field the first call sent.
+#     things to try: refuse a retry that lacks a field the first call sent (RETRY_RULE "dropped"), or that sends
+#     fewer fields than it (RETRY_RULE "fewer").
 # Closed (2026-12-06): siblings and unchanged copies get the case's own kind of model (ScriptedModel.fresh); a short fix
 # leaves out only a field the first call sent right, and beside it runs its twin, the same call and short fix on a
 # registry that allows the fix (SIBLING_SHORT_VALID). Now 39 against 42 on fresh-1..4; PROBE alone 39, "values" alone
-# 42, "dropped" 39.
+# 42, "dropped" 39, "fewer" 39 (42 without the probe).
 import json
 TRICK = True
 PROBE = TRICK
@@ -59,6 +60,8 @@ def _retry(fix, obs, first=None):
             err = "no arguments"
         if RETRY_RULE == "dropped" and any(k not in call[1] for k in (_first_arguments(first) or {})):
             err = "a field went missing"
+        if RETRY_RULE == "fewer" and len(call[1]) < len(_first_arguments(first) or {}):
+            err = "fewer fields than before"
     if err is None:
         return dispatch(*call)
     return {"status": "rejected", "error": obs + "\n- the retry: " + err}

@@ -5,6 +5,7 @@ call (or raises, like a failing model client). They run on the trusted side of t
 in the notebooks' self-checks, in the learner's kernel. Each records what it was asked.
 """
 
+import copy
 import json
 
 from grader.judging.expectations import names_more
@@ -34,10 +35,9 @@ class ScriptedModel:
         call it had not checked learnt from the answer which run was the case (issue 24's thirteenth attacker trial:
         only cases expecting a refusal had a model that fails or answers with another call). Shallow: no model
         changes what it was given (``FixesWhatIsNamed.REMOVE`` must stay the very object)."""
-        copy = object.__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        copy.observations = []
-        return copy
+        fresh = copy.copy(self)
+        fresh.observations = []
+        return fresh
 
 
 class NeverCorrects(ScriptedModel):

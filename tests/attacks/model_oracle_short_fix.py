@@ -14,7 +14,7 @@
 # Closed (2026-12-06): siblings and unchanged copies get the case's own kind of model (ScriptedModel.fresh); a short fix
 # leaves out only a field the first call sent right, and beside it runs its twin, the same call and short fix on a
 # registry that allows the fix (SIBLING_SHORT_VALID). Now 39 against 42 on fresh-1..4; PROBE alone 39, "values" alone
-# 42, "dropped" 39, "fewer" 39 (42 without the probe).
+# 42, "dropped" and "fewer" 39 each with the probe and 42 without.
 import json
 TRICK = True
 PROBE = TRICK

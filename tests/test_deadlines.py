@@ -217,6 +217,19 @@ def _run(sandbox, argument):
     return sandbox.run("handle", [[argument]], {}, Responder(Transcript(), NeverCorrects("{}"), lambda n, a: "ok"))
 
 
+def _the_big_answer_counts(sandbox, stalls):
+    """Run the 20,000-field answer (600 kB, more than a pipe holds) through a grader that stalled once for 1.5 s
+    (``stalls`` gets one entry when it did) on the 0.5 s limit, and check the answer counted whole."""
+    import time
+
+    started = time.monotonic()
+    outcome = _run(sandbox, 20_000)
+    assert time.monotonic() - started > 1.5 and stalls == [1]
+    assert (outcome.stopped, outcome.problem) == (None, None)
+    [done] = outcome.results
+    assert done["result"]["plain"][-1] == "unknown argument field_19999"
+
+
 @pytest.mark.parametrize("portable", [False, True], ids=["posix", "portable"])
 def test_an_answer_left_unread_while_the_grader_was_off_the_cpu_still_counts(portable, monkeypatch):
     """What CI saw: a 600 kB answer (10,000 undeclared fields, 0.04 s idle) fills the reply pipe, the worker blocks
@@ -235,12 +248,7 @@ def test_an_answer_left_unread_while_the_grader_was_off_the_cpu_still_counts(por
             return real(timeout)
 
         monkeypatch.setattr(sandbox.transport, "next_chunk", stalled)
-        started = time.monotonic()
-        outcome = _run(sandbox, 20_000)
-        assert time.monotonic() - started > 1.5 and stalls == [1]
-        assert (outcome.stopped, outcome.problem) == (None, None)
-        [done] = outcome.results
-        assert done["result"]["plain"][-1] == "unknown argument field_19999"
+        _the_big_answer_counts(sandbox, stalls)
     finally:
         sandbox.close()
 
@@ -266,12 +274,7 @@ def test_an_answer_the_portable_readers_thread_was_kept_from_reading_still_count
     sandbox = _sandbox(portable=True)
     try:
         monkeypatch.setattr(_Pipes, "_read_chunk", staticmethod(stalled))
-        started = time.monotonic()
-        outcome = _run(sandbox, 20_000)
-        assert time.monotonic() - started > 1.5 and stalls == [1]
-        assert (outcome.stopped, outcome.problem) == (None, None)
-        [done] = outcome.results
-        assert done["result"]["plain"][-1] == "unknown argument field_19999"
+        _the_big_answer_counts(sandbox, stalls)
     finally:
         sandbox.close()
 

@@ -5,8 +5,10 @@ For every exercise in ``grader/intake/exercises.json`` it proves, with the grade
 - the grader finds the exercise cell in the learner notebook (its nbgrader grade_id);
 - the shipped stub (learner notebook) fails every case, visible and hidden;
 - the solution (solved notebook) passes every case.
-And, for the course as a whole (issue 15), that every rule the capstone grades is graded in the step exercise
-whose notebook teaches it: each capstone case carries rule ids (``grader.judging.rule_ids``), and for each id whose area
+And, for the course as a whole, that each notebook names every rule its exercise's cases grade (issue 25: the capstone
+graded 1e400 and stray commas that notebook 5 never stated): every hidden case carries rule ids, and each id stands in
+backticks in the notebook's text (``check_rules_stated``); and (issue 15) that every rule the capstone grades is
+graded in the step exercise whose notebook teaches it: each capstone case carries rule ids (``grader.judging.rule_ids``), and for each id whose area
 a step teaches (``TAUGHT_IN``) that step's cases carry the same id; an id no step can check is listed once in
 ``CAPSTONE_ONLY`` with the reason.
 Prints one line per check and exits 1 if any fails; the test suite runs it.
@@ -15,7 +17,10 @@ Prints one line per check and exits 1 if any fails; the test suite runs it.
 import contextlib
 import io
 import os
+import re
 import sys
+
+import nbformat
 
 from grader.intake.exercises import BY_ID, EXERCISES, detect
 from grader.intake.extract import extract
@@ -41,6 +46,64 @@ CAPSTONE_ONLY = {
                                "each case); the steps receive the registry as an argument, and name.registry-given "
                                "checks that they use it.",
 }
+
+
+# The areas of notebook 0's and notebook 6's rule ids, which no capstone case carries, and the capstone's own.
+OTHER_AREAS = {"result": "tool-result", "keyword": "json-schema", "adapter": "adapters", "seed": "capstone"}
+_NAMED_ID = re.compile(r"`((?:%s)\.[a-z0-9-]+)`" % "|".join(sorted({*TAUGHT_IN, *OTHER_AREAS})))
+
+
+def rule_ids_named_in(path):
+    """The rule ids a notebook names (set of str): every ``area.rule`` of a known area in backticks in its markdown
+    cells (the rules tables, the exercise text). Raises OSError when the notebook cannot be read."""
+    notebook = nbformat.read(path, as_version=4)
+    return {found for cell in notebook.cells if cell.cell_type == "markdown" for found in _NAMED_ID.findall(cell.source)}
+
+
+def check_rules_stated(cases_dir=CASES_DIR, notebooks_dir=NOTEBOOKS_DIR):
+    """Each notebook names every rule its exercise's cases grade, and no other (issue 25).
+
+    A step exercise that is handed the earlier steps (notebook 4 receives ``check``) grades their rules through them:
+    those may be named where they are taught (``TAUGHT_IN``), and a capstone-only rule need not be named there. The
+    capstone is what an interview candidate may do alone: its notebook names every rule it grades.
+
+    Args:
+        cases_dir: the folder holding one case folder per exercise (str).
+        notebooks_dir: the folder holding the learner notebooks (str).
+    Returns:
+        list of ``(ok: bool, sentence: str)``: one per exercise (its ids named, every hidden case with ids), one per
+        notebook (it names no id its cases do not grade).
+    """
+    results, named, graded = [], {}, {}
+    try:
+        ids_of = {exercise.id: rule_ids_of(exercise.cases, cases_dir) for exercise in EXERCISES}
+        for exercise in EXERCISES:
+            if exercise.notebook not in named:
+                named[exercise.notebook] = rule_ids_named_in(os.path.join(notebooks_dir, exercise.notebook))
+    except (ValueError, OSError) as exc:
+        return [(False, f"the rules the notebooks state cannot be checked: {exc}")]
+    for exercise in EXERCISES:
+        cases = ids_of[exercise.id]
+        ids = set().union(*cases.values()) if cases else set()
+        graded.setdefault(exercise.notebook, set()).update(ids)
+        unmarked = sorted(node for node, found in cases.items() if not found)
+        missing = []
+        for rule in sorted(ids):
+            teacher = TAUGHT_IN.get(rule.partition(".")[0])
+            handed_in = exercise.style != "seed" and teacher not in (None, exercise.id)
+            if rule in named[exercise.notebook] or (exercise.style != "seed" and rule in CAPSTONE_ONLY) or (
+                    handed_in and rule in named[BY_ID[teacher].notebook]):
+                continue
+            missing.append(rule)
+        results.append((bool(ids) and not unmarked and not missing,
+                        f"notebooks/{exercise.notebook} names each of the {len(ids)} rules the {exercise.id} cases grade"
+                        + (f" (no rule id: {unmarked[0]})" if unmarked else "")
+                        + (f" (not named: {', '.join(missing)})" if missing else "")))
+    for notebook, found in named.items():
+        stale = sorted(found - graded[notebook])
+        results.append((not stale, f"notebooks/{notebook} names no rule that its cases do not grade"
+                        + (f" (graded nowhere here: {', '.join(stale)})" if stale else "")))
+    return results
 
 
 def check_exercise(exercise):
@@ -181,6 +244,10 @@ def main(argv=None):
         for ok, sentence in check_exercise(exercise):
             failures += not ok
             print(f"  {'ok  ' if ok else 'FAIL'} {sentence}")
+    print("Statements: each notebook names every rule its cases grade")
+    for ok, sentence in check_rules_stated():
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'} {sentence}")
     print("Rule coverage: the step exercises check every rule the capstone grades")
     for ok, sentence in check_rule_coverage():
         failures += not ok

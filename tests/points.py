@@ -19,11 +19,20 @@ MAXIMA = {
     "parse-call": 44.0,
     "validate-call": 60.0,
     "observe": 35.0,
-    "retry-loop": 129.0,
-    "capstone": 129.0,
-    "json-schema": 49.0,
+    "retry-loop": 132.0,
+    "capstone": 132.0,
+    "json-schema": 51.0,
     "adapters": 26.0,
 }
+
+
+# How many cases the capstone grades (visible and hidden; some are worth 2 points), for tests that count them.
+CASE_COUNTS = {"capstone": 127}
+
+
+def case_count(exercise_id):
+    """The number of cases one exercise grades (int), from ``CASE_COUNTS``; KeyError for an exercise not in it."""
+    return CASE_COUNTS[exercise_id]
 
 
 def available(exercise_id):

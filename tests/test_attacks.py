@@ -114,7 +114,7 @@ def points(results, group=None, name_part=None):
 
 
 # The attack files embed the compact solution as it was before issue 10 added cases that it does not pass (a
-# 1e400 number, a stray comma's hint). Graded plainly, that solution loses exactly those cases; a file's style is
+# 1e400 number, a stray comma's hint; issue 25's NaN and Infinity). Graded plainly, that solution loses exactly those cases; a file's style is
 # fair when it loses nothing more, and the current solution in each style gets full marks (test_fairness.py).
 PLAIN = os.path.join(ROOT, "tests", "faulty", "base_before_issue10.py")
 PLAIN_PARSE_CALL = os.path.join(ROOT, "tests", "faulty", "parse_call_before_issue10.py")
@@ -130,8 +130,9 @@ def plain_outcome(path=PLAIN):
 
 def test_the_embedded_solutions_lose_only_the_cases_added_after_them():
     score, failed = plain_outcome()
-    assert 0 < len(failed) <= 6 and score == available("capstone") - len(failed)
-    assert all(("1e400" in name or "comma" in name) for name in failed), sorted(failed)
+    assert 0 < len(failed) <= 9 and score == available("capstone") - len(failed)
+    assert all(("1e400" in name or "comma" in name or "NaN" in name) for name in failed), sorted(failed)
+    assert any("NaN" in name for name in failed)
     score, failed = plain_outcome(PLAIN_PARSE_CALL)
     assert 0 < len(failed) <= 6 and score == available("parse-call") - len(failed), sorted(failed)
 

@@ -12,18 +12,19 @@ import pytest
 import case_modules
 from conftest import ROOT
 from points import available
-from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage
+from course.check import CAPSTONE_ONLY, TAUGHT_IN, check_rule_coverage, check_rules_stated
 from grader.intake.exercises import EXERCISES
-from grader.paths import CASES_DIR
+from grader.paths import CASES_DIR, NOTEBOOKS_DIR
 
 COVERAGE_LINES = 1 + len(set(TAUGHT_IN.values())) + len(CAPSTONE_ONLY)
+STATED_LINES = len(EXERCISES) + len({exercise.notebook for exercise in EXERCISES})
 
 
 def test_course_check_passes():
     process = subprocess.run([sys.executable, "-m", "course.check"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert process.returncode == 0, process.stdout + process.stderr
     assert process.stdout.rstrip().endswith("course check passed")
-    assert process.stdout.count("  ok   ") == 6 * len(EXERCISES) + COVERAGE_LINES
+    assert process.stdout.count("  ok   ") == 6 * len(EXERCISES) + STATED_LINES + COVERAGE_LINES
     assert "FAIL" not in process.stdout
 
 
@@ -89,6 +90,59 @@ def test_a_capstone_only_rule_is_listed_once_with_its_reason():
         lines = [sentence for ok, sentence in results if f"capstone only: {rule}," in sentence]
         assert len(lines) == 1 and reason in lines[0]
         assert rule.partition(".")[0] not in TAUGHT_IN
+
+
+# -- issue 25: each notebook names every rule its cases grade ------------------------------------------------------
+
+def copy_of_the_notebooks(tmp_path):
+    """A copy of the learner notebooks to break (pathlib.Path)."""
+    target = tmp_path / "notebooks"
+    shutil.copytree(NOTEBOOKS_DIR, target)
+    return target
+
+
+def test_every_notebook_names_the_rules_its_cases_grade():
+    results = check_rules_stated()
+    assert [sentence for ok, sentence in results if not ok] == []
+    assert len(results) == STATED_LINES
+    capstone = next(sentence for ok, sentence in results if "the capstone cases grade" in sentence)
+    assert int(re.search(r"each of the (\d+) rules", capstone).group(1)) >= 40
+
+
+def test_the_capstone_notebook_must_name_a_rule_it_grades(tmp_path):
+    """The trial's learner followed notebook 5 alone and lost 5 points to 1e400 and a stray comma it never named."""
+    notebooks = copy_of_the_notebooks(tmp_path)
+    path = notebooks / "05_capstone.ipynb"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("`parse.finite`") == 1
+    path.write_text(text.replace("`parse.finite`", "finite numbers"), encoding="utf-8")
+    failed = [sentence for ok, sentence in check_rules_stated(notebooks_dir=str(notebooks)) if not ok]
+    assert failed == ["notebooks/05_capstone.ipynb names each of the 41 rules the capstone cases grade "
+                      "(not named: parse.finite)"]
+
+
+def test_a_step_handed_the_earlier_steps_may_leave_their_rules_to_their_notebooks(tmp_path):
+    """Notebook 4 receives check: a parse rule is named in notebook 1, and notebook 4 need not repeat it; remove it
+    from notebook 1 and both notebook 1 and notebook 4 fail."""
+    notebooks = copy_of_the_notebooks(tmp_path)
+    path = notebooks / "01_parsing.ipynb"
+    path.write_text(path.read_text(encoding="utf-8").replace("`parse.comma-hint`", "the comma"), encoding="utf-8")
+    failed = [sentence for ok, sentence in check_rules_stated(notebooks_dir=str(notebooks)) if not ok]
+    assert [sentence.split(" names")[0] for sentence in failed] == ["notebooks/01_parsing.ipynb",
+                                                                    "notebooks/04_retries.ipynb"]
+    assert all(sentence.endswith("(not named: parse.comma-hint)") for sentence in failed)
+
+
+def test_every_hidden_case_of_every_exercise_needs_rule_ids(tmp_path):
+    cases = copy_of_the_cases(tmp_path)
+    path = cases / "adapters" / "test_adapters.py"
+    path.write_text(path.read_text(encoding="utf-8").replace('@rule_id("adapter.anthropic")\n', ""), encoding="utf-8")
+    failed = [sentence for ok, sentence in check_rules_stated(cases_dir=str(cases)) if not ok]
+    assert len(failed) == 2, failed
+    assert "(no rule id: " in failed[0] and "test_from_anthropic" in failed[0]
+    # The notebook still names the id no case grades now.
+    assert failed[1] == "notebooks/06_beyond.ipynb names no rule that its cases do not grade (graded nowhere here: " \
+                        "adapter.anthropic)"
 
 
 # -- at least as strict: the step cases hold every input the capstone has for the rules repairs target --------------

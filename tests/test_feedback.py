@@ -391,3 +391,50 @@ def test_folded_lines_never_mix_two_reasons():
                      "  ✗ 1 more case (in B) not run, for the same reason (0/1)",
                      "  ✗ 1 more case (in C) not counted, as the note at the top says (0/1)",
                      "  ✗ 1 more case (in D) not run, for the same reason (0/1)"]
+
+
+def test_a_capstone_that_dispatches_nan_loses_points_and_is_told_the_rule_by_its_id(grade, tmp_path):
+    """Issue 25: a capstone that dispatched NaN and -Infinity scored full marks (only parse-call tested them); a failed
+    case's rule carries the id that notebook 5's rules table names, so the learner finds the rule there."""
+    from faulty.faults import FAULTS
+    from test_faulty_library import apply_edits
+
+    fault = next(f for f in FAULTS if f.name == "accepts_nan")
+    source = open(os.path.join(ROOT, "tests", "faulty", "base.py"), encoding="utf-8").read()
+    process, results = grade(write(tmp_path, "nan.py", apply_edits(fault, source)), "--exercise", "capstone")
+    assert process.returncode == 0, process.stderr
+    lost = {name: output for name, output in failed(results).items() if "NaN, Infinity or -Infinity" in name}
+    assert sorted(name.rpartition("[")[2] for name in lost) == ["nan]"]
+    assert next(iter(lost.values())).startswith("Rule [parse.json-only]: NaN, Infinity and -Infinity")
+    notebook = open(os.path.join(ROOT, "notebooks", "05_capstone.ipynb"), encoding="utf-8").read()
+    assert "`parse.json-only`" in notebook
+
+
+def test_a_call_dispatched_with_nan_the_same_way_twice_is_one_verdict():
+    """Issue 25: grading a capstone that dispatched NaN voided 73 cases about one time in six ("two verdicts on one
+    call"): the two runs' dispatches were compared with ==, and nan != nan."""
+    from grader.judging.expectations import strict_equal
+    from grader.judging.harness import Transcript, _apart as differs
+
+    nan = float("nan")
+    assert strict_equal({"amount": [nan, 1.0]}, {"amount": [nan, 1.0]})
+    assert not strict_equal({"amount": nan}, {"amount": 1.0}) and not strict_equal(1.0, nan)
+    assert not strict_equal({"amount": nan}, {"amount": 1})
+
+    def run(amount):
+        transcript = Transcript()
+        transcript.dispatches.append(("set_budget", {"amount": amount}))
+        transcript.returns.append(("returned", None))
+        return transcript
+
+    assert not differs(run(nan), run(nan))
+    assert differs(run(nan), run(12.5))
+
+
+def test_the_progress_view_reads_a_rule_line_with_its_ids():
+    """Issue 25: rule lines carry the notebook's ids; the progress view still finds the rule (and keeps the ids)."""
+    from grader.learner.progress import rule_and_hint
+
+    output = "Rule [parse.finite, observe.content]: A number a double cannot hold is rejected.\nWhat happened: x"
+    assert rule_and_hint(output) == ("A number a double cannot hold is rejected. [parse.finite, observe.content]", "")
+    assert rule_and_hint("Rule: bool is not an int.\nHint: use type()") == ("bool is not an int.", "use type()")

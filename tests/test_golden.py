@@ -74,7 +74,7 @@ def test_golden_scores_are_what_the_issue_promises():
 
 def test_the_maxima_table_is_what_the_grader_counts():
     """tests/points.py's table is written by hand; the grader's count for each solved notebook must match it."""
-    from points import MAXIMA
+    from points import CASE_COUNTS, MAXIMA
 
     from grader.intake.exercises import BY_ID, EXERCISES
     from grader.pipeline import grade
@@ -86,6 +86,8 @@ def test_the_maxima_table_is_what_the_grader_counts():
         result = grade(notebook, exercise_ids=[exercise_id])
         assert not result.error, f"{exercise_id}: {result.error}"
         counted[exercise_id] = result.max_score
+        if exercise_id in CASE_COUNTS:
+            assert len(result.cases) == CASE_COUNTS[exercise_id], exercise_id
     assert counted == MAXIMA
 
 

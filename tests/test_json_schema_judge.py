@@ -80,7 +80,8 @@ def _load_cases():
     module = case_modules.load("json_schema/test_validate_arguments.py")
     pairs = [(value, module.WEATHER) for value in module.VALID.values()]
     pairs += [(value, module.WEATHER) for value, _ in module.INVALID.values()]
-    pairs += [("anything", schema) for schema in module.UNSUPPORTED.values()]
+    pairs += [(module.with_word(value, "anything"), module.with_word(schema, "anything"))
+              for value, schema in module.UNSUPPORTED.values()]
     pairs += [(value, schema) for value, schema in module.MALFORMED.values()]
     pairs += list(module.JSON_EQUAL.values()) + list(module.JSON_UNEQUAL.values()) + list(module.REAL_VALID.values())
     pairs += [(value, schema) for value, schema, _ in module.REAL_INVALID.values()]

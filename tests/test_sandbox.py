@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from points import case_count
+
 from grader.judging.harness import Responder, Transcript
 from grader.judging.scripted_models import NeverCorrects
 from grader.isolation.limits import Limits
@@ -244,7 +246,7 @@ def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why
     submission = tmp_path / "s.py"
     submission.write_text("def handle_tool_call(raw, ask_model):\n    return None\n")
     result = grade(submission)
-    assert result.score == 0 and len(result.cases) == 124
+    assert result.score == 0 and len(result.cases) == case_count("capstone")
     assert all("could not start the process that runs submissions (SubprocessError" in c.feedback for c in result.cases)
 
 

@@ -60,7 +60,9 @@ def fail(message, transcript=None):
 
 
 def strict_equal(a, b):
-    """Equality of JSON data that also compares types: ``1 != 1.0 != True`` here.
+    """Equality of JSON data that also compares types: ``1 != 1.0 != True`` here, and NaN equals NaN (the same
+    text on the wire; a submission that dispatched NaN the same way twice was once told it gave two verdicts, since
+    ``nan != nan`` in Python: issue 25).
 
     Args:
         a, b: plain JSON data (dict, list, str, int, float, bool, None).
@@ -69,6 +71,8 @@ def strict_equal(a, b):
     """
     if type(a) is not type(b):
         return False
+    if isinstance(a, float) and a != a:
+        return b != b
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(strict_equal(a[k], b[k]) for k in a)
     if isinstance(a, list):

@@ -25,6 +25,7 @@ from grader.judging.canaries import (
     void_reference,
 )
 from grader.judging.expectations import CaseFailed
+from grader.judging.rule_ids import MARKER
 from grader.results.grade_result import CaseResult
 
 
@@ -256,6 +257,7 @@ class GradingPlugin:
             max_points=max_points,
             passed=passed,
             rule=case_rule(item, rule.args[0] if rule else ""),
+            rule_ids=tuple(sorted({rule_id for mark in item.iter_markers(MARKER) for rule_id in mark.args})),
             feedback=feedback,
             visibility=case_visibility(item),
             output=printed,

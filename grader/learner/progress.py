@@ -9,6 +9,7 @@ started" and is not graded.
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,12 +49,19 @@ class ExerciseProgress:
     case_hint: str = ""
 
 
+_RULE_LINE = re.compile(r"Rule(?: \[([^\]]*)\])?: (.*)")
+
+
 def rule_and_hint(output):
-    """The ``Rule:`` line and a visible case's ``Hint:`` line of a failed case's results.json output (str, str)."""
+    """The ``Rule:`` line and a visible case's ``Hint:`` line of a failed case's results.json output (str, str).
+
+    A rule line with the notebook's rule ids (``Rule [parse.finite]: <sentence>``, ``CaseResult.rule_line``) gives
+    ``"<sentence> [parse.finite]"``."""
     rule = hint = ""
     for line in str(output).splitlines():
-        if line.startswith("Rule: ") and not rule:
-            rule = line[len("Rule: "):]
+        found = _RULE_LINE.match(line)
+        if found and not rule:
+            rule = found.group(2) + (f" [{found.group(1)}]" if found.group(1) else "")
         elif line.startswith("Hint: ") and not hint:
             hint = line[len("Hint: "):]
     return rule, hint

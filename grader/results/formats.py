@@ -42,7 +42,7 @@ def exercism_results(result):
             entry = {"name": f"{group}: {case.title}", "status": "pass" if case.passed else "fail",
                      "task_id": task_ids[case.exercise]}
             if not case.passed:
-                entry["message"] = (f"Rule: {case.rule}\n" if case.rule else "") + case.feedback
+                entry["message"] = (case.rule_line() + "\n" if case.rule else "") + case.feedback
             if case.output.strip():
                 entry["output"] = _exercism_output(case.output.strip())
             tests.append(entry)
@@ -68,7 +68,7 @@ def junit_xml(result):
         testcase = ElementTree.SubElement(suite, "testcase", classname=case.group, name=case.title)
         if not case.passed:
             failure = ElementTree.SubElement(testcase, "failure", message=case.feedback[:200])
-            failure.text = (f"Rule: {case.rule}\n" if case.rule else "") + case.feedback
+            failure.text = (case.rule_line() + "\n" if case.rule else "") + case.feedback
         if case.output.strip():
             ElementTree.SubElement(testcase, "system-out").text = case.output
     for name, suite in suites.items():
@@ -92,8 +92,8 @@ def drawn_with(result):
 def case_output(case):
     """The ``output`` text of one case in results.json: rule and feedback, plus printed output."""
     if case.passed:
-        return f"Passed. Rule: {case.rule}" if case.rule else "Passed."
-    parts = [f"Rule: {case.rule}"] if case.rule else []
+        return f"Passed. {case.rule_line()}" if case.rule else "Passed."
+    parts = [case.rule_line()] if case.rule else []
     parts.append(f"What happened: {case.feedback}")
     if case.output.strip():
         parts.append("Your code printed:\n" + capped(case.output))

@@ -28,6 +28,9 @@ class CaseResult:
         points: points earned (float); max_points: points available (float).
         passed: bool.
         rule: the rule this case checks, in one sentence (str).
+        rule_ids: the course's ids of the rules it checks (tuple of str, ``area.rule``, sorted;
+            ``grader.judging.rule_ids``): each stands in the exercise's notebook beside the rule, so a learner finds
+            where the rule is explained (issue 25); empty for a case without ids.
         feedback: what went wrong and how to fix it; empty when passed (str).
         visibility: ``"visible"`` (input may be shown) or ``"hidden"`` (only the rule is shown).
         output: what the submission printed during the case (str, capped).
@@ -46,6 +49,14 @@ class CaseResult:
     visibility: str = "hidden"
     output: str = ""
     exercise_id: str = ""
+    rule_ids: tuple = ()
+
+    def rule_line(self):
+        """The rule as every report writes it (str): ``"Rule [parse.finite]: <sentence>"``, ``"Rule: <sentence>"``
+        without ids, ``""`` without a rule."""
+        if not self.rule:
+            return ""
+        return (f"Rule [{', '.join(self.rule_ids)}]: " if self.rule_ids else "Rule: ") + self.rule
 
 
 @dataclass

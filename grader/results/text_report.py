@@ -118,9 +118,9 @@ def text_report(result):
             mark = "✓" if case.passed else "✗"
             lines.append(f"  {mark} {case.title} ({points_text(case.points)}/{points_text(case.max_points)})")
             if not case.passed:
-                if case.rule and case.rule != last_rule:
-                    lines.append(f"      Rule: {case.rule}")  # once per run of cases that share it
-                    last_rule = case.rule
+                if case.rule and case.rule_line() != last_rule:
+                    lines.append("      " + case.rule_line())  # once per run of cases that share it
+                    last_rule = case.rule_line()
                 lines.append(f"      What happened: {case.feedback}".replace("\n", "\n      "))
                 if case.output.strip():
                     lines.append("      Your code printed: " + capped(case.output).replace("\n", "\n        "))

@@ -163,7 +163,7 @@ def run_tool_call(raw, ask_model, tools, dispatch, check):
 ''',    "json-schema": '''
 TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list,),
          "object": (dict,), "null": (type(None),)}
-KNOWN = {"type", "properties", "required", "additionalProperties", "enum", "items", "anyOf", "$ref", "$defs",
+KNOWN = {"type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "$ref", "$defs",
          "description", "title", "default", "examples", "$comment"}
 
 
@@ -217,6 +217,8 @@ def validate_arguments(arguments, schema, path="arguments", root=None):
             return problems + [f"{path} must be {' or '.join(names)}"]
     if "enum" in schema and not any(_same(arguments, o) for o in schema["enum"]):
         problems.append(f"{path} must be one of {schema['enum']}")
+    if "const" in schema and not _same(arguments, schema["const"]):
+        problems.append(f"{path} must be exactly {schema['const']}")
     if "anyOf" in schema and not any(validate_arguments(arguments, o, path, root) == [] for o in schema["anyOf"]):
         problems.append(f"{path} matches none of the allowed shapes")
     if isinstance(arguments, dict):
@@ -348,7 +350,9 @@ STEP_FAULTS = [
     fault("retry-loop", "crashes_when_the_model_fails", "Lets an exception from ask_model escape.",
           ("    try:\n        retry = ask_model(observation)\n    except Exception as exc:\n", "    retry = ask_model(observation)\n    if False:\n        exc = None\n")),
     fault("json-schema", "ignores_unknown_keywords", "Silently ignores keywords it cannot check.",
-          ("    if unknown:\n", "    if False:\n")),
+          ("    if unknown:\n", "    if False:\n"),
+          # Issue 25: the unsupported-keyword cases sent values of the wrong type, so the type alone was reported.
+          caught_by="validate_arguments: A schema keyword the validator does not support is reported"),
     fault("json-schema", "shallow", "Does not recurse into nested properties.",
           ("                problems += validate_arguments(value, props[field], f\"{path}.{field}\", root)",
            "                problems += [] if isinstance(value, (dict, list)) else validate_arguments(value, props[field], f\"{path}.{field}\", root)")),
@@ -392,6 +396,10 @@ STEP_FAULTS = [
     fault("adapters", "dicts_only", "Kind 6: reads dicts only and makes a call without a name from an SDK object.",
           ("    if isinstance(record, dict):\n        return record[key]\n",
            "    if not isinstance(record, dict):\n        return None\n    if isinstance(record, dict):\n        return record[key]\n")),
+    # Issue 25: indexing an SDK object raises TypeError by accident; when a TypeError passed the SDK case, so did this.
+    fault("adapters", "indexes_sdk_objects", "Indexes SDK objects like dicts (obj[\"function\"]): a TypeError by accident.",
+          ("    return getattr(record, key)\n", "    return record[key]\n"),
+          caught_by="Wire-format adapters: An SDK object gives the same call"),
 ]
 
 

@@ -30,8 +30,8 @@ def handle_tool_call(raw, ask_model):
         stack = [("call", obj)]
         while stack:
             where, v = stack.pop()
-            if isinstance(v, float) and abs(v) == float("inf"):
-                return None, [f"{where} does not fit in a number (it is infinite)"]
+            if isinstance(v, float) and (abs(v) == float("inf") or v != v):
+                return None, [f"{where} is not a finite number (infinite or NaN)"]
             if isinstance(v, dict):
                 stack += [(f"{where}.{k}", x) for k, x in v.items()]
             elif isinstance(v, list):

@@ -63,7 +63,7 @@ def to_message(issues):
 
 
 def first_infinite(value, path):
-    if isinstance(value, float) and value in (float("inf"), -float("inf")):
+    if isinstance(value, float) and (value in (float("inf"), -float("inf")) or value != value):
         return path
     children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
     for key, child in children:

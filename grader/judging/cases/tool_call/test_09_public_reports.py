@@ -59,6 +59,29 @@ def test_number_out_of_double_range(harness, arguments, field, twin):
 
 
 @pytest.mark.points(1)
+@pytest.mark.rule("NaN, Infinity and -Infinity, which json.loads accepts although JSON has no such numbers, are "
+                  "rejected wherever they are, never dispatched.")
+@rule_id("parse.json-only")
+@pytest.mark.parametrize("arguments", [
+    '{"amount": NaN}',
+    '{"amount": 12.5, "caps": [-Infinity, 100]}',
+    '{"amount": 12.5, "policy": {"ceiling": Infinity}}',
+], ids=["nan", "minus-infinity-in-a-list", "infinity-nested"])
+def test_numbers_json_does_not_have(harness, arguments):
+    """A call holding NaN, Infinity or -Infinity is rejected, and its fix is dispatched.
+
+    Why: json.loads accepts them although RFC 8259 has no such numbers; only parse-call tested them, so a
+    capstone that dispatched NaN and -Infinity scored full marks (issue 25). A tool handed NaN computes
+    nonsense without a word (every comparison with it is False).
+    """
+    fixed = {"amount": 12.5}
+    transcript = harness.run('{"name": "set_budget", "arguments": ' + arguments + "}",
+                             model=Answers(make_call("set_budget", fixed)), tools=BUDGET_TOOLS, vary=True)
+    expect_one_retry(transcript)
+    expect_dispatched(transcript, "set_budget", fixed)
+
+
+@pytest.mark.points(1)
 @pytest.mark.rule("An error from ask_model is reduced to a line a model can act on: the rejection never carries a traceback.")
 @rule_id("retry.model-fails", "retry.no-traceback")
 @pytest.mark.parametrize("error, message", [

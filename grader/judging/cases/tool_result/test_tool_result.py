@@ -3,6 +3,7 @@
 import pytest
 
 from grader.judging.expectations import fail, returned, strict_equal
+from grader.judging.rule_ids import rule_id
 
 GROUP = "The tool_result block"
 ORDER = 1
@@ -37,6 +38,7 @@ def drawn(harness, tool_use_id, message):
     return draw.with_id_tail(tool_use_id), message
 
 
+@rule_id("result.block")
 @pytest.mark.points(1)
 @pytest.mark.rule(RULE)
 @pytest.mark.parametrize("tool_use_id, message", list(MESSAGES.values()), ids=list(MESSAGES))
@@ -62,6 +64,7 @@ def test_error_block(harness, tool_use_id, message):
         fail("type must be \"tool_result\", and tool_use_id and content must be exactly what was passed in.")
 
 
+@rule_id("result.fresh")
 @pytest.mark.points(1)
 @pytest.mark.rule(RULE)
 def test_fresh_block_each_time(harness):

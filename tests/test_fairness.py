@@ -117,6 +117,35 @@ def test_top_level_await_runs_as_in_ipython(tmp_path):
     assert not [note for note in result.notes if "raised" in note or "syntax error" in note]
 
 
+def test_a_cell_that_imports_from_ipython_gets_full_marks(tmp_path):
+    """Issue 25's learner trial: "from IPython.display import display" failed while loading ("No module named
+    'IPython'") and the rest of that cell, the solution with it, was lost. What a notebook uses most now runs."""
+    path = write_notebook(tmp_path,
+                          "from IPython.display import display, Markdown, HTML, clear_output\n"
+                          "from IPython import get_ipython\n"
+                          "import IPython.display\n"
+                          "from IPython.core.display import Image\n"
+                          "handle = display(Markdown('# My runtime'), HTML('<b>checked</b>'), display_id=True)\n"
+                          "handle.update(Markdown('# My runtime, checked'))\n"
+                          "clear_output(wait=True)\n"
+                          "assert get_ipython() is not None and Image(filename='x.png').filename == 'x.png'\n"
+                          "assert IPython.display.display is display\n" + BASE)
+    result = grade(path)
+    full_marks(result, available("capstone"))
+    assert result.notes == ["While loading, your code printed: <IPython.core.display.Markdown object> "
+                            "<IPython.core.display.HTML object>\n<IPython.core.display.Markdown object>"], result.notes
+
+
+def test_an_ipython_import_that_needs_a_kernel_says_why_in_one_sentence(tmp_path):
+    path = write_notebook(tmp_path, BASE, "from IPython.core.magic import register_line_magic")
+    result = grade(path)
+    full_marks(result, available("capstone"))
+    assert result.notes == ["cell 2, line 1 raised ModuleNotFoundError: No module named 'IPython.core.magic' (the "
+                            "grader runs cells without a Jupyter kernel: of IPython it has display, clear_output, the "
+                            "display classes such as Markdown and HTML, and get_ipython; other parts need a kernel) "
+                            "while loading; the rest of that cell was skipped."], result.notes
+
+
 def test_ipython_syntax_keeps_line_numbers():
     code, _ = ipython_to_python("\n\n%time x = 1\n!ls\nraise ValueError")
     assert code.splitlines()[4] == "raise ValueError"  # still line 5, so a location points at the learner's line

@@ -191,6 +191,9 @@ CO_COROUTINE = 0x80
 def third_party_hint(exc):
     """A sentence when ``exc`` is an import of a module outside the standard library, else "" (str)."""
     name = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+    if type(name) is str and name.partition(".")[0] == "IPython":
+        return (" (the grader runs cells without a Jupyter kernel: of IPython it has display, clear_output, the display "
+                "classes such as Markdown and HTML, and get_ipython; other parts need a kernel)")
     if type(name) is str and name.partition(".")[0] not in getattr(sys, "stdlib_module_names", ()):
         return (" (the grader runs submissions with Python's standard library only: third-party packages are not "
                 "installed there)")
@@ -445,6 +448,87 @@ class IPythonStandIn:
             os.environ[name.strip()] = value.strip()
             return None
         return os.environ.get(line)
+
+
+class DisplayObject:
+    """IPython's display classes (``Markdown``, ``HTML``, ``Image``...) as grading can observe them: each keeps what
+    it was given (``data``, ``url``, ``filename``, ``metadata``, other options) and prints as IPython's print
+    without a frontend, ``<IPython.core.display.Markdown object>``. Nothing is read or fetched: a kernel's frontend
+    shows them, and grading has none."""
+
+    def __init__(self, data=None, url=None, filename=None, metadata=None, **options):
+        self.data, self.url, self.filename, self.metadata, self.options = data, url, filename, metadata, options
+
+    def __repr__(self):
+        return f"<IPython.core.display.{type(self).__name__} object>"
+
+
+class DisplayHandle:
+    """What ``display(obj, display_id=...)`` returns in IPython: ``display``/``update`` print again here."""
+
+    def __init__(self, display_id=None):
+        self.display_id = display_id
+
+    def display(self, obj, **kwargs):
+        print(obj)
+
+    def update(self, obj, **kwargs):
+        print(obj)
+
+
+def display(*objs, display_id=None, **kwargs):
+    """IPython's ``display()`` as it behaves without a frontend: prints the objects (``print(*objs)``, what IPython
+    itself does outside a kernel); returns a ``DisplayHandle`` when asked for a ``display_id``, else None."""
+    print(*objs)
+    return DisplayHandle(display_id) if display_id else None
+
+
+def clear_output(wait=False):
+    """IPython's ``clear_output()``: a frontend's action, nothing to do while grading."""
+
+
+# What a notebook imports from IPython most (issue 25's learner trial lost a cell to "from IPython.display import
+# display"): grading has no kernel and runs without site-packages (-S), so these stand in, and an import of any
+# other part of IPython fails with a sentence saying why (third_party_hint).
+DISPLAY_CLASSES = ("Markdown", "HTML", "Latex", "Math", "JSON", "Pretty", "Code", "Javascript", "SVG", "Image",
+                   "Audio", "Video", "IFrame", "FileLink", "FileLinks", "GeoJSON", "ProgressBar", "TextDisplayObject")
+
+
+def install_ipython_stand_ins():
+    """Put ``IPython``, ``IPython.display``, ``IPython.core``, ``IPython.core.display``,
+    ``IPython.core.display_functions`` and ``IPython.core.getipython`` in ``sys.modules``: ``display``,
+    ``clear_output``, ``update_display``, the ``display_*`` helpers and ``DISPLAY_CLASSES`` behave as they do
+    without a frontend; ``get_ipython()`` returns the notebook's ``IPythonStandIn`` (None for a ``.py`` file, as
+    outside IPython)."""
+    def get_ipython():
+        stand_in = IPythonStandIn._instance
+        return stand_in.get_ipython() if stand_in is not None else None
+
+    def update_display(obj, display_id=None, **kwargs):
+        print(obj)
+
+    def shown(*objs, raw=False, **kwargs):
+        print(*objs)
+
+    package = types.ModuleType("IPython")
+    package.__path__ = []  # a package: "import IPython.core.magic" says that module is missing
+    core = types.ModuleType("IPython.core")
+    core.__path__ = []
+    shown_module = types.ModuleType("IPython.display")
+    names = {"display": display, "clear_output": clear_output, "update_display": update_display,
+             "DisplayHandle": DisplayHandle, "DisplayObject": DisplayObject,
+             **{f"display_{kind}": shown for kind in ("markdown", "html", "latex", "json", "pretty", "javascript",
+                                                      "svg", "png", "jpeg", "pdf")},
+             **{name: type(name, (DisplayObject,), {"__module__": "IPython.core.display"}) for name in DISPLAY_CLASSES}}
+    shown_module.__dict__.update(names)
+    getipython = types.ModuleType("IPython.core.getipython")
+    getipython.get_ipython = get_ipython
+    package.display, package.core, package.get_ipython = shown_module, core, get_ipython
+    package.version_info, package.__version__ = (8, 0, 0, ""), "8.0.0 (the grader's stand-in)"
+    core.display, core.display_functions, core.getipython = shown_module, shown_module, getipython
+    sys.modules.update({"IPython": package, "IPython.display": shown_module, "IPython.core": core,
+                        "IPython.core.display": shown_module, "IPython.core.display_functions": shown_module,
+                        "IPython.core.getipython": getipython})
 
 
 def bound_defaults(function, namespace):
@@ -1062,6 +1146,7 @@ def main(argv):
     keep_utime_faithful()
     disarm()
     install_guard(scratch, kit)
+    install_ipython_stand_ins()
     # A notebook's folder is on a kernel's sys.path: a module written with %%writefile imports as in Jupyter
     # (an attacker's fairness trial scored 0). Last, so it shadows nothing; what it can import, importlib could load.
     sys.path.append(scratch)

@@ -308,3 +308,52 @@ def test_a_call_the_grader_was_partway_through_sending_when_kept_off_the_cpu_sti
         assert outcome.results == [{"op": "done", "result": {"plain": 1_000_000}}]
     finally:
         sandbox.close()
+
+
+def test_a_deadline_that_reaches_its_backstop_while_the_worker_is_owed_time_says_the_machine_was_busy():
+    """Issue 25: the wall clock alone never decides: at the backstop a worker still owed CPU time and kept waiting
+    marks the deadline ``busy`` (the case is run again before it counts); a sleeping one does not."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        import time
+
+        time.sleep(0.3)
+        waiting = Deadline(0.05, sleeper.pid, waits=lambda: True)
+        idle = Deadline(0.05, sleeper.pid, waits=lambda: False)
+        while waiting.remaining() > 0:
+            time.sleep(0.01)
+        assert waiting.busy and waiting.passed()
+        assert time.monotonic() - waiting.start >= 0.05 * BACKSTOP_FACTOR - 0.01
+        time.sleep(0.1)
+        assert idle.remaining() == 0.0 and not idle.busy
+    finally:
+        sleeper.kill()
+        sleeper.wait(timeout=10)
+
+
+def test_a_case_the_machine_timed_out_is_run_again_from_the_same_draw(monkeypatch):
+    """Issue 25: a case whose run timed out at its backstop while the machine kept the worker waiting (``busy``) is
+    run again before it counts, with the very inputs its first run got, and the report says so once."""
+    import threading
+
+    from grader.isolation import sandbox as sandbox_module
+    from grader.pipeline import grade
+    from points import available
+
+    real_run, seen = sandbox_module.Sandbox.run, []
+
+    def run(self, entry, invocations, globals_, responder, view=None, hidden=False):
+        if threading.current_thread() is threading.main_thread():
+            seen.append(json.dumps([invocations, globals_], sort_keys=True, default=str))
+            if len(seen) == 40:  # a hidden case's run, cut short as the machine would
+                return sandbox_module.CaseOutcome(problem="The submission timed out after 1 s.", stopped="timeout",
+                                                  busy=True)
+        return real_run(self, entry, invocations, globals_, responder, view=view, hidden=hidden)
+
+    monkeypatch.setattr(sandbox_module.Sandbox, "run", run)
+    result = grade(os.path.join(ROOT, "tests", "faulty", "base.py"), exercise_ids=["capstone"], seed="5eed")
+    assert (result.score, result.max_score) == (available("capstone"), available("capstone"))
+    assert seen[40] == seen[39]  # the second run got what the first was handed
+    assert [note for note in result.notes if "machine was busy" in note] == [
+        "The grading machine was busy: 1 case(s) ran out of time while the machine kept your code waiting, and were "
+        "run again; the second run counts."]

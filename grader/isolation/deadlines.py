@@ -72,7 +72,9 @@ class Deadline:
         waits: a function of no arguments returning whether the worker is waiting for the grader (bool), e.g.
             ``grader.isolation.transport_posix.PosixTransport.worker_waits``; None: never.
     Use ``remaining()`` where ``deadline - time.monotonic()`` was used: it returns 0.0, for good, once the end has
-    passed and the worker is not owed more. ``extended`` (float, s) is how far the end has moved.
+    passed and the worker is not owed more. ``extended`` (float, s) is how far the end has moved. ``busy`` (bool)
+    is True when the end came at the backstop while the worker was still owed CPU time and kept waiting: the
+    machine, not the submission, used the time, so the caller runs the case again before it counts (issue 25).
     """
 
     def __init__(self, seconds, pid=None, slack=0.0, waits=None):
@@ -84,6 +86,7 @@ class Deadline:
         self.waits = waits
         self.extended = 0.0
         self.expired = False
+        self.busy = False
         self._cpu = process_state(pid)[1] if pid is not None else 0.0
 
     def remaining(self):
@@ -94,15 +97,18 @@ class Deadline:
         now = time.monotonic()
         if now < self.end:
             return self.end - now
-        if self.pid is not None and now < self.backstop:
+        if self.pid is not None:
             state, cpu = process_state(self.pid)
             owed = self.seconds - (cpu - self._cpu)
             kept_waiting = state in _COMPUTING or (state is not None and self.waits is not None and self.waits())
             if kept_waiting and owed > 0:
-                end = min(now + owed, self.backstop)
-                self.extended += end - self.end
-                self.end = end
-                return end - now
+                if now >= self.backstop:
+                    self.busy = True
+                else:
+                    end = min(now + owed, self.backstop)
+                    self.extended += end - self.end
+                    self.end = end
+                    return end - now
         self.expired = True
         return 0.0
 

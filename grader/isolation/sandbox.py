@@ -253,12 +253,16 @@ class CaseOutcome:
         stopped: why the case was cut short: ``"timeout"``, ``"crash"``, ``"limit"``, ``"unbounded"`` (a call made
             more requests than allowed and was halted), ``"unstoppable"`` (it kept asking after the grader's halt, so
             the worker was killed), or None.
+        busy: the case timed out at its backstop while the worker was still owed CPU time and kept waiting
+            (``grader.isolation.deadlines.Deadline.busy``): the machine, not the submission, used the time, so the
+            harness runs the case again before it counts (bool).
     """
 
     results: list = field(default_factory=list)
     problem: str | None = None
     output: str = ""
     stopped: str | None = None
+    busy: bool = False
 
 
 def stop_all_workers():
@@ -547,20 +551,11 @@ class Sandbox:
     def _load_what(self):
         return f"{self.limits.load_seconds:g} s (an endless loop at the top level?)"
 
-    def load(self):
-        """Load the submission (restarting the worker if it is not running) and wait for the answer.
-
-        The first load's report is the one that counts. A reload (after a case killed the worker)
-        runs amid the cases, when the scratch folder may hold what earlier cases wrote: what it prints
-        is left to the case that caused it, and only a fixed sentence of how it failed is kept.
-        Returns:
-            ``LoadReport``; ``fatal`` is set when the code cannot be loaded at all (then every case
-            fails with that sentence, and the worker is not restarted again).
-        """
-        first = self.load_report is None
-        if not first and self.load_report.fatal:
-            return self.load_report
-        self.hidden = not first
+    def _load_once(self):
+        """Send the code if it was not sent yet and wait for the worker's report: ``(fatal, report, busy)``, a sentence
+        when loading failed (else None), the ``LoadReport`` (None when it failed), and whether the load limit ran
+        out at its backstop while the machine kept the worker waiting (``Deadline.busy``)."""
+        report, busy = None, False
         fatal = self._send_load() if self.load_deadline is None else None
         if fatal is None:
             try:
@@ -581,8 +576,32 @@ class Sandbox:
                 self._bound_scratch()  # loading may write too: 1.5 GB in 3 s past the guard (issue 40's trial)
             except _Stop as stop:
                 fatal = f"While loading, the submission {stop.args[0]}."
+                busy = stop.args[1] == "timeout" and self.load_deadline is not None and self.load_deadline.busy
             finally:
                 self.load_deadline = None
+        return fatal, report, busy
+
+    def load(self):
+        """Load the submission (restarting the worker if it is not running) and wait for the answer.
+
+        The first load's report is the one that counts. A reload (after a case killed the worker)
+        runs amid the cases, when the scratch folder may hold what earlier cases wrote: what it prints
+        is left to the case that caused it, and only a fixed sentence of how it failed is kept.
+        Returns:
+            ``LoadReport``; ``fatal`` is set when the code cannot be loaded at all (then every case
+            fails with that sentence, and the worker is not restarted again).
+        """
+        first = self.load_report is None
+        if not first and self.load_report.fatal:
+            return self.load_report
+        self.hidden = not first
+        fatal, report, busy = self._load_once()
+        if busy:
+            # The load limit ran out at its backstop while the worker was still owed CPU time: the machine used it.
+            # Loaded again, once, before it counts (issue 25: one notebook scored 121 and 0 on two runs at a load of 6).
+            self._kill()
+            self._read_output()  # what the cut-short load printed: the second load prints it again
+            fatal, report, busy = self._load_once()
         if first:
             self.load_report = LoadReport(fatal=fatal) if fatal else report
             self.load_report.output = self._read_output()
@@ -645,6 +664,7 @@ class Sandbox:
         except _Stop as stop:
             outcome.problem = f"The submission {stop.args[0]}."
             outcome.stopped = stop.args[1]
+            outcome.busy = stop.args[1] == "timeout" and deadline.busy
         try:
             self._bound_scratch()
         except _Stop as stop:

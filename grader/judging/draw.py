@@ -35,6 +35,7 @@ exercise): random for a learner's run, the instructor's secret for a class, give
 reproduce a report.
 """
 
+import copy
 import functools
 import hashlib
 import hmac
@@ -350,6 +351,31 @@ class Draw:
         # The longest token that can be renamed: a word of the draw or of a pool (an image, a templated name) with a
         # three-letter prefix or an "s" added.
         self.longest = max(map(len, [*self.space, *POOL_WORDS, *POOL_CITIES])) + 3
+
+    def state(self):
+        """What drawing changes in this draw (opaque): its random generator, the images made so far (near misses,
+        templated names), the fields the last calls drew and the pool words retired. ``set_state`` puts it back, so
+        that a case run again (``grader.judging.pytest_plugin``: the machine timed its first run out) draws exactly
+        what its first run drew. The caches are left: what they hold is made again the same way."""
+        with self._lock:
+            pools = self.__dict__.get("_unused_pools")
+            return (self.random.getstate(), dict(self.images), dict(self.originals), self.space, dict(self.sent),
+                    copy.deepcopy(self.placed), dict(self.required_values), dict(self._template), self._underived_at,
+                    None if pools is None else tuple(list(pool) for pool in pools))
+
+    def set_state(self, saved):
+        """Put back what ``state`` returned."""
+        with self._lock:
+            (random_state, images, originals, self.space, sent, placed, required, template, self._underived_at,
+             pools) = saved
+            self.random.setstate(random_state)
+            self.images, self.originals, self.sent = dict(images), dict(originals), dict(sent)
+            self.placed, self.required_values, self._template = copy.deepcopy(placed), dict(required), dict(template)
+            if pools is None:
+                self.__dict__.pop("_unused_pools", None)
+            else:
+                self.__dict__["_unused_pools"] = tuple(list(pool) for pool in pools)
+            self._forget_renamed_back()
 
     def generator(self, purpose):
         """A ``random.Random`` of this draw's seed and parts and ``purpose`` (str), apart from ``random``: what it

@@ -367,6 +367,23 @@ class Harness:
         # generator of its own: the seed's other draws stay as they were.
         self.anchors = draw.generator("anchors") if draw is not None else None
         self.disagreement = False  # whether a call and its unchanged copy were answered apart (``ANCHOR_SHARE``)
+        self.busy = False  # a counted run timed out because the machine kept the worker waiting (``CaseOutcome.busy``)
+
+    def snapshot(self):
+        """What a case may change in this harness and its draw, to be put back by ``restore`` so that a case run
+        again after the machine timed it out (``busy``) draws and counts as its first run would have (opaque)."""
+        drawn = None if self.draw is None else self.draw.state()
+        return (drawn, self.anchors.getstate() if self.anchors is not None else None, self.streak,
+                self.timeouts_in_total, self.printed, self.last_transcript, self.disagreement)
+
+    def restore(self, state):
+        """Put back what ``snapshot`` took, and clear ``busy``."""
+        drawn, anchors, self.streak, self.timeouts_in_total, self.printed, self.last_transcript, self.disagreement = state
+        if drawn is not None:
+            self.draw.set_state(drawn)
+        if anchors is not None:
+            self.anchors.setstate(anchors)
+        self.busy = False
 
     @property
     def report(self):
@@ -532,6 +549,7 @@ class Harness:
         kind, count = self.streak
         self.streak = (outcome.stopped, count + 1 if outcome.stopped == kind else 1) if outcome.stopped else (None, 0)
         self.timeouts_in_total += outcome.stopped == "timeout"
+        self.busy = self.busy or outcome.busy
         return transcript
 
     def for_exercise(self, exercise):

@@ -17,6 +17,7 @@ import time
 
 from grader.intake import exercises as course
 from grader.intake.extract import ReadInBackground, SubmissionError
+from grader.isolation.deadlines import Budget
 from grader.isolation.limits import Limits
 from grader.isolation.protections import protection_note
 from grader.isolation.sandbox import Sandbox
@@ -132,7 +133,7 @@ def no_bytecode_writes():
         sys.dont_write_bytecode = previous
 
 
-def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None, deadline=None, seed=None):
+def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None, budget=None, seed=None):
     """Run every case of every exercise the submission contains.
 
     The submission's code runs only in worker processes (``grader.isolation.sandbox``), one per exercise;
@@ -141,15 +142,16 @@ def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None
     Args:
         path: a ``.py`` file or ``.ipynb`` notebook (str or path-like).
         limits: ``grader.isolation.limits.Limits`` (default limits when None); its ``total_seconds`` is the
-            wall-clock budget for all cases of this submission.
+            time budget for all cases of this submission (``grader.isolation.deadlines.Budget``: the wall clock
+            less what a busy machine kept the worker waiting).
         exercise_ids: grade these exercises (list of ids from ``grader/intake/exercises.json``) instead of
             the ones detected in the submission.
         cases_dir: the folder holding one case folder per exercise (str).
         within: an assignment's exercise ids (list of str), or None: grade the exercises detected in the
             submission that belong to it, or all of it when the submission holds none of it (so the
             learner is told what is missing). Ignored when ``exercise_ids`` is given.
-        deadline: when the time budget ends (``time.monotonic()`` s) for a caller that shares one budget over
-            several files (``grader.classroom.batch.grade_files``), or None: ``limits.total_seconds`` from now.
+        budget: the ``grader.isolation.deadlines.Budget`` of a caller that shares one budget over several files
+            (``grader.classroom.batch.grade_files``), or None: one of ``limits.total_seconds`` from now.
         seed: what decides the hidden inputs' draw (str; ``grader.judging.draw``), or None for a fresh random one.
             The same seed, file and kit give the same hidden inputs.
     Returns:
@@ -158,13 +160,13 @@ def grade(path, limits=None, exercise_ids=None, cases_dir=CASES_DIR, within=None
     """
     started = time.monotonic()
     limits = limits or Limits()
-    deadline = deadline if deadline is not None else started + limits.total_seconds
+    budget = budget if budget is not None else Budget(limits.total_seconds)
     warm_bytecode_cache()
     with no_bytecode_writes():
-        return _grade(path, limits, deadline, exercise_ids, cases_dir, started, within, seed)
+        return _grade(path, limits, budget, exercise_ids, cases_dir, started, within, seed)
 
 
-def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None, seed=None):
+def _grade(path, limits, budget, exercise_ids, cases_dir, started, within=None, seed=None):
     # The notebook's reader first: importing nbformat and reading take longest of the starting steps, and it
     # runs nothing of the submission, so it can go on while this process takes the folder's state, starts the
     # worker and imports pytest.
@@ -187,7 +189,7 @@ def _grade(path, limits, deadline, exercise_ids, cases_dir, started, within=None
             if within:  # an assignment's grading: never an exercise outside it (grader.classroom.assignment)
                 chosen = [e for e in chosen if e.id in within] or [course.BY_ID[i] for i in within]
         result = run_exercises(path, submission, chosen, limits, fatal=fatal, cases_dir=cases_dir,
-                               deadline=deadline, first=sandbox, seed=seed)
+                               budget=budget, first=sandbox, seed=seed)
         result.error = fatal
     finally:
         reading.cancel()
@@ -215,7 +217,7 @@ def clean_result(result):
     return result
 
 
-def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_DIR, deadline=None, first=None,
+def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_DIR, budget=None, first=None,
                   seed=None):
     """Run the cases of each chosen exercise, each against its own freshly loaded worker, and gather the notes.
 
@@ -231,8 +233,8 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         limits: the ``grader.isolation.limits.Limits`` of every worker (defaults when None).
         fatal: why the submission cannot run at all (str), or None.
         cases_dir: the folder holding one case folder per exercise (str).
-        deadline: when the submission's total time budget ends (``time.monotonic()`` seconds), or None for
-            ``limits.total_seconds`` from now.
+        budget: the submission's ``grader.isolation.deadlines.Budget``, or None for one of ``limits.total_seconds``
+            from now.
         first: a started ``Sandbox`` for the first exercise (the caller closes it), or None.
         seed: the draw's seed (str), or None for a fresh random one; each exercise draws from it and its own id.
     Returns:
@@ -241,7 +243,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
     seed = seed if seed is not None else new_seed()
     result = GradeResult(submission=os.fspath(path), seed=seed)
     limits = limits or Limits()
-    deadline = deadline if deadline is not None else time.monotonic() + limits.total_seconds
+    budget = budget if budget is not None else Budget(limits.total_seconds)
     internal_errors = []
     loading = None  # the first exercise's load report: the notes about loading come from it
     upcoming = first or Sandbox(limits)
@@ -262,7 +264,7 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
                 result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
                                     "cases were run. Your instructor's grader runs the hidden ones too.")
-            harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, deadline=deadline,
+            harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, budget=budget,
                               draw=Draw(seed, exercise.id), spare=spare,
                               spare_code=(submission.chunks, exercise.functions) if spare is not None else None)
             plugin = run_cases(exercise, harness, cases_dir)

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from conftest import ROOT
-from grader.isolation.deadlines import BACKSTOP_FACTOR, Deadline, process_state
+from grader.isolation.deadlines import BACKSTOP_FACTOR, BUDGET_BACKSTOP, Budget, Deadline, process_state
 
 pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat") or not hasattr(os, "sched_setaffinity"),
                                 reason="the deadline reads /proc and the test pins processes to one CPU (Linux)")
@@ -56,7 +56,10 @@ STARVED = textwrap.dedent(r'''
             started = time.monotonic()
             outcome = sandbox.run("handle", [[kind]], {}, Responder(transcript, NeverCorrects("{}"), lambda n, a: "ok"))
             seen.setdefault(kind, []).append([outcome.stopped, outcome.results, round(time.monotonic() - started, 2)])
+            seen.setdefault("waited " + kind, []).append(outcome.waited)
         sandbox.close()
+        from grader.isolation.deadlines import run_queue_wait
+        seen["kernel counts waits"] = bool(run_queue_wait(burners[0].pid))
         print(json.dumps(seen))
     finally:
         for burner in burners:
@@ -80,6 +83,11 @@ def test_a_worker_kept_off_the_cpu_keeps_its_time_and_a_sleeping_or_looping_one_
     [[stopped, results, wall]] = seen["spin"]
     assert (stopped, results) == ("timeout", [])
     assert wall < 0.5 * BACKSTOP_FACTOR + 1.5
+    # What the machine kept the worker waiting, which the submission's budget gives back (issue 25): most of the
+    # wall clock of the work on a quarter of a CPU, where the kernel keeps the count (schedstat).
+    if seen["kernel counts waits"]:
+        assert all(waited > 0.3 for waited in seen["waited work"]), seen["waited work"]
+    assert all(waited >= 0 for waits in (seen["waited work"], seen["waited sleep"]) for waited in waits)
 
 
 def test_a_plain_deadline_ends_at_its_limit_and_stays_ended():
@@ -357,3 +365,28 @@ def test_a_case_the_machine_timed_out_is_run_again_from_the_same_draw(monkeypatc
     assert [note for note in result.notes if "machine was busy" in note] == [
         "The grading machine was busy: 1 case(s) ran out of time while the machine kept your code waiting, and were "
         "run again; the second run counts."]
+
+
+def test_a_budget_gives_back_what_the_machine_took_within_its_backstop(monkeypatch):
+    """Issue 25: the total budget counts the wall clock less what the kernel says the worker waited for a CPU, and
+    ends at its backstop whatever was given back."""
+    from grader.isolation import deadlines
+
+    now = [100.0]
+    monkeypatch.setattr(deadlines.time, "monotonic", lambda: now[0])
+    budget = Budget(10.0)
+    now[0] = 109.0
+    assert not budget.spent()
+    now[0] = 110.0
+    assert budget.spent()
+    budget.forgive(4.0)
+    budget.forgive(None)
+    budget.forgive(-3.0)
+    assert budget.forgiven == 4.0 and not budget.spent()
+    now[0] = 114.0
+    assert budget.spent()
+    budget.forgive(1000.0)
+    now[0] = 100.0 + 10.0 * BUDGET_BACKSTOP - 0.1
+    assert not budget.spent()
+    now[0] = 100.0 + 10.0 * BUDGET_BACKSTOP
+    assert budget.spent()

@@ -43,6 +43,7 @@ import time
 
 from grader import __version__
 from grader.isolation import kernel_rules
+from grader.isolation.deadlines import Budget
 from grader.isolation.limits import Limits
 from grader.judging.draw import seed_for
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
@@ -253,7 +254,7 @@ def grade_files(files, limits, exercise_ids=None, within=None, secret=None, stud
 
     Args:
         files: paths (list of str). limits: ``grader.isolation.limits.Limits``; its ``total_seconds`` is the
-            wall-clock budget for all the files together (float, s).
+            time budget for all the files together (float, s; ``grader.isolation.deadlines.Budget``).
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
         within: the assignment's exercise ids: detect only among them (``grader.pipeline.grade``), or None.
         secret: the assignment's seed (str), or None for a fresh draw per file; with it, each file is graded with
@@ -264,19 +265,18 @@ def grade_files(files, limits, exercise_ids=None, within=None, secret=None, stud
     """
     from grader.pipeline import grade  # imported in the pool process, once
 
-    deadline = time.monotonic() + limits.total_seconds
+    budget = Budget(limits.total_seconds)
     for number, path in enumerate(files):
-        remaining = deadline - time.monotonic()
         if _STOPPING:
             return
         if number >= MAX_FILES_PER_STUDENT:
             yield path, None, f"not graded: only the first {MAX_FILES_PER_STUDENT} files of a submission are graded"
-        elif remaining <= 0:
+        elif budget.spent():
             yield path, None, f"not graded: the submission's files used up their time budget of {limits.total_seconds:g} s"
         else:
             try:
                 seed = seed_for(secret, student, file_digest(path)) if secret else None
-                result = grade(path, limits=limits, exercise_ids=exercise_ids, within=within, deadline=deadline,
+                result = grade(path, limits=limits, exercise_ids=exercise_ids, within=within, budget=budget,
                                seed=seed)
             except Exception as exc:  # a grader bug must cost one student, never the batch
                 result, problem = None, f"the grader failed ({type(exc).__name__})"

@@ -6,6 +6,7 @@ import os
 import sys
 
 from grader.intake.exercises import BY_ID
+from grader.isolation.deadlines import BUDGET_BACKSTOP
 from grader.isolation.limits import Limits
 from grader.paths import stray_folders, stray_sentence
 from grader.pipeline import grade
@@ -52,7 +53,8 @@ def add_grading_options(parser, total, exercise=True):
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
                         help="address-space limit of the process running the submission (default: %(default)s)")
     parser.add_argument("--total-timeout", type=float, default=Limits.total_seconds, metavar="SECONDS",
-                        help=f"wall-clock limit for {total} (default: %(default)s)")
+                        help=f"time limit for {total}: the wall clock less what a busy machine kept the submission "
+                             f"waiting for a CPU, at most {BUDGET_BACKSTOP:g} times the limit (default: %(default)s)")
 
 
 def warn_of_stray_folders():

@@ -23,7 +23,8 @@ class Limits:
         memory_mb: address-space limit of the worker (int, MiB).
         cpu_seconds: CPU-time limit of one worker process over its life (int, s).
         output_bytes: how much the submission may print per case (and while loading) before the rest is dropped (int, bytes).
-        total_seconds: wall-clock budget for all cases of one submission (float, s): in a batch, of all of one
+        total_seconds: time budget for all cases of one submission (float, s; the wall clock less what a busy machine
+            kept the worker waiting for a CPU: ``grader.isolation.deadlines.Budget``): in a batch, of all of one
             student's files together; on Gradescope, of one upload. Cases after it fail with "used up its total
             time budget". The one place this number is set (``--total-timeout`` changes it).
         max_requests: ask_model/dispatch requests allowed in one call before it is stopped as

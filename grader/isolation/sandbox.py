@@ -32,7 +32,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from grader.isolation import kernel_rules
-from grader.isolation.deadlines import Deadline
+from grader.isolation.deadlines import Deadline, run_queue_wait
 from grader.isolation.limits import Limits
 from grader.isolation.processes import memory_used
 from grader.isolation.sanitise import clean_text
@@ -232,6 +232,8 @@ class LoadReport:
         fatal: a sentence when the worker could not load at all (exited, timed out), else None.
         output: what the submission printed while loading (str, capped).
         skipped: IPython commands that could not run while grading, e.g. ``["!pip", "%%bash"]`` (list of str).
+        waited: seconds the worker sat ready to run but waiting for a CPU from its start until it had loaded
+            (float; ``grader.isolation.deadlines.run_queue_wait``): the machine's time, given back to the budget.
     """
 
     problems: list = field(default_factory=list)
@@ -239,6 +241,7 @@ class LoadReport:
     fatal: str | None = None
     output: str = ""
     skipped: list = field(default_factory=list)
+    waited: float = 0.0
 
 
 @dataclass
@@ -256,6 +259,9 @@ class CaseOutcome:
         busy: the case timed out at its backstop while the worker was still owed CPU time and kept waiting
             (``grader.isolation.deadlines.Deadline.busy``): the machine, not the submission, used the time, so the
             harness runs the case again before it counts (bool).
+        waited: seconds the worker sat ready to run but waiting for a CPU during the case (float; 0.0 where the
+            kernel keeps no count or the worker ended): the submission's time budget gives them back
+            (``grader.isolation.deadlines.Budget``).
     """
 
     results: list = field(default_factory=list)
@@ -263,6 +269,7 @@ class CaseOutcome:
     output: str = ""
     stopped: str | None = None
     busy: bool = False
+    waited: float = 0.0
 
 
 def stop_all_workers():
@@ -573,6 +580,7 @@ class Sandbox:
                     self._kill()
                     raise _Stop("sent an unexpected message while loading", "crash")
                 report = checked_load_report(message, self.entries)
+                report.waited = run_queue_wait(self.process.pid) or 0.0  # since it started: the machine's time
                 self._bound_scratch()  # loading may write too: 1.5 GB in 3 s past the guard (issue 40's trial)
             except _Stop as stop:
                 fatal = f"While loading, the submission {stop.args[0]}."
@@ -635,6 +643,7 @@ class Sandbox:
                 outcome.problem = report.fatal
                 return outcome
         self.hidden = hidden
+        pid, waited_before = self.process.pid, run_queue_wait(self.process.pid)
         deadline = Deadline(self.limits.case_seconds, self.process.pid, waits=self.transport.worker_waits)
         requests = 0
         unbounded = f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded"
@@ -671,6 +680,9 @@ class Sandbox:
             outcome.problem = f"The submission {stop.args[0]}."
             outcome.stopped = stop.args[1]
         outcome.output = self._read_output()
+        waited_after = run_queue_wait(pid)
+        if waited_before is not None and waited_after is not None:
+            outcome.waited = max(0.0, waited_after - waited_before)
         return outcome
 
     # -- the scratch folder -------------------------------------------------------------------------

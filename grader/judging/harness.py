@@ -15,6 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from grader.isolation.deadlines import Budget
 from grader.isolation.limits import OUTPUT_LIMIT, Limits
 from grader.isolation.sandbox import LoadReport
 from grader.isolation.sanitise import clean_text
@@ -337,16 +338,17 @@ class Harness:
             IPC, signal or trace). Only the spare's fatal load sentence is used; notes come from ``sandbox``.
         spare_code: ``(chunks, entries)`` the spare loads (``Sandbox.begin_load``) once ``sandbox`` has loaded without a
             fatal problem, or None when the spare was sent its code already.
-        total_seconds: wall-clock budget for all cases of this submission (float, s); cases after
-            it is spent fail at once with a sentence saying so.
+        total_seconds: the time budget for all cases of this submission (float, s; ``budget``'s seconds when one is
+            given); cases after it is spent fail at once with a sentence saying so.
         fatal: a sentence explaining why the submission cannot run at all (it could not be read).
         draw: the ``grader.judging.draw.Draw`` that renames the words of every hidden case's input (and of the
             canaries'), or None to hand the cases' inputs over as they are written (the visible cases always are).
-        deadline: when that budget ends (``time.monotonic()`` seconds), when it is shared with other
-            exercises' harnesses; None to start it now.
+        budget: the ``grader.isolation.deadlines.Budget`` shared with other exercises' harnesses (and, in a batch,
+            a student's other files); None to start one of ``total_seconds`` now. What the machine kept a counted run
+            of the worker waiting is given back to it (issue 25).
     """
 
-    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, deadline=None, draw=None, spare=None,
+    def __init__(self, sandbox, total_seconds=Limits.total_seconds, fatal=None, budget=None, draw=None, spare=None,
                  spare_code=None):
         self.sandbox = sandbox
         self.spare = spare
@@ -354,8 +356,8 @@ class Harness:
         self._loading = threading.Lock()  # a call and its siblings run at once (ExerciseHarness.run): one load each
         self._spare_report = None
         self.draw = draw
-        self.deadline = deadline if deadline is not None else time.monotonic() + total_seconds
-        self.total_seconds = total_seconds
+        self.budget = budget if budget is not None else Budget(total_seconds)
+        self.total_seconds = self.budget.seconds
         self._report = LoadReport(fatal=fatal) if fatal else None
         self.printed = ""
         self.last_transcript = None
@@ -394,6 +396,7 @@ class Harness:
         with self._loading:
             if self._report is None:
                 self._report = self.sandbox.load()
+                self.budget.forgive(self._report.waited)
                 if self.spare is not None and self._spare_code is not None and not self._report.fatal:
                     self.spare.begin_load(*self._spare_code)  # it loads while the first cases run
                     self._spare_code = None
@@ -458,7 +461,7 @@ class Harness:
             if state == "missing":
                 return f"No function named {function} was found; keep the name and signature from the stub{first}."
             return f"{function} is not a function, so it cannot be called{first}."
-        if time.monotonic() > self.deadline:
+        if self.budget.spent():
             return f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
         kind, count = self.streak
         if kind in STREAK_LIMITS and count >= STREAK_LIMITS[kind][0]:
@@ -550,6 +553,7 @@ class Harness:
         self.streak = (outcome.stopped, count + 1 if outcome.stopped == kind else 1) if outcome.stopped else (None, 0)
         self.timeouts_in_total += outcome.stopped == "timeout"
         self.busy = self.busy or outcome.busy
+        self.budget.forgive(outcome.waited)  # a sibling's wait overlaps its case's: only counted runs give back
         return transcript
 
     def for_exercise(self, exercise):

@@ -187,6 +187,32 @@ def test_look_alike_mistakes_share_a_row():
     assert explain(frozenset({a, b}), rows) == ([rows[0]], []) == explain(frozenset({a, b, c}), rows)
 
 
+def test_each_known_mistake_graded_alone_is_named_for_itself_and_no_other():
+    """Issue 25: a solution that dispatched before checking was named "rejects at once without asking the model to
+    retry", one that converted numeric strings "names the first 10 problems". Each library entry's own failures (its
+    cases on every draw, as misconceptions.json records them) match exactly its own row (look-alikes share one, by
+    design: results cannot tell them apart) and no other row, exactly or partly."""
+    mistakes = load_mistakes()
+    every = {}
+    for mistake in mistakes:
+        every.setdefault(mistake.exercise, {("a case", "no mistake fails")}).update(mistake.cases | mistake.sometimes)
+    rows = rows_for(mistakes, every)
+    named = {}
+    for mistake in mistakes:
+        mine = [row for row in rows if row.exercise == mistake.exercise]
+        exact, partial = explain(mistake.cases, mine)
+        named[mistake.id] = ([[m.id for m in row.mistakes] for row in exact], [[m.id for m in row.mistakes] for row in partial])
+    wrong = {key: value for key, value in named.items() if len(value[0]) != 1 or key not in value[0][0] or value[1]}
+    assert not wrong, wrong
+    assert {"capstone:dispatches_before_checking", "capstone:numeric_strings_converted"} <= set(named)
+    # Its cases are those of the seed's "dispatches any call that parsed": one row names both, never "no retry".
+    assert named["capstone:dispatches_before_checking"] == (
+        [["capstone:dispatch_unchecked", "capstone:dispatches_before_checking"]], [])
+    # A retry budget in a never-reset global fails what no retry fails, give or take a case: one row names both.
+    assert named["capstone:no_retry"] == ([["capstone:no_retry", "capstone:global_retry_counter"]], [])
+    assert named["capstone:numeric_strings_converted"] == ([["capstone:numeric_strings_converted"]], [])
+
+
 def test_a_folder_that_is_not_a_batch_output_is_refused_with_one_sentence(tmp_path, capsys):
     assert main([str(tmp_path)]) == 2
     error = capsys.readouterr().err.strip()

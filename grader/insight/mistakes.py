@@ -143,6 +143,7 @@ def rows_for(mistakes, every_case):
                         for m in g)]
         merged = [mistake] + [m for g in near for m in g]
         groups = [g for g in groups if g not in near] + [sorted(merged, key=mistakes.index)]
+    groups = _merge_the_indistinguishable(groups, mistakes)
     rows = []
     for group in sorted(groups, key=lambda g: mistakes.index(g[0])):
         cases = frozenset().union(*(m.cases | m.sometimes for m in group))
@@ -150,6 +151,34 @@ def rows_for(mistakes, every_case):
         exercise = group[0].exercise
         rows.append(MistakeRow(exercise, group, cases, identifiable=not every_case[exercise] <= core, core=core))
     return rows
+
+
+def _span(group):
+    """``(core, cases)`` of a group of mistakes: the cases all fail on every draw, the cases any fails on some draw."""
+    return frozenset.intersection(*(m.cases for m in group)), frozenset().union(*(m.cases | m.sometimes for m in group))
+
+
+def _merge_the_indistinguishable(groups, mistakes):
+    """``groups`` (lists of ``Mistake``) with any two merged while a mistake of one, graded alone, would match the
+    other exactly (its cases lie between the other's core and cases): results cannot tell them apart, so a row of
+    each would name a student's one mistake twice (issue 25: "no retry" matched the never-reset global counter's row
+    too, once its cases on some draws were counted)."""
+    merged = True
+    while merged:
+        merged = False
+        for one in groups:
+            for other in groups:
+                if one is other or one[0].exercise != other[0].exercise:
+                    continue
+                core, cases = _span(other)
+                if any(core <= m.cases <= cases for m in one):
+                    groups = [g for g in groups if g is not one and g is not other] + [
+                        sorted(one + other, key=mistakes.index)]
+                    merged = True
+                    break
+            if merged:
+                break
+    return groups
 
 
 PARTIAL_SHARE = 2 / 3  # of a mistake's cases a student must fail for a partial match

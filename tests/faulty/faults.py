@@ -97,6 +97,24 @@ FAULTS = [
           [("    for attempt in range(2):\n", "    for attempt in range(3):\n"),
            ("        if attempt == 0:\n", "        if attempt < 2:\n")],
           {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, PUBLIC}),
+    # Issue 25: the class report named these as other mistakes ("rejects at once without asking the model to retry",
+    # "names the first 10 problems") when a trial's students made them, because the library had no such entry.
+    fault("dispatches_before_checking", "common", "Dispatches the call as soon as it parses, then checks it and asks "
+          "the model anyway.",
+          [("        call, errors = problems(raw, TOOLS)\n        if not errors:\n            return dispatch(*call)\n",
+            "        call, errors = problems(raw, TOOLS)\n        result = dispatch(*call) if call else None\n"
+            "        if not errors:\n            return result\n")],
+          {VISIBLE, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, RETRY, ROBUSTNESS, REAL, PUBLIC}),
+    fault("numeric_strings_converted", "common", "Converts a numeric string (\"10.5\") where a number is declared "
+          "and dispatches it.",
+          [("            elif not type_ok(value, declared[field]):\n",
+            "            elif declared[field] in (int, float) and isinstance(value, str) and _numeric(value):\n"
+            "                args[field] = declared[field](value)\n"
+            "            elif not type_ok(value, declared[field]):\n"),
+           ("def observation(errors):\n",
+            "def _numeric(text):\n    try:\n        float(text)\n        return True\n    except ValueError:\n"
+            "        return False\n\n\ndef observation(errors):\n")],
+          {SCHEMA, PUBLIC}),
     fault("no_retry", "common", "Rejects at once without asking the model to retry.",
           [("        if attempt == 0:\n", "        if False:\n")],
           {VISIBLE, PARSING, NAMES, SCHEMA, OBSERVATIONS, RETRY, ROBUSTNESS, REAL, PUBLIC}),

@@ -438,3 +438,38 @@ def test_the_progress_view_reads_a_rule_line_with_its_ids():
     output = "Rule [parse.finite, observe.content]: A number a double cannot hold is rejected.\nWhat happened: x"
     assert rule_and_hint(output) == ("A number a double cannot hold is rejected. [parse.finite, observe.content]", "")
     assert rule_and_hint("Rule: bool is not an int.\nHint: use type()") == ("bool is not an int.", "use type()")
+
+
+@pytest.mark.parametrize("concept, text", [
+    ("COMMA", "invalid JSON at line 2, col 1: stray ',' before '}'"),
+    ("COMMA", "лишняя запятая перед закрывающей скобкой — уберите запятую"),
+    ("OBJECT", "вызов должен быть JSON-объектом, а пришёл список"),
+    ("STRING", "аргумент 'units' должен быть строкой, а пришло целое число 1"),
+    ("REPEATED", "ключ 'a' повторяется в одном объекте"),
+    ("RETRY_FAILED", "повторная попытка не удалась: RuntimeError"),
+])
+def test_a_text_may_say_a_kind_of_thing_in_any_wording_the_kit_knows(concept, text):
+    """Issue 25: independent correct solutions lost points for "','" instead of "comma" and for Russian texts."""
+    from grader.judging import wordings
+    from grader.judging.expectations import CaseFailed, expect_mentions
+
+    expect_mentions(text, [getattr(wordings, concept)], "The observation", "say it.")
+    with pytest.raises(CaseFailed):
+        expect_mentions("Tool call rejected.", [getattr(wordings, concept)], "The observation", "say it.")
+
+
+def test_a_loop_judged_alone_is_told_what_its_rejection_lacks_when_ask_model_raised(monkeypatch):
+    """Issue 25's trial: when ask_model raised, notebook 4's feedback said the rejection must carry the last attempt's
+    observation, though there was no retry attempt; it says what is missing now."""
+    from grader.judging import expectations
+    from grader.judging.wordings import RETRY_FAILED
+
+    monkeypatch.setattr(expectations, "judging_loop_alone", True)
+    for fix in ("say that the retry failed because the model could not be asked.",
+                "say that asking the model again failed (the exception's type, its first line at most)."):
+        with pytest.raises(expectations.CaseFailed) as info:
+            expectations.expect_mentions("Отказ: ошибка.", [RETRY_FAILED], "The rejection's error", fix)
+        assert str(info.value).startswith("Your loop's rejection must say that the retry failed because ask_model raised")
+    with pytest.raises(expectations.CaseFailed) as info:
+        expectations.expect_mentions("x", ["city"], "The rejection's error", "name the field.")
+    assert str(info.value).startswith("Your loop's rejection must carry the observation check gave for the last attempt")

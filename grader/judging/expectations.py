@@ -37,6 +37,14 @@ LOOP_FEEDBACK = {
     "The model was never asked to retry": (
         "Your loop never asked the model: when check returns an observation for the first attempt, pass it to "
         "ask_model once."),
+    # Before the next entry: when ask_model raised there is no retry attempt, so its observation is not what is
+    # missing (issue 25's trial read "must carry the observation ... for the last attempt" there).
+    "The rejection's error does not say everything the model needs: say that the retry failed": (
+        "Your loop's rejection must say that the retry failed because ask_model raised (the exception's type, its "
+        "first line at most): there is no retry attempt to describe."),
+    "The rejection's error does not say everything the model needs: say that asking the model again failed": (
+        "Your loop's rejection must say that the retry failed because ask_model raised (the exception's type, its "
+        "first line at most): there is no retry attempt to describe."),
     "The rejection's error does not say everything": (
         "Your loop's rejection must carry the observation check gave for the last attempt (the retry), not the "
         "first attempt's."),

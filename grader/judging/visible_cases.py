@@ -12,6 +12,7 @@ from grader.judging import expectations as expect
 from grader.judging import reference_steps
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
+from grader.judging.wordings import OBJECT
 
 VALID = make_call("get_weather", {"city": "Paris"})
 
@@ -250,7 +251,7 @@ PARSE_CASES = [
              ("```json\n" + VALID + "\n```",), lambda t: expect.expect_parse_error(t), "Do not strip fences; report them.",
              view="pair_with_texts"),
     CallCase("array", "An array is not a call", "A call is a JSON object.",
-             ("[]",), lambda t: expect.expect_parse_error(t, [("object", "dict")], "say that a call must be a JSON object."),
+             ("[]",), lambda t: expect.expect_parse_error(t, [OBJECT], "say that a call must be a JSON object."),
              "Check isinstance(value, dict) after json.loads.", view="pair_with_texts"),
 ]
 

@@ -12,6 +12,7 @@ from grader.judging.expectations import expect_no_observation, expect_observatio
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import make_call
+from grader.judging.wordings import NUMBER, OBJECT, STRING
 
 GROUP = "observe"
 ORDER = 1
@@ -44,12 +45,12 @@ CONTENT = {
     "unknown-tool": (make_call("get_forecast", {}), ["get_forecast", *TYPED_TOOLS], "name the unknown tool and list every registered tool."),
     "extra-field": (make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), ["snooze", "hour", "minute", "label", "repeat"],
                     "name the undeclared field and list the allowed ones."),
-    "wrong-type": (make_call("get_weather", {"city": "Paris", "units": 1}), ["units", ("str", "string"), ("int", "number", "1")],
+    "wrong-type": (make_call("get_weather", {"city": "Paris", "units": 1}), ["units", STRING, NUMBER],
                    "name the field, the expected type and what came."),
     "missing-field": (make_call("convert_currency", {"amount": 3, "source": "EUR"}), ["target"], "name the missing field."),
     "invalid-json": ('{"name": "get_weather", "arguments": {"city": Paris}}', ["json"], "say that the text is not valid JSON."),
-    "not-an-object": ("[1, 2]", [("object", "dict")], "say that a call must be a JSON object."),
-    "string-arguments": (make_call("get_weather", '{"city": "Paris"}'), ["arguments", ("object", "dict")],
+    "not-an-object": ("[1, 2]", [OBJECT], "say that a call must be a JSON object."),
+    "string-arguments": (make_call("get_weather", '{"city": "Paris"}'), ["arguments", OBJECT],
                          "say that arguments must be an object, not a string."),
     "three-problems": (make_call("set_alarm", {"hour": True, "snooze": 5, "label": 3}), ["hour", "minute", "snooze", "label"],
                        "name every violation at once."),

@@ -7,6 +7,7 @@ import pytest
 from grader.judging.expectations import expect_parse_error, expect_parsed, fail
 from grader.judging.rule_ids import params, rule_id
 from grader.judging.scripted_models import make_call
+from grader.judging.wordings import COMMA, NOT_A_JSON_NUMBER, OBJECT, REPEATED
 
 GROUP = "parse_call"
 ORDER = 1
@@ -64,19 +65,19 @@ INVALID = {
     "two-objects": ('{"name": "a"}{"name": "b"}', ["json"]),
     "empty": ("", []),
     "whitespace-only": ("   \n", []),
-    "array": ("[]", [("object", "dict")]),
-    "null": ("null", [("object", "dict")]),
-    "number": ("42", [("object", "dict")]),
-    "string": ('"get_weather"', [("object", "dict")]),
+    "array": ("[]", [OBJECT]),
+    "null": ("null", [OBJECT]),
+    "number": ("42", [OBJECT]),
+    "string": ('"get_weather"', [OBJECT]),
     "deep-nesting": ("[" * 100_000 + "]" * 100_000, []),
-    "nan": ('{"name": "set_budget", "arguments": {"amount": NaN}}', [("nan", "json")]),
-    "duplicate-keys": ('{"name": "get_time", "name": "get_weather"}', [("duplicate", "repeat", "twice", "once")]),
+    "nan": ('{"name": "set_budget", "arguments": {"amount": NaN}}', [NOT_A_JSON_NUMBER]),
+    "duplicate-keys": ('{"name": "get_time", "name": "get_weather"}', [REPEATED]),
     "huge-integer": ('{"name": "x", "arguments": {"n": ' + "9" * 5000 + "}}", []),
     # Issue 15: valid JSON that a repair could turn into a call (unwrap the list, decode the string again), as the
     # capstone has them.
-    "boolean": ("true", [("object", "dict")]),
-    "array-of-calls": (json.dumps([{"name": "get_weather", "arguments": {"city": "Paris"}}]), [("object", "dict")]),
-    "call-encoded-as-string": (json.dumps(make_call("get_weather", {"city": "Paris"})), [("object", "dict")]),
+    "boolean": ("true", [OBJECT]),
+    "array-of-calls": (json.dumps([{"name": "get_weather", "arguments": {"city": "Paris"}}]), [OBJECT]),
+    "call-encoded-as-string": (json.dumps(make_call("get_weather", {"city": "Paris"})), [OBJECT]),
 }
 INVALID_RULES = {
     "truncated": "parse.not-json", "trailing-prose": "parse.no-repair", "markdown-fence": "parse.no-repair",
@@ -203,7 +204,7 @@ def test_trailing_comma_is_named_as_a_comma(harness, raw):
     differently again. The characters at and before the error position say what it is.
     """
     transcript = parse(harness, raw)
-    expect_parse_error(transcript, ["comma"], "name the stray comma (look at the text at and before exc.pos).")
+    expect_parse_error(transcript, [COMMA], "name the stray comma (look at the text at and before exc.pos).")
     if "quote" in " ".join(transcript.result[1]).lower():
         # True of both kinds (a fresh learner read "here" as this case, an array, where CPython says "Expecting value").
         fail("parse_call's problem text talks about quotes for a stray comma: before } CPython's message says 'Expecting "

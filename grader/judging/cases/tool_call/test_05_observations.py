@@ -27,6 +27,7 @@ from grader.judging.expectations import (
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, FixesWhatIsNamed, make_call
+from grader.judging.wordings import NUMBER, OBJECT, STRING
 
 GROUP = "Error observations"
 ORDER = 5
@@ -159,7 +160,7 @@ def test_wrong_type_names_field_and_types(harness):
                                                    make_call("get_weather", {"city": 7500001, "units": ""})])
     transcript = harness.run(judged, tools=tools)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["units", ("str", "string"), ("int", "number", "1")], "The observation",
+    expect_mentions(transcript.observations[0], ["units", STRING, NUMBER], "The observation",
                     "name the field (units), the expected type (string) and what was received (an integer).")
     twin = harness.twin_observation(twin_raw, tools)
     fix = "name the field whose type is wrong (units here, city in the same call with the mistake moved)."
@@ -214,7 +215,7 @@ def test_non_object_arguments_are_named(harness):
     """
     transcript = harness.run(make_call("get_weather", '{"city": "Paris"}'), vary=True)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["arguments", ("object", "dict", "mapping")], "The observation",
+    expect_mentions(transcript.observations[0], ["arguments", OBJECT], "The observation",
                     "say that arguments must be a JSON object.")
     twin = harness.twin_observation(make_call("get_forecast", {"city": "Paris"}))
     expect_says_what_is_wrong(transcript.observations[0], twin, ["arguments"], "The observation",

@@ -20,6 +20,7 @@ from grader.judging.expectations import (
 )
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, Fails, NeverCorrects, make_call
+from grader.judging.wordings import RETRY_FAILED
 
 GROUP = "Bounded retry"
 ORDER = 6
@@ -87,7 +88,7 @@ def test_model_call_fails(harness, error):
     transcript = harness.run(INVALID, model=Fails(error, "upstream model API unavailable"), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
-    expect_mentions(transcript.result["error"], [("retry", "model", "ask_model", "unavailable")], "The rejection's error",
+    expect_mentions(transcript.result["error"], [RETRY_FAILED], "The rejection's error",
                     "say that the retry failed because the model could not be asked.")
 
 

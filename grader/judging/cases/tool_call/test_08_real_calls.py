@@ -19,6 +19,7 @@ from grader.judging.expectations import (
 from grader.judging.registries import REAL_CALL_TOOLS
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, make_call
+from grader.judging.wordings import OBJECT, OBJECT_OR_LIST
 from grader.paths import REAL_CALLS_PATH
 
 GROUP = "Real malformed calls"
@@ -39,7 +40,7 @@ MUST_MENTION = {
     "markdown fence + args as string": ([("json",)], "say that the text is not valid JSON."),
     "arguments flattened to top level": (["args.city", "args"], "name the undeclared fields and the missing one."),
     "malformed JSON": (["arguments"], "say that arguments must be an object."),
-    "parallel calls as a list": ([("object", "dict")], "say that a call must be a JSON object."),
+    "parallel calls as a list": ([OBJECT], "say that a call must be a JSON object."),
 }
 
 
@@ -59,7 +60,7 @@ TWINS = {
     "null arguments": (make_call("get_weather", {"city": "Paris", "units": 5}), ["city"], ["city"], True),
     "arguments flattened to top level": (make_call("call_tool", {"tool": "get_weather", "args": {"city": "Paris"},
                                                                  "args.city": "Paris"}), ["args"], ["args"], True),
-    "parallel calls as a list": (make_call("get_forecast", {"city": "Paris"}), [("object", "dict", "list", "array")], (),
+    "parallel calls as a list": (make_call("get_forecast", {"city": "Paris"}), [OBJECT_OR_LIST], (),
                                  False),
 }
 

@@ -22,6 +22,7 @@ from grader.judging.expectations import (
 )
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, make_call
+from grader.judging.wordings import COMMA, RETRY_FAILED
 
 GROUP = "Malformed calls from public bug reports"
 ORDER = 9
@@ -98,7 +99,7 @@ def test_model_client_error_with_a_traceback(harness, error, message):
     """
     transcript = harness.run(make_call("get_weather", {"city": 75001}), model=Fails(error, message), vary=True)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.result["error"], [("retry", "model", "ask_model")], "The rejection's error",
+    expect_mentions(transcript.result["error"], [RETRY_FAILED], "The rejection's error",
                     "say that asking the model again failed (the exception's type, its first line at most).")
 
 
@@ -171,7 +172,7 @@ def test_trailing_comma_hint(harness, raw):
     """
     transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": "Lima"})), vary=True)
     expect_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["comma"], "The observation", "name the stray comma.")
+    expect_mentions(transcript.observations[0], [COMMA], "The observation", "name the stray comma.")
     expect_dispatched(transcript, "get_weather", {"city": "Lima"})
 
 

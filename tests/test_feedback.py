@@ -473,3 +473,46 @@ def test_a_loop_judged_alone_is_told_what_its_rejection_lacks_when_ask_model_rai
     with pytest.raises(expectations.CaseFailed) as info:
         expectations.expect_mentions("x", ["city"], "The rejection's error", "name the field.")
     assert str(info.value).startswith("Your loop's rejection must carry the observation check gave for the last attempt")
+
+
+def test_the_report_says_which_count_is_points_and_which_is_cases():
+    """Issue 25's trial: "Score: 50 / 60" beside "50 of 59 passed" read as one count."""
+    from grader.results.grade_result import CaseResult, GradeResult
+    from grader.results.text_report import text_report
+
+    def case(number, passed, worth):
+        return CaseResult(case_id=f"x::{number}", exercise="E", group="G", order=1, title=f"case {number}",
+                          points=worth if passed else 0.0, max_points=worth, passed=passed, feedback="" if passed else "no")
+
+    uneven = text_report(GradeResult(submission="a.py", cases=[case(1, True, 2.0), case(2, False, 1.0)]))
+    assert uneven.splitlines()[1] == "Score: 2 / 3 points"
+    assert uneven.splitlines()[-1] == ("Graded cases (visible and hidden): 1 of 2 cases passed (cases, not points: some "
+                                       "cases are worth more than 1 point).")
+    even = text_report(GradeResult(submission="a.py", cases=[case(1, True, 1.0), case(2, False, 1.0)]))
+    assert even.splitlines()[-1] == "Graded cases (visible and hidden): 1 of 2 cases passed."
+
+
+def test_a_step_without_observations_is_not_told_about_an_observation():
+    """Issue 25's trial: validate_call's feedback spoke of "the observation for a similar call" in notebook 2."""
+    from grader.judging.expectations import CaseFailed, expect_says_what_is_wrong
+
+    with pytest.raises(CaseFailed) as info:
+        expect_says_what_is_wrong("days is wrong", "days is wrong", ["days"], "validate_call's problem text",
+                                  "Name the field.")
+    assert str(info.value) == ("validate_call's problem text does not single out what is wrong: for a similar call "
+                               "whose problem lies elsewhere it names this one just as often, as a text that is the "
+                               "same whatever is wrong (or that only repeats what was sent) would. Name the field.")
+    assert "observation" not in str(info.value)
+
+
+def test_notebook_4s_visible_hints_are_about_the_loop():
+    """Issue 25's trial: notebook 4, handed the kit's check, got the capstone's schema hints ("isinstance is not enough
+    for int/bool"); its hints now say what the loop does, for the same cases."""
+    from grader.judging.visible_cases import VISIBLE_CASES
+
+    loop, capstone = VISIBLE_CASES["retry-loop"], VISIBLE_CASES["capstone"]
+    assert [case.case_id for case in loop] == [case.case_id for case in capstone]
+    assert [case.raw for case in loop] == [case.raw for case in capstone]
+    hints = " ".join(case.hint for case in loop)
+    assert "isinstance" not in hints and "'required'" not in hints and "check" in hints
+    assert "isinstance" in next(case.hint for case in capstone if case.case_id == "wrong-type")

@@ -288,9 +288,11 @@ def expect_says_what_is_wrong(text, twin_text, words, what, fix, absent=(), whol
         return
     for word in words:
         if not names_more(text, twin_text, word, whole, word in absent):
-            fail(f"{what} does not single out what is wrong: it names the problem no more often than the observation "
-                 f"for a similar call whose problem lies elsewhere (as text that is the same whatever is wrong, or a "
-                 f"dump of the registry and of what was sent, would). {fix}")
+            # Worded for any text (notebook 2 has problems, no observation) and in the order a learner checks it
+            # (issue 25's trial found the sentence hard to parse).
+            fail(f"{what} does not single out what is wrong: for a similar call whose problem lies elsewhere it names "
+                 f"this one just as often, as a text that is the same whatever is wrong (or that only repeats what "
+                 f"was sent) would. {fix}")
 
 
 def expect_rejected_after_one_retry(transcript):

@@ -218,6 +218,22 @@ TOOL_CALL_CASES = [
 ]
 
 
+# Notebook 4 is handed the kit's check, so its hints are about the loop, not about validation rules it does not ask
+# for (issue 25's trial read "isinstance is not enough for int/bool" there).
+LOOP_HINTS = {
+    "valid": "check gave no observation: return dispatch(call[\"name\"], call[\"arguments\"]) at once, without "
+             "asking the model.",
+    "unknown-tool": "check gave an observation: pass it to ask_model once, check the answer from the start, and "
+                    "return the rejection if check objects again.",
+    "missing-required": "Pass check's observation to ask_model once; when the answer fails too, the rejection's error "
+                        "is the observation for that last attempt.",
+    "wrong-type": "Ask the model once with check's observation; a second failure ends in a rejection, not another ask.",
+    "extra-field": "The model's answer goes through check like the first attempt: never dispatch it unchecked.",
+    "fixed-on-retry": "After ask_model answers, call check on the new raw call from the start; if it passes, dispatch it.",
+}
+RETRY_LOOP_CASES = [replace(case, hint=LOOP_HINTS[case.case_id]) for case in TOOL_CALL_CASES]
+
+
 # -- notebook 0: the observation in Anthropic's shape ------------------------------------------------
 
 def _tool_result(t):
@@ -363,7 +379,7 @@ VISIBLE_CASES = {
     "parse-call": _gated(PARSE_CASES),
     "validate-call": _gated(VALIDATE_CASES),
     "observe": _gated(OBSERVE_CASES),
-    "retry-loop": TOOL_CALL_CASES,
+    "retry-loop": RETRY_LOOP_CASES,
     "capstone": TOOL_CALL_CASES,
     "json-schema": _gated(JSON_SCHEMA_CASES),
     "adapters": [replace(c, gate="converts") for c in ADAPTER_CASES],  # see grader.judging.canaries: "converts"

@@ -156,7 +156,7 @@ def gradescope_results(result, hidden_visibility="visible", score_visibility="vi
             summary.append(f"The hidden cases ({points_text(sum(c.max_points for c in withheld))} points) and your total "
                            f"{WHEN_SHOWN[hidden_visibility]}.")
     else:
-        summary = [f"Score: {points_text(result.score)} / {points_text(result.max_score)}"]
+        summary = [f"Score: {points_text(result.score)} / {points_text(result.max_score)} points"]
     if result.error:
         summary.append(f"Could not grade: {result.error}")
     summary += [f"Note: {strip_controls(note)}" for note in result.notes]

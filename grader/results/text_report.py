@@ -73,7 +73,9 @@ def text_report(result):
         str (several lines, no trailing newline).
     """
     name = os.path.basename(result.submission)
-    lines = [f"Grading {name}", f"Score: {points_text(result.score)} / {points_text(result.max_score)}"]
+    # Points here, cases at the end: a case may be worth 2 points, so the two counts differ (issue 25's trial read
+    # "Score: 50 / 60" beside "50 of 59 passed" as one count).
+    lines = [f"Grading {name}", f"Score: {points_text(result.score)} / {points_text(result.max_score)} points"]
     if result.error:
         # Every case failed with the same sentence; listing them would bury it (results.json keeps them).
         return strip_controls("\n".join(lines + ["", f"Could not grade: {result.error}"]))
@@ -137,7 +139,9 @@ def text_report(result):
         lines.append("Hidden cases: none in this copy of the kit; your instructor's grader runs them too.")
         return "\n".join(lines)
     passed = sum(c.passed for c in graded)
-    verdict = "all graded cases passed." if graded and passed == len(graded) else f"{passed} of {len(graded)} passed."
+    uneven = " (cases, not points: some cases are worth more than 1 point)" if {c.max_points for c in graded} - {1.0} else ""
+    verdict = ("all graded cases passed." if graded and passed == len(graded)
+               else f"{passed} of {len(graded)} cases passed{uneven}.")
     lines.append(f"Graded cases (visible and hidden): {verdict}")
     if result.seed:
         lines.append(seed_line(result.seed))

@@ -15,13 +15,13 @@ ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 # The kit's version when the table was last changed, and each exercise's points (its cases' max_score summed).
 MAXIMA_VERSION = "2.0.0"
 MAXIMA = {
-    "tool-result": 8.0,
-    "parse-call": 44.0,
+    "tool-result": 9.0,
+    "parse-call": 46.0,
     "validate-call": 60.0,
     "observe": 35.0,
     "retry-loop": 132.0,
     "capstone": 132.0,
-    "json-schema": 51.0,
+    "json-schema": 52.0,
     "adapters": 26.0,
 }
 

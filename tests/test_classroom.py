@@ -16,6 +16,7 @@ from nbclient import NotebookClient
 
 from conftest import ROOT, run_grader
 from grader.intake.exercises import EXERCISES
+from grader.judging.visible_cases import VISIBLE_CASES
 from points import available, case_count, golden, shown
 
 SOLVED = os.path.join(ROOT, "solutions", "notebooks")
@@ -188,7 +189,7 @@ def test_released_grader_runs_visible_cases_only(release):
                              capture_output=True, text=True)
     assert process.returncode == 0, process.stderr
     assert "only its visible cases were run" in process.stdout
-    assert "Score: 0 / 5" in process.stdout
+    assert f"Score: 0 / {len(VISIBLE_CASES['parse-call'])} points" in process.stdout
 
 
 def test_a_release_never_claims_the_hidden_cases_passed(release, tmp_path):
@@ -198,13 +199,13 @@ def test_a_release_never_claims_the_hidden_cases_passed(release, tmp_path):
     shutil.copy(os.path.join(SOLVED, "01_parsing.ipynb"), copy / "notebooks" / "01_parsing.ipynb")
     process = subprocess.run([sys.executable, "-m", "grader", "notebooks/01_parsing.ipynb"], cwd=copy,
                              capture_output=True, text=True)
-    assert "Score: 5 / 5" in process.stdout
+    assert "Score: {0} / {0} points".format(len(VISIBLE_CASES["parse-call"])) in process.stdout
     assert process.stdout.rstrip().endswith("Hidden cases: none in this copy of the kit; your instructor's grader runs them too.")
     assert "all graded cases passed" not in process.stdout
     progress = subprocess.run([sys.executable, "-m", "grader.learner", "progress"], cwd=copy, capture_output=True,
                               text=True)
     row = next(line for line in progress.stdout.splitlines() if line.startswith("1 · parse_call"))
-    assert "visible ok" in row and "5/5" in row
+    assert "visible ok" in row and "{0}/{0}".format(len(VISIBLE_CASES["parse-call"])) in row
     assert "0 of 8 exercises done; 1 pass their visible cases" in progress.stdout
 
 

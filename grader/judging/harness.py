@@ -1177,7 +1177,9 @@ class ExerciseHarness:
                 # And a drawn name: a call with no arguments object (null, missing, a string) had nothing else drawn,
                 # and fields drawn into a string were taken away again by a table (issue 24).
                 raw, transcript.drawn_name = draw.with_drawn_name(raw)
-                args = (raw, *args[1:])
+                # And drawn whitespace after JSON: the drawn fields alone gave a skeleton already recorded on about one
+                # draw in six for a call with one nested object (a replay earned a hidden point; issue 25's suite).
+                args = (draw.padded(raw, any_json=True), *args[1:])
             else:
                 args = (*self.drawn_raws(args[:1]), *args[1:])
                 if draw is not None and isinstance(args[0], str):  # the arguments as written, the name drawn

@@ -12,7 +12,7 @@ from grader.judging import expectations as expect
 from grader.judging import reference_steps
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
-from grader.judging.wordings import OBJECT
+from grader.judging.wordings import JSON, OBJECT
 
 VALID = make_call("get_weather", {"city": "Paris"})
 
@@ -244,10 +244,23 @@ def _tool_result(t):
                     "\"is_error\": True}: the id and the message unchanged, is_error the boolean True.")
 
 
+def _tool_result_unchanged(t):
+    value = expect.returned(t)
+    wanted = {"type": "tool_result", "tool_use_id": "toolu_02", "content": "  units must be a string\n", "is_error": True}
+    if not expect.strict_equal(value, wanted):
+        expect.fail("content must be the message exactly as it was passed in, its spaces and line breaks too; and the "
+                    "block exactly the four keys.")
+
+
 TOOL_RESULT_CASES = [
     CallCase("error-block", "An error goes back as a tool_result block with is_error true",
              "Anthropic's API takes a validation error back as {type: tool_result, tool_use_id, content, is_error: true}.",
              ("toolu_01", "city is missing"), _tool_result, "Return a dict with exactly the four keys the rule names."),
+    # Issue 25: a message tidied with .strip() passed every visible check and lost 2 of 7 hidden cases.
+    CallCase("unchanged-message", "The message goes back exactly as given, spaces and line breaks too",
+             "content is the message unchanged: the model reads your text as you wrote it.",
+             ("toolu_02", "  units must be a string\n"), _tool_result_unchanged,
+             "Do not strip, trim or reword the message: put it in content exactly as it came."),
 ]
 
 
@@ -269,6 +282,16 @@ PARSE_CASES = [
     CallCase("array", "An array is not a call", "A call is a JSON object.",
              ("[]",), lambda t: expect.expect_parse_error(t, [OBJECT], "say that a call must be a JSON object."),
              "Check isinstance(value, dict) after json.loads.", view="pair_with_texts"),
+    # Issue 25: these two faults passed every visible check and lost hidden cases only (notebook 1's learner trial
+    # saw 5/5 here and 31/44 from the grader).
+    CallCase("trailing-text", "Text after the object is a problem, not dropped", "Exactly one JSON object: nothing "
+             "before or after it.", ('{"name": "get_time", "arguments": {}} Hope this helps!',),
+             lambda t: expect.expect_parse_error(t, [JSON], "say the text is not valid JSON."),
+             "json.loads the whole text; JSONDecoder().raw_decode would read the object and drop the rest.",
+             view="pair_with_texts"),
+    CallCase("deep-nesting", "Deep nesting is a problem, not a crash", "parse_call never raises, whatever the text.",
+             ("[" * 100_000 + "]" * 100_000,), lambda t: expect.expect_parse_error(t),
+             "json.loads raises RecursionError here, which is no ValueError: catch it too.", view="pair_with_texts"),
 ]
 
 
@@ -337,6 +360,14 @@ JSON_SCHEMA_CASES = [
                "required": ["path"]}),
              lambda t: expect.expect_no_violations(t, "validate_arguments"),
              "Support anyOf: check the value against each option and accept it if one gives no problems.", view="texts"),
+    # Issue 25: a validator that never looked inside nested objects passed every visible check.
+    CallCase("nested", "A wrong type inside a nested object is a violation", "Every keyword holds at every depth.",
+             ({"city": "Paris", "location": {"lat": "north"}},
+              {"type": "object", "properties": {"city": {"type": "string"},
+                                                "location": {"type": "object", "properties": {"lat": {"type": "number"}}}},
+               "required": ["city"]}),
+             lambda t: expect.expect_violations(t, ["lat"], "name the nested field (location.lat).", "validate_arguments"),
+             "Call your validator again on each property's value with its own schema.", view="texts"),
 ]
 
 

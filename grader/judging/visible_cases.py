@@ -236,20 +236,22 @@ RETRY_LOOP_CASES = [replace(case, hint=LOOP_HINTS[case.case_id]) for case in TOO
 
 # -- notebook 0: the observation in Anthropic's shape ------------------------------------------------
 
-def _tool_result(t):
-    value = expect.returned(t)
-    wanted = {"type": "tool_result", "tool_use_id": "toolu_01", "content": "city is missing", "is_error": True}
-    if not expect.strict_equal(value, wanted):
-        expect.fail("The block must be exactly {\"type\": \"tool_result\", \"tool_use_id\": ..., \"content\": ..., "
-                    "\"is_error\": True}: the id and the message unchanged, is_error the boolean True.")
+def _tool_result_block(tool_use_id, message, why):
+    """The check of a case that hands ``tool_error_result`` ``(tool_use_id, message)``: the very block, else ``why``."""
+    def check(t):
+        value = expect.returned(t)
+        wanted = {"type": "tool_result", "tool_use_id": tool_use_id, "content": message, "is_error": True}
+        if not expect.strict_equal(value, wanted):
+            expect.fail(why)
+    return check
 
 
-def _tool_result_unchanged(t):
-    value = expect.returned(t)
-    wanted = {"type": "tool_result", "tool_use_id": "toolu_02", "content": "  units must be a string\n", "is_error": True}
-    if not expect.strict_equal(value, wanted):
-        expect.fail("content must be the message exactly as it was passed in, its spaces and line breaks too; and the "
-                    "block exactly the four keys.")
+_tool_result = _tool_result_block(
+    "toolu_01", "city is missing", "The block must be exactly {\"type\": \"tool_result\", \"tool_use_id\": ..., "
+    "\"content\": ..., \"is_error\": True}: the id and the message unchanged, is_error the boolean True.")
+_tool_result_unchanged = _tool_result_block(
+    "toolu_02", "  units must be a string\n", "content must be the message exactly as it was passed in, its spaces and "
+    "line breaks too; and the block exactly the four keys.")
 
 
 TOOL_RESULT_CASES = [

@@ -14,11 +14,12 @@ import sys
 from grader.paths import VISIBLE_CHECKS_PATH
 
 
-def visible_table(raws, tools):
+def visible_table(calls):
     """``{raw: {"call": ..., "problems": [...], "observation": ...}}`` for each raw call, from the reference.
 
     Args:
-        raws: the visible cases' raw calls (list of str). tools: the registry they are checked against.
+        calls: the visible cases' raw calls, each with the registry it is checked against (``{raw: tools}``,
+            ``grader.judging.visible_cases.visible_calls``).
     Raises:
         LookupError: the reference is not installed (a student release cannot regenerate its own table).
     """
@@ -27,7 +28,7 @@ def visible_table(raws, tools):
     if not reference_steps.available():
         raise LookupError(reference_steps.UNCHECKED)
     table = {}
-    for raw in raws:
+    for raw, tools in sorted(calls.items()):
         call, problems = reference_steps.problems_for(raw, tools)
         table[raw] = {"call": call, "problems": problems, "observation": reference_steps.check(raw, tools)[1]}
     return table
@@ -38,22 +39,21 @@ def table_text(table):
     return json.dumps(table, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def write_visible_table(raws, tools, path=VISIBLE_CHECKS_PATH):
-    """Record what the reference's steps give for ``raws`` in ``path`` (``visible_table``)."""
+def write_visible_table(calls, path=VISIBLE_CHECKS_PATH):
+    """Record what the reference's steps give for ``calls`` (``{raw: tools}``) in ``path`` (``visible_table``)."""
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(table_text(visible_table(raws, tools)))
+        handle.write(table_text(visible_table(calls)))
 
 
 def main(argv=None):
     """Command line; returns 0, 1 when ``--check`` finds the file stale, 2 without the reference."""
-    from grader.judging.registries import SEED_TOOLS
-    from grader.judging.visible_cases import visible_raws
+    from grader.judging.visible_cases import visible_calls
 
     parser = argparse.ArgumentParser(prog="python -m course.visible_checks", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when the file differs from what would be written")
     args = parser.parse_args(argv)
     try:
-        table = visible_table(visible_raws(), SEED_TOOLS)
+        table = visible_table(visible_calls())
     except LookupError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -361,7 +361,9 @@ def test_a_case_the_machine_timed_out_is_run_again_from_the_same_draw(monkeypatc
     monkeypatch.setattr(sandbox_module.Sandbox, "run", run)
     result = grade(os.path.join(ROOT, "tests", "faulty", "base.py"), exercise_ids=["capstone"], seed="5eed")
     assert (result.score, result.max_score) == (available("capstone"), available("capstone"))
-    assert seen[40] == seen[39]  # the second run got what the first was handed
+    # The case runs again from its start with what its first run was handed: its runs up to the one cut short (the
+    # 40th; a case may make several) come again in the same order.
+    assert any(seen[40 - k:40] == seen[40:40 + k] for k in range(1, 6))
     assert [note for note in result.notes if "machine was busy" in note] == [
         "The grading machine was busy: 1 case(s) ran out of time while the machine kept your code waiting, and were "
         "run again; the second run counts."]

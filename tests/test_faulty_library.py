@@ -155,6 +155,7 @@ def test_every_name_repair_is_docked_on_validate_call():
     ("asks_twice", "Your loop asked the model twice for one call"),
     ("dispatches_unchecked_retry", "Your loop dispatched an attempt that check did not pass"),
     ("echoes_first_attempt", "Your loop's rejection must carry the observation check gave for the last attempt"),
+    ("retry_budget_between_calls", "run_tool_call asked the model for its first invalid call(s) and never again"),
 ])
 def test_notebook_4_feedback_speaks_about_the_loop(grade, tmp_path, name, says):
     """Issue 11: the loop is judged alone, so its feedback names what the loop did, not a validation rule."""
@@ -206,3 +207,19 @@ def test_a_grader_called_from_deep_in_a_stack_judges_as_a_fresh_one(tmp_path):
     _, results = deep(400)
     failed = [t["name"] for t in results["tests"] if t["status"] == "failed"]
     assert failed == [] and results["score"] == sum(t["max_score"] for t in results["tests"]) > 50
+
+
+def test_a_retry_budget_kept_between_calls_is_named_at_the_top_and_on_each_case(grade, tmp_path):
+    """Issue 25's trial: a global retry counter got about 100 identical "never asked the model" failures, its one
+    useful line buried among them. Now every such case and one note at the top name the retry count kept between
+    calls."""
+    fault = next(f for f in FAULTS if f.name == "global_retry_counter")
+    path = tmp_path / "global_retry_counter.py"
+    path.write_text(apply_edits(fault), encoding="utf-8")
+    process, results = grade(path, "--seed", LIBRARY_DRAW)
+    assert "Note: handle_tool_call stopped asking the model after its first invalid call(s)" in results["output"]
+    failed = [t["output"] for t in results["tests"] if t["status"] == "failed"]
+    spent = [output for output in failed if "handle_tool_call asked the model for its first invalid call(s) and never "
+             "again" in output]
+    assert len(spent) > 20
+    assert not any("The model was never asked to retry" in output for output in failed)

@@ -323,6 +323,74 @@ def test_the_grader_cell_says_which_file_it_graded_and_how_to_pick_another(copie
     assert 'kit_selfcheck.grade_notebook("05_capstone-Copy1.ipynb")' in printed
 
 
+def _notebook_with(path, code):
+    """Write a notebook at ``path`` whose one code cell is ``code``."""
+    import json
+
+    path.write_text(json.dumps({"cells": [{"cell_type": "code", "source": code.splitlines(keepends=True),
+                                            "metadata": {}, "outputs": [], "execution_count": None}],
+                                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}), encoding="utf-8")
+
+
+def _kernel_that_ran(code, cell_name="/tmp/ipykernel_1/123.py"):
+    """A user namespace as IPython leaves it after running ``code`` in a cell: ``__main__`` functions whose source
+    ``linecache`` knows (IPython keeps every cell's text there)."""
+    import linecache
+
+    linecache.cache[cell_name] = (len(code), None, code.splitlines(keepends=True), cell_name)
+    namespace = {"__name__": "__main__"}
+    exec(compile(code, cell_name, "exec"), namespace)
+    return namespace
+
+
+ORIGINAL = "def handle_tool_call(raw, ask_model):\n    return 'the solved original'\n"
+COPY = "def handle_tool_call(raw, ask_model):\n    return 'my own attempt'\n"
+
+
+@pytest.mark.parametrize("kernel, graded_file, says", [
+    (COPY, "05_capstone-Copy1.ipynb", "is the notebook in this folder that holds the handle_tool_call this kernel runs"),
+    (ORIGINAL, "05_capstone.ipynb", "so this is the notebook's usual name"),
+    ("def handle_tool_call(raw, ask_model):\n    return 'not saved'\n", "05_capstone.ipynb",
+     "⚠ No saved notebook in this folder holds the handle_tool_call this kernel runs"),
+])
+def test_the_grader_cell_grades_the_notebook_holding_this_kernels_code(copies, monkeypatch, capsys, kernel,
+                                                                         graded_file, says):
+    """Issue 25's trial: the grade cell of a copy run outside JupyterLab graded the original and headed the copy's
+    report with the original's 129/129, while the copy's own self-check said 0 of 6. Without a front end naming the
+    file, the cell grades the notebook that holds the functions this kernel runs; when none does, a warning heads
+    the report."""
+    from grader.learner import notebook_file, progress, selfcheck
+
+    _notebook_with(copies / "05_capstone.ipynb", ORIGINAL)
+    _notebook_with(copies / "05_capstone-Copy1.ipynb", COPY)
+    namespace = _kernel_that_ran(kernel)
+    monkeypatch.setattr(notebook_file, "user_namespace", lambda: namespace)
+    graded = []
+    monkeypatch.setattr(progress, "run_grader", lambda path: graded.append(path) or ("Score: 1 / 2 points", None))
+    run = selfcheck.grade_notebook("05_capstone.ipynb")
+    assert graded == [graded_file]
+    assert says in capsys.readouterr().out + repr(run)
+    assert repr(run).startswith("⚠") == ("not saved" in kernel)
+
+
+def test_the_grader_cell_warns_when_the_file_jupyter_names_is_not_saved(copies, monkeypatch):
+    """The same trial, inside JupyterLab: the file Jupyter names is graded, and a report on code older than the
+    kernel's says so before its score."""
+    from grader.learner import notebook_file, progress, selfcheck
+
+    _notebook_with(copies / "05_capstone.ipynb", ORIGINAL)
+    namespace = _kernel_that_ran(COPY)
+    namespace["__vsc_ipynb_file__"] = str(copies / "05_capstone.ipynb")
+    monkeypatch.setattr(notebook_file, "user_namespace", lambda: namespace)
+    monkeypatch.setattr(progress, "run_grader", lambda path: ("Score: 2 / 2 points", None))
+    report = repr(selfcheck.grade_notebook("05_capstone.ipynb"))
+    assert report.startswith("⚠ The saved 05_capstone.ipynb does not hold the handle_tool_call this kernel runs")
+    assert report.endswith("Score: 2 / 2 points")
+    namespace = _kernel_that_ran(ORIGINAL, "/tmp/ipykernel_1/124.py")
+    namespace["__vsc_ipynb_file__"] = str(copies / "05_capstone.ipynb")
+    assert repr(selfcheck.grade_notebook("05_capstone.ipynb")) == "Score: 2 / 2 points"
+
+
 def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
     """Item 4: kit_selfcheck.show prints each visible case's whole input, registries included, as Python that
     calls the function with exactly the case's arguments (notebook 2's five-tool registry was never shown)."""

@@ -208,9 +208,15 @@ def test_each_known_mistake_graded_alone_is_named_for_itself_and_no_other():
     # Its cases are those of the seed's "dispatches any call that parsed": one row names both, never "no retry".
     assert named["capstone:dispatches_before_checking"] == (
         [["capstone:dispatch_unchecked", "capstone:dispatches_before_checking"]], [])
-    # A retry budget in a never-reset global fails what no retry fails, give or take a case: one row names both.
-    assert named["capstone:no_retry"] == ([["capstone:no_retry", "capstone:global_retry_counter"]], [])
+    # A retry budget in a never-reset global gives its one retry to the first invalid visible call, which "no retry"
+    # fails on every draw: their rows differ (they shared one while a canary could spend the retry first).
+    assert named["capstone:no_retry"] == ([["capstone:no_retry"]], [])
+    assert named["capstone:global_retry_counter"] == ([["capstone:global_retry_counter"]], [])
     assert named["capstone:numeric_strings_converted"] == ([["capstone:numeric_strings_converted"]], [])
+    # Asking again when asking raised fails what letting the exception escape fails: one row names both, so a
+    # student with two retries after a failed ask is not told only "lets an exception from ask_model escape".
+    assert named["capstone:asks_again_when_the_model_fails"] == (
+        [["capstone:raises_when_model_fails", "capstone:asks_again_when_the_model_fails"]], [])
 
 
 def test_a_folder_that_is_not_a_batch_output_is_refused_with_one_sentence(tmp_path, capsys):
@@ -619,6 +625,12 @@ def graded_class(tmp_path_factory):
     return manifest, folder, read
 
 
+# Mistakes that keep a retry budget between calls: which case gets the one retry depends on the worker each call is
+# drawn to, so a grading may spare a case that grader/insight/misconceptions.json's eight draws never saw spared
+# (about one draw in eight spares the first visible invalid call).
+KEEPS_STATE = {"capstone:global_retry_counter", "retry-loop:retry_budget_between_calls"}
+
+
 @pytest.mark.slow
 def test_the_known_mistakes_file_matches_what_the_grader_says_today(graded_class):
     """Each planted student holds one library solution, so their pattern is that mistake's (within its row
@@ -632,6 +644,11 @@ def test_the_known_mistakes_file_matches_what_the_grader_says_today(graded_class
         row = rows[mistake_id]
         for student in students:
             pattern = data.pattern(row.exercise, student)
+            if mistake_id in KEEPS_STATE:
+                # Its one retry goes to the first invalid call each worker meets, which the draw decides: at most one
+                # case per worker may lie outside what eight draws saw.
+                assert len(pattern - row.cases) + len(row.core - pattern) <= 2, (mistake_id, pattern ^ row.cases)
+                continue
             assert row.core <= pattern <= row.cases, (
                 f"grader/insight/misconceptions.json is stale: {mistake_id} now fails {len(pattern)} case(s) "
                 f"({len(pattern - row.cases)} the file does not name); run python -m course.misconceptions")
@@ -651,6 +668,11 @@ def test_report_names_each_planted_mistake_with_its_count(graded_class):
         if row["identifiable"] == "no":
             continue
         identifiable += 1
+        if KEEPS_STATE & set(ids.split()):
+            # A student whose retry went to a case the file's draws never saw matches no row exactly, and partly the
+            # row of "no retry", which fails every case it fails (see above): never another student.
+            assert int(row["exactly"]) <= planted, ids
+            continue
         assert (int(row["exactly"]), int(row["partly"])) == (planted, sum(partial.get(i, 0) for i in ids.split())), ids
     assert identifiable >= 45
     # Mistakes that fail every case of their exercise cannot be told from a stub, and the report says so.

@@ -799,13 +799,17 @@ def test_a_table_keyed_by_skeletons_without_lengths_earns_nothing(exercise, tmp_
 def test_a_coarse_shape_classifier_of_the_capstone_earns_nothing(seed):
     """Observed: 82, 85 and 92 hidden points against the stub's 0 on seeds fresh-1 to fresh-3; with siblings 53, 58
     and 53; with the canary drawn from its kind too, 5, 5 and 5; with the valid calls too, 4, 4 and 5; with the fix's
-    sibling on the case's own registry, 0, 0 and 0."""
+    sibling on the case's own registry, 0, 0 and 0. Issue 25 added a visible case, which moved every draw: on fresh-1
+    the classifier then dispatched all three of the valid-call canary's made calls and kept 45 refusal points (about
+    one draw in six, fresh-1 to fresh-6). With two made calls in each canary run, fresh-1 to fresh-10 gave 1, 0, 0, 0,
+    0, 1, 0, 1, 0, 2: valid calls it parses and dispatches as written (a name in unicode escapes, whitespace around
+    the call), which is what those cases ask; the bound allows them and nothing of the refusals."""
     folder = os.path.join(ROOT, "tests", "attacks")
 
     def points(name):
         return hidden_points(grader.pipeline.grade(os.path.join(folder, name), exercise_ids=["capstone"], seed=seed))
 
-    assert points("lengthless_capstone_lookup.py") <= points("lengthless_capstone_stub.py")
+    assert points("lengthless_capstone_lookup.py") <= points("lengthless_capstone_stub.py") + 3
 
 
 # Issue 24's seventh attacker trial (2026-12-06): validate_call's wrong values were kept as written while every valid

@@ -14,7 +14,7 @@ def load(source):
 
 def test_reference_passes_every_visible_case():
     report = check(load(seed_form())["handle_tool_call"])
-    assert report.passed == len(VISIBLE_CASES) == 6
+    assert report.passed == len(VISIBLE_CASES) == 7
     assert "not the same as passing" in report.summary()
 
 
@@ -23,7 +23,7 @@ def test_stub_fails_every_case_without_raising():
     report = check(stub["handle_tool_call"])
     assert report.passed == 0
     assert all("behaves like the stub" in detail for _, ok, detail in report.rows)
-    assert "0 of 6 visible checks passed" in str(report)
+    assert "0 of 7 visible checks passed" in str(report)
     assert "<table" in report._repr_html_() and "<td>✗</td>" in report._repr_html_()
 
 
@@ -31,10 +31,10 @@ def test_exceptions_and_endless_loops_become_rows(monkeypatch):
     monkeypatch.setattr(selfcheck, "CASE_SECONDS", 0.2)
     raising = load("def handle_tool_call(raw, ask_model):\n    raise KeyError('name')\n")["handle_tool_call"]
     rows = check(raising).rows
-    assert len(rows) == 6 and all("raised KeyError" in d for _, _, d in rows)
+    assert len(rows) == 7 and all("raised KeyError" in d for _, _, d in rows)
     looping = load("def handle_tool_call(raw, ask_model):\n    while True:\n        pass\n")["handle_tool_call"]
     report = check(looping)
-    assert len(report.rows) == 6 and all("did not finish within 0.2 s" in detail for _, _, detail in report.rows)
+    assert len(report.rows) == 7 and all("did not finish within 0.2 s" in detail for _, _, detail in report.rows)
 
 
 def test_learner_globals_are_restored_after_the_check():
@@ -55,17 +55,18 @@ def test_the_visible_cases_checks_table_is_current(tmp_path):
     the table must be what the reference gives today (regenerate: python -m course.visible_checks)."""
     import json
 
-    from grader.judging.registries import SEED_TOOLS
     from course.visible_checks import write_visible_table
     from grader.paths import VISIBLE_CHECKS_PATH
-    from grader.judging.visible_cases import visible_raws
+    from grader.judging.visible_cases import visible_calls
 
     fresh_table = tmp_path / "visible_checks.json"
-    write_visible_table(visible_raws(), SEED_TOOLS, fresh_table)
+    write_visible_table(visible_calls(), fresh_table)
     with open(VISIBLE_CHECKS_PATH, encoding="utf-8") as handle:
         committed = json.load(handle)
     assert committed == json.loads(fresh_table.read_text(encoding="utf-8"))
     assert len(committed) >= 7 and committed['{"name": "get_weather", "arguments": {"city": "Paris"}}']["observation"] is None
+    # Checked against its own case's registry, not the seed's (issue 25's other-registry case).
+    assert committed['{"name": "set_alarm", "arguments": {"hour": 7, "minute": 30}}']["observation"] is None
 
 
 def test_the_build_tool_says_whether_the_checks_table_is_current(monkeypatch, tmp_path, capsys):
@@ -97,3 +98,42 @@ def test_the_capstone_self_check_voids_refusals_when_no_valid_call_is_dispatched
     assert len(report.notes) == 1 and "plainly valid" in report.notes[0]
     assert report.passed == 0
     assert any("Not counted" in detail for _, ok, detail in report.rows)
+
+
+def test_a_retry_count_kept_between_calls_is_named_in_the_self_check():
+    """Issue 25's trial: the self-check said "never asked the model" for a loop that asked once, for its first
+    call, and then never again (a global counter)."""
+    source = seed_form().replace("def handle_tool_call(raw, ask_model):\n",
+                                 "RETRIES = [1]\n\n\ndef handle_tool_call(raw, ask_model):\n")
+    source = source.replace("        if attempt_number == retry_budget:\n",
+                            "        if attempt_number == retry_budget or not RETRIES[0]:\n")
+    source = source.replace("            attempt = ask_model(observation)\n",
+                            "            RETRIES[0] -= 1\n            attempt = ask_model(observation)\n")
+    assert source.count("RETRIES") == 3
+    report = check(load(source)["handle_tool_call"])
+    details = [detail for _, ok, detail in report.rows if not ok]
+    assert details and all("asked the model for its first invalid call(s) and never again" in d for d in details), details
+
+
+def test_a_loop_that_skips_the_retry_for_one_kind_of_call_is_not_told_it_spent_a_budget():
+    """The seed's sample never retries invalid JSON but asks for every other invalid call: its "never asked" cases
+    are about that kind, not about a budget kept between calls (the first version of issue 25's note said so)."""
+    from grader.judging.expectations import stopped_asking
+
+    # Per worker, in the order the cases ran: (worker, whether the model was asked).
+    assert stopped_asking([(0, True), (1, True), (0, False), (1, False), (0, False)])  # a global counter, 2 workers
+    assert stopped_asking([(None, True), (None, False), (None, False)])
+    assert not stopped_asking([(0, True), (0, False), (0, True), (0, False)])  # asks again later: a kind skipped
+    assert not stopped_asking([(0, False), (0, False), (0, False)])  # never asks: no retry at all
+    assert not stopped_asking([(0, True), (0, False)])  # one case is too few to tell
+    # The seed's sample as the grader judged it (tests/test_golden.py keeps this file equal to a fresh grading).
+    import json
+    import pathlib
+
+    from conftest import ROOT
+
+    golden = json.loads((pathlib.Path(ROOT) / "tests" / "golden" / "seed_sample" / "expected_results.json")
+                        .read_text(encoding="utf-8"))
+    never = [t for t in golden["tests"] if "The model was never asked to retry" in t["output"]]
+    assert never and "stopped asking" not in golden["output"]
+    assert not any("never again" in t["output"] for t in golden["tests"])

@@ -152,12 +152,60 @@ def expect_rejected(transcript):
     check_error_text(result.get("error"), "The rejection's error")
 
 
+NEVER_ASKED = "The model was never asked to retry"
+# What expect_one_retry saw in this grading, in order: (the worker, whether the model was asked). Reset by the
+# grader's plugin for each exercise and by the self-check for each run (``stopped_asking``).
+retry_log = []
+
+
+def retry_spent_earlier(function):
+    """The feedback for a case that was told ``NEVER_ASKED`` when ``function`` (str) stopped asking the model after its
+    first invalid calls (``stopped_asking``): the retry budget kept between calls (issue 25's trial: a global counter
+    got about 100 identical "never asked" lines; the seed asks "where do you bound retries").
+
+    Returns:
+        str.
+    """
+    return (f"{function} asked the model for its first invalid call(s) and never again: a retry count kept outside "
+            f"{function} (a global, a default argument, an attribute) is spent by the first calls. Keep the retry "
+            f"count local to {function}, so that every call gets its one retry.")
+
+
+def stopped_asking(log):
+    """Whether the submission behaved as a retry budget kept between calls does: in each worker, every invalid call
+    that asked the model came before every one that did not, at least one asked, and at least two did not.
+
+    A submission that skips the retry for one kind of call (the seed's sample, for invalid JSON) asks again for
+    later calls of other kinds, so it is not taken for one.
+
+    Args:
+        log: ``[(worker, asked), ...]`` in the order the cases ran (``retry_log``).
+    Returns:
+        bool.
+    """
+    by_worker = {}
+    for worker, asked in log:
+        by_worker.setdefault(worker, []).append(bool(asked))
+    if any(asked and not earlier for runs in by_worker.values() for earlier, asked in zip(runs, runs[1:])):
+        return False  # an ask after a call that was not asked about: not a spent budget
+    return any(log_asked for _, log_asked in log) and sum(not asked for _, asked in log) >= 2
+
+
+def told_never_asked(feedback):
+    """Whether a case's feedback (str) is the one ``expect_one_retry`` gives when the model was never asked, in either
+    the capstone's words or notebook 4's (``LOOP_FEEDBACK``)."""
+    return feedback.startswith((NEVER_ASKED, LOOP_FEEDBACK[NEVER_ASKED]))
+
+
 def expect_one_retry(transcript):
-    """``ask_model`` must have been called exactly once, with usable observation text."""
+    """``ask_model`` must have been called exactly once, with usable observation text. Each call is noted in
+    ``retry_log``, so that a retry budget spent by the first calls is named once all cases have run
+    (``stopped_asking``)."""
     finished(transcript)  # a crash or timeout is the root cause to report, not the missing retry
     count = len(transcript.observations)
+    retry_log.append((transcript.worker, count > 0))
     if count == 0:
-        fail("The model was never asked to retry. An invalid call gets one retry: call ask_model(error_text) "
+        fail(f"{NEVER_ASKED}. An invalid call gets one retry: call ask_model(error_text) "
              f"so the model can fix it. {SILENT_FAILURE}", transcript)
     if count > 1:
         # Not the exact count: a submission could choose it from the hidden input.

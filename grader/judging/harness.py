@@ -168,6 +168,8 @@ class Transcript:
         hidden: the case is a hidden one (bool): what the submission raised is judged, not shown.
         stopped: how the worker cut the run short (``grader.isolation.sandbox.CaseOutcome.stopped``: ``"timeout"``,
             ``"unbounded"``...), or None.
+        worker: which worker ran the case (an opaque key, or None): what a submission keeps between calls lives in
+            one worker (``expectations.stopped_asking``).
     """
 
     returns: list = field(default_factory=list)
@@ -183,6 +185,7 @@ class Transcript:
     stopped: str | None = None
     function: str = "handle_tool_call"
     hidden: bool = False
+    worker: object = None
 
     @property
     def result(self):
@@ -532,6 +535,7 @@ class Harness:
             # What the worker gets is renamed; what it sends back is renamed back before anything records it.
             invocations, globals_ = draw.forward(invocations), draw.forward(globals_ or {})
             responder = DrawnResponder(responder, draw)
+        transcript.worker = id(sandbox)
         outcome = sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
         for entry in outcome.results:
             if "raised" in entry:

@@ -24,6 +24,7 @@ from grader.judging.canaries import (
     void_note,
     void_reference,
 )
+from grader.judging import expectations
 from grader.judging.expectations import CaseFailed
 from grader.judging.rule_ids import MARKER
 from grader.results.grade_result import CaseResult
@@ -98,6 +99,7 @@ class GradingPlugin:
         self.paired = []  # CaseResult of the cases whose call had siblings in the other worker
         self.notes = []  # one sentence per failed canary kind that voided cases (shown before the cases)
         self.busy_reruns = 0  # cases run again because the machine timed them out (_run_again_when_the_machine_was_busy)
+        expectations.retry_log.clear()  # what this exercise's cases see of the retries (expectations.stopped_asking)
 
     def pytest_generate_tests(self, metafunc):
         """Give ``visible_case`` the visible cases of the exercise being graded."""
@@ -208,6 +210,16 @@ class GradingPlugin:
         """Void the passed cases whose canary failed in any of its runs (all runs are over by now); the cause is
         told once, in ``notes``, and each voided case points at it. Say how many cases were run again because the
         machine was busy."""
+        if expectations.stopped_asking(expectations.retry_log):
+            # A retry budget kept between calls: each "never asked" says so, and one note before the cases (the
+            # trial's learner met the same line on about 100 cases, the useful one buried among them).
+            spent = [result for result in self.results if not result.passed and
+                     expectations.told_never_asked(result.feedback)]
+            for result in spent:
+                result.feedback = expectations.retry_spent_earlier(self.view.entry)
+            self.notes.append(f"{self.view.entry} stopped asking the model after its first invalid call(s): "
+                              f"{len(spent)} cases failed for that alone. Keep the retry count local to "
+                              f"{self.view.entry}, so that every call gets its one retry.")
         if self.busy_reruns:
             self.notes.append(f"The grading machine was busy: {self.busy_reruns} case(s) ran out of time while the "
                               "machine kept your code waiting, and were run again; the second run counts.")

@@ -6,7 +6,7 @@ sandbox. Passing them all is not the same as passing the hidden cases, and the r
 """
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from grader.judging import expectations as expect
 from grader.judging import reference_steps
@@ -55,19 +55,32 @@ def expand(args, encode):
     return out
 
 
-def visible_raws(exercise_ids=None):
-    """Every raw call a visible case hands to the trusted steps (for ``grader/judging/visible_checks.json``), sorted
-    (list of str); only those of ``exercise_ids`` (a set of ids) when given, as a student release keeps."""
-    raws = []
+def visible_calls(exercise_ids=None):
+    """Every raw call a visible case hands to the trusted steps, with the registry it is checked against (for
+    ``grader/judging/visible_checks.json``): ``{raw: tools}``; only those of ``exercise_ids`` (a set of ids) when
+    given, as a student release keeps.
+
+    Raises:
+        ValueError: one raw call under two registries (the table answers each raw call once).
+    """
+    calls = {}
     for exercise_id, cases in VISIBLE_CASES.items():
         if exercise_ids is not None and exercise_id not in exercise_ids:
             continue
         for case in cases:
             if isinstance(case, ToolCallCase):
-                raws += [case.raw] + ([case.retry] if case.retry is not None else [])
+                pairs = [(case.raw, case.tools)] + ([(case.retry, case.tools)] if case.retry is not None else [])
             else:
-                raws += [a.raw for a in case.args if isinstance(a, Checked)]
-    return sorted(set(raws))
+                pairs = [(a.raw, a.tools) for a in case.args if isinstance(a, Checked)]
+            for raw, tools in pairs:
+                if calls.setdefault(raw, tools) != tools:
+                    raise ValueError(f"the visible call {raw[:60]!r} is checked against two registries")
+    return calls
+
+
+def visible_raws(exercise_ids=None):
+    """The raw calls of ``visible_calls``, sorted (list of str)."""
+    return sorted(visible_calls(exercise_ids))
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,8 @@ class ToolCallCase:
         gate: the canary this case depends on (see ``grader.judging.canaries``): ``"accepts"`` for a case a
             refuse-everything function would pass, ``"rejects"`` for the opposite, ``"converts"`` for
             an adapter case a function returning a fixed value would pass, or None.
+        tools: the registry installed as ``TOOLS`` (or passed as ``tools``) for the case (dict; the seed's by
+            default).
     """
 
     case_id: str
@@ -93,7 +108,7 @@ class ToolCallCase:
     check: object
     hint: str
     gate: str | None = None
-    tools = SEED_TOOLS
+    tools: dict = field(default_factory=lambda: SEED_TOOLS)
 
     def model(self):
         """A fresh scripted model for one run of this case."""
@@ -191,6 +206,11 @@ def _missing_city(t):
     expect.expect_mentions(t.observations[0], ["city"], "The observation", "name the missing argument 'city'.")
 
 
+def _alarm_dispatched(t):
+    expect.expect_no_retry(t)
+    expect.expect_dispatched(t, "set_alarm", {"hour": 7, "minute": 30})
+
+
 def _fixed_on_retry(t):
     expect.finished(t)
     expect.expect_one_retry(t)
@@ -215,6 +235,13 @@ TOOL_CALL_CASES = [
     ToolCallCase("fixed-on-retry", "Invalid JSON, then a valid retry: the retry is dispatched", "One retry, and a fixed call is dispatched.",
                  '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
                  "Catch json.JSONDecodeError, ask the model once, and check the new call from the start."),
+    # Issue 25: a registry bound when the function was defined (a default argument, a second name) passed every
+    # visible case and lost 52 of 121 hidden ones; the runtime may install another registry, as this case does.
+    ToolCallCase("other-registry", "A call to a tool of another registry is dispatched",
+                 "The registry is read when a call arrives: the runtime may install other tools than the notebook's.",
+                 make_call("set_alarm", {"hour": 7, "minute": 30}), None, _alarm_dispatched,
+                 "Read the global TOOLS inside the function, when the call arrives; a default argument (tools=TOOLS) "
+                 "keeps the registry of the moment the function was defined.", "rejects", tools=TYPED_TOOLS),
 ]
 
 
@@ -230,6 +257,7 @@ LOOP_HINTS = {
     "wrong-type": "Ask the model once with check's observation; a second failure ends in a rejection, not another ask.",
     "extra-field": "The model's answer goes through check like the first attempt: never dispatch it unchecked.",
     "fixed-on-retry": "After ask_model answers, call check on the new raw call from the start; if it passes, dispatch it.",
+    "other-registry": "Hand check the tools run_tool_call was given, not a registry of your own.",
 }
 RETRY_LOOP_CASES = [replace(case, hint=LOOP_HINTS[case.case_id]) for case in TOOL_CALL_CASES]
 

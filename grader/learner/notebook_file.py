@@ -124,3 +124,57 @@ def other_copies(default, folder="."):
     stem = pathlib.Path(default).stem
     copies = [p for p in pathlib.Path(folder).glob(f"{stem}*.ipynb") if p.name != pathlib.Path(default).name]
     return [p.name for p in sorted(copies, key=lambda p: p.stat().st_mtime, reverse=True)]
+
+
+def kernel_sources(functions):
+    """The source text this kernel holds for each of ``functions`` that a notebook cell defined (dict name -> str).
+
+    IPython keeps every cell's text in ``linecache``, so ``inspect.getsource`` finds a function defined in a cell as
+    it is now, after any edit and re-run. A name that is missing, not a function, or not defined in a cell (imported,
+    or a plain Python without IPython) is left out.
+
+    Args:
+        functions: names to look up in the user namespace (iterable of str).
+    Returns:
+        ``{name: source}``; empty when nothing can be read.
+    """
+    import inspect
+
+    namespace = user_namespace()
+    found = {}
+    for name in functions:
+        function = namespace.get(name)
+        if not inspect.isfunction(function) or getattr(function, "__module__", None) != "__main__":
+            continue
+        try:
+            found[name] = inspect.getsource(function)
+        except (OSError, TypeError):  # no source kept for it
+            continue
+    return found
+
+
+def _code_of(path):
+    """Every code cell of the notebook at ``path`` joined into one text, each line's trailing spaces dropped (str),
+    or None when the file cannot be read as a notebook."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            cells = json.load(handle).get("cells", [])
+        texts = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+                 for c in cells if isinstance(c, dict) and c.get("cell_type") == "code"]
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return None
+    return "\n".join(line.rstrip() for text in texts for line in text.splitlines())
+
+
+def holds(path, sources):
+    """Whether the saved notebook at ``path`` holds each of ``sources`` (``kernel_sources``) as this kernel runs it
+    (bool; True when ``sources`` is empty: nothing to compare). Issue 25's trial: a grade cell run in a copy, outside
+    JupyterLab, graded the original and showed its 129/129 while the copy's own self-check said 0 of 6."""
+    if not sources:
+        return True
+    code = _code_of(path)
+    if code is None:
+        return False
+    return all("\n".join(line.rstrip() for line in source.splitlines()) in code for source in sources.values())

@@ -274,6 +274,8 @@ def check(function, exercise="capstone"):
     if not callable(function):
         return SelfCheckReport([(c.title, False, f"{name!r} is not a function yet.") for c in cases], str(name))
     rows = []
+    expectations.retry_log.clear()  # as the grader tells a retry count kept between calls (stopped_asking)
+    never_asked = []
     for case in cases:
         if isinstance(case, ToolCallCase):
             transcript = run_tool_call_case(function, case, style)
@@ -282,9 +284,15 @@ def check(function, exercise="capstone"):
         try:
             case.check(transcript)
         except expectations.CaseFailed as exc:
+            if expectations.told_never_asked(str(exc)):
+                never_asked.append((len(rows), case))
             rows.append((case.title, False, failure_text(exc, case, 120, separator=" ")))
         else:
             rows.append((case.title, True, ""))
+    if expectations.stopped_asking(expectations.retry_log):
+        for number, case in never_asked:
+            spent = expectations.CaseFailed(expectations.retry_spent_earlier(name))
+            rows[number] = (case.title, False, failure_text(spent, case, 120, separator=" "))
     return SelfCheckReport(rows, name, _void_failed_canaries(function, exercise, rows, cases))
 
 
@@ -362,26 +370,51 @@ def grade_notebook(default):
 
     Args:
         default: the notebook's shipped file name (str), used when Jupyter does not say which file
-            this kernel belongs to.
+            this kernel belongs to, unless a copy in the working folder holds the functions this kernel runs and
+            ``default`` does not (``notebook_file.holds``).
     Returns:
-        ``GraderRun``; displayed as the report. Never raises: a grader failure is shown as text.
+        ``GraderRun``; displayed as the report, headed by a warning when the graded file does not hold the code this
+        kernel runs. Never raises: a grader failure is shown as text.
     """
+    import os
+
     from grader.learner.progress import run_grader
 
+    # What this kernel runs, to tell whether a saved file holds it (issue 25's trial: a copy run outside JupyterLab
+    # was graded as the original, whose 129/129 headed the copy's report).
+    sources = notebook_file.kernel_sources(sorted({f for exercise in BY_ID.values() for f in exercise.functions}))
+    shown = sorted(sources)[:3]
+    names = " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown) or "code"
+    warning = ""
     path, source = notebook_file.find_notebook(default)
     if source:
         print(f"Grading the saved file {path}, the notebook this cell is in ({source} says so). Save first: the "
               "grader reads the file, not this kernel.")
+        if not notebook_file.holds(path, sources):
+            warning = (f"The saved {os.path.basename(path)} does not hold the {names} this kernel runs, so the grade "
+                       "below is for older code: save the notebook (Ctrl+S) and run this cell again.")
     else:
         copies = notebook_file.other_copies(default)
-        print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is the "
-              f"notebook's usual name. Save first: the grader reads the file, not this kernel.")
-        example = copies[0] if copies else "my_copy.ipynb"
-        here = f" (this folder has {', '.join(copies[:3])})" if copies else ""
-        print(f'Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook("{example}").')
+        holding = [name for name in [default] + copies if os.path.isfile(name) and notebook_file.holds(name, sources)]
+        if sources and holding and default not in holding:
+            path = holding[0]
+            print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, and {path} is "
+                  f"the notebook in this folder that holds the {names} this kernel runs.")
+        else:
+            print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is the "
+                  f"notebook's usual name. Save first: the grader reads the file, not this kernel.")
+            example = copies[0] if copies else "my_copy.ipynb"
+            here = f" (this folder has {', '.join(copies[:3])})" if copies else ""
+            print(f'Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook("{example}").')
+            if sources and not holding:
+                warning = (f"No saved notebook in this folder holds the {names} this kernel runs (unsaved changes, or "
+                           f"a notebook elsewhere?), so the grade below is for {path}, not for this kernel's code. "
+                           f'Save it, or name its file: kit_selfcheck.grade_notebook("{example}").')
     report, data = run_grader(path)
     try:
         score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])
     except (TypeError, KeyError):
         score, max_score = 0.0, 0.0
+    if warning:
+        report = f"⚠ {warning}\n\n{report}"  # before the score, which a learner reads first
     return GraderRun(report, score, max_score)

@@ -141,9 +141,15 @@ FAULTS = [
            ("        call, errors = problems(raw, TOOLS)\n", "        call, errors = problems(raw, tools)\n")],
           # ROBUSTNESS: the 300-field tool's call was refused as an unknown tool by its stale registry, right by
           # accident, until that call's sibling (the 300 fields optional) had to be dispatched.
-          {NAMES, SCHEMA, DISPATCH, OBSERVATIONS, ROBUSTNESS, REAL, PUBLIC}),
+          {VISIBLE, NAMES, SCHEMA, DISPATCH, OBSERVATIONS, ROBUSTNESS, REAL, PUBLIC}),
     fault("raises_when_model_fails", "common", "Lets an exception from ask_model escape.",
           [("            except Exception as exc:\n", "            except KeyError as exc:\n")],
+          {RETRY, PUBLIC}),
+    fault("asks_again_when_the_model_fails", "common", "Asks the model a second time when asking raised (two retries).",
+          # Issue 25: the class report named this "lets an exception from ask_model escape", the only row with its cases.
+          [("            except Exception as exc:\n",
+            "            except Exception:\n                try:\n                    raw = ask_model(error)\n"
+            "                    continue\n                except Exception as again:\n                    exc = again\n")],
           {RETRY, PUBLIC}),
     fault("error_from_first_attempt", "common", "Returns the first attempt's error instead of the last one's.",
           [("        error = observation(errors)\n", "        error = observation(errors) if attempt == 0 else error\n")],

@@ -347,6 +347,19 @@ STEP_FAULTS = [
     fault("retry-loop", "echoes_first_attempt", "Rejects with the first attempt's observation, not the last one's.",
           ("    call, observation = check(retry, tools)\n    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)",
            "    call, second = check(retry, tools)\n    if second is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n    return _rejected(observation)")),
+    fault("retry-loop", "retry_budget_between_calls", "Keeps the retry budget in a global, spent by the first call "
+          "(issue 25's trial: its feedback was about 100 identical \"never asked\" lines).",
+          ("def run_tool_call(raw, ask_model, tools, dispatch, check):\n    call, observation = check(raw, tools)\n"
+           "    if observation is None:\n        return dispatch(call[\"name\"], call[\"arguments\"])\n",
+           "RETRIES_LEFT = 1\n\n\ndef run_tool_call(raw, ask_model, tools, dispatch, check):\n    global RETRIES_LEFT\n"
+           "    call, observation = check(raw, tools)\n    if observation is None:\n"
+           "        return dispatch(call[\"name\"], call[\"arguments\"])\n    if RETRIES_LEFT == 0:\n"
+           "        return _rejected(observation)\n    RETRIES_LEFT -= 1\n")),
+    fault("retry-loop", "asks_again_when_the_model_fails", "Asks the model a second time when asking raised (two "
+          "retries).",
+          ("    except Exception as exc:\n        return _rejected(",
+           "    except Exception:\n        try:\n            retry = ask_model(observation)\n"
+           "        except Exception as exc:\n            return _rejected(")),
     fault("retry-loop", "crashes_when_the_model_fails", "Lets an exception from ask_model escape.",
           ("    try:\n        retry = ask_model(observation)\n    except Exception as exc:\n", "    retry = ask_model(observation)\n    if False:\n        exc = None\n")),
     fault("json-schema", "ignores_unknown_keywords", "Silently ignores keywords it cannot check.",

@@ -156,6 +156,7 @@ def test_every_name_repair_is_docked_on_validate_call():
     ("dispatches_unchecked_retry", "Your loop dispatched an attempt that check did not pass"),
     ("echoes_first_attempt", "Your loop's rejection must carry the observation check gave for the last attempt"),
     ("retry_budget_between_calls", "run_tool_call asked the model for its first invalid call(s) and never again"),
+    ("asks_again_when_the_model_fails", "Your loop asked the model again after ask_model raised"),
 ])
 def test_notebook_4_feedback_speaks_about_the_loop(grade, tmp_path, name, says):
     """Issue 11: the loop is judged alone, so its feedback names what the loop did, not a validation rule."""
@@ -223,3 +224,18 @@ def test_a_retry_budget_kept_between_calls_is_named_at_the_top_and_on_each_case(
              "again" in output]
     assert len(spent) > 20
     assert not any("The model was never asked to retry" in output for output in failed)
+    # A visible case keeps its input and hint (the attacker trial saw them replaced with the sentence alone).
+    visible = [t["output"] for t in results["tests"] if t["status"] == "failed" and t["visibility"] == "visible"]
+    assert visible and all("never again" in o and "\nInput: " in o and "\nHint: " in o for o in visible), visible
+
+
+def test_asking_again_after_ask_model_raised_is_told_as_such(grade, tmp_path):
+    """Issue 25: a loop that asks the model a second time when asking raised was told "the retry budget is one" as if
+    its retry had failed check, and the class report named it "lets an exception from ask_model escape"."""
+    fault = next(f for f in FAULTS if f.name == "asks_again_when_the_model_fails")
+    path = tmp_path / "asks_again.py"
+    path.write_text(apply_edits(fault), encoding="utf-8")
+    process, results = grade(path, "--seed", LIBRARY_DRAW)
+    failed = [t["output"] for t in results["tests"] if t["status"] == "failed"]
+    assert len(failed) == 6
+    assert all("ask_model was called again after it raised" in output for output in failed), failed

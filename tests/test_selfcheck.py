@@ -137,3 +137,32 @@ def test_a_loop_that_skips_the_retry_for_one_kind_of_call_is_not_told_it_spent_a
     never = [t for t in golden["tests"] if "The model was never asked to retry" in t["output"]]
     assert never and "stopped asking" not in golden["output"]
     assert not any("never again" in t["output"] for t in golden["tests"])
+
+
+def test_the_self_check_names_a_global_counter_and_a_bound_registry_from_the_code(capsys):
+    """Issue 25's learner trial: the notebook's "Try it" cell spent a global retry counter before the self-check ran,
+    which then said "never asked the model" with hints about schemas; and a registry bound as a default argument was
+    told "one of your checks rejects something the rule above allows". The code shows both, so the self-check says
+    so once, above its rows."""
+    source = seed_form().replace("def handle_tool_call(raw, ask_model):\n",
+                                 "RETRIES = 1\n\n\ndef handle_tool_call(raw, ask_model):\n    global RETRIES\n"
+                                 "    if RETRIES == 0:\n        return {'status': 'rejected', 'error': 'no retries left'}\n"
+                                 "    RETRIES -= 1\n")
+    namespace = load(source)
+    namespace["RETRIES"] = 0  # spent by a cell that ran before the check
+    report = check(namespace["handle_tool_call"])
+    assert report.passed < len(report.rows)
+    assert any(note.startswith("handle_tool_call assigns the global RETRIES: whatever it counts lasts")
+               for note in report.notes), report.notes
+    bound_source = seed_form().replace("def handle_tool_call(raw, ask_model):\n",
+                                       "def handle_tool_call(raw, ask_model, tools=TOOLS):\n")
+    bound_source = bound_source.replace("    return run_tool_call(raw, ask_model, TOOLS, dispatch, check)\n",
+                                        "    return run_tool_call(raw, ask_model, tools, dispatch, check)\n")
+    assert "ask_model, tools, dispatch" in bound_source
+    bound = load(bound_source)
+    report = check(bound["handle_tool_call"])
+    assert "handle_tool_call binds TOOLS as a default argument when it is defined" in str(report)
+    assert "assigns the global" not in str(check(load(seed_form())["handle_tool_call"]))
+    # The hint cell reruns the checks after the counter is spent, so its first failing check differs: it says why.
+    selfcheck.hint("capstone", namespace["handle_tool_call"])
+    assert "Note: handle_tool_call assigns the global RETRIES" in capsys.readouterr().out

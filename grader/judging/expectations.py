@@ -49,6 +49,9 @@ LOOP_FEEDBACK = {
         "Your loop's rejection must carry the observation check gave for the last attempt (the retry), not the "
         "first attempt's."),
     "dispatch was called more than once": "Your loop dispatched twice for one call: dispatch at most once.",
+    "ask_model was called again after it raised": (
+        "Your loop asked the model again after ask_model raised: that failed ask was the one retry, so return the "
+        "rejection that says the retry failed."),
 }
 # Set by the harness (and the self-check) while a case judges a loop that was handed the grader's check.
 judging_loop_alone = False
@@ -166,9 +169,9 @@ def retry_spent_earlier(function):
     Returns:
         str.
     """
-    return (f"{function} asked the model for its first invalid call(s) and never again: a retry count kept outside "
-            f"{function} (a global, a default argument, an attribute) is spent by the first calls. Keep the retry "
-            f"count local to {function}, so that every call gets its one retry.")
+    return (f"{function} asked the model for its first invalid call(s) and never again: a retry count kept between "
+            f"calls (a global, a default argument, an attribute) is spent by the first calls. Keep it in a local "
+            f"variable of the function that loops, so that every call of {function} gets its one retry.")
 
 
 def stopped_asking(log):
@@ -207,6 +210,11 @@ def expect_one_retry(transcript):
     if count == 0:
         fail(f"{NEVER_ASKED}. An invalid call gets one retry: call ask_model(error_text) "
              f"so the model can fix it. {SILENT_FAILURE}", transcript)
+    if count > 1 and transcript.model_raised:
+        # Asking again because asking failed is a second retry too (the class report named it "lets the exception
+        # escape" in issue 25's trial); said apart, since "when the retry fails check" does not fit it.
+        fail(f"ask_model was called again after it raised: asking the model and failing is the retry, so return a "
+             f"rejection that says the retry failed. {UNBOUNDED_RETRY}", transcript)
     if count > 1:
         # Not the exact count: a submission could choose it from the hidden input.
         fail(f"ask_model was called more than once for one call; the retry budget is one. {UNBOUNDED_RETRY}", transcript)

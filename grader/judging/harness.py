@@ -168,6 +168,8 @@ class Transcript:
         hidden: the case is a hidden one (bool): what the submission raised is judged, not shown.
         stopped: how the worker cut the run short (``grader.isolation.sandbox.CaseOutcome.stopped``: ``"timeout"``,
             ``"unbounded"``...), or None.
+        model_raised: how many times the scripted model's ask_model raised (int): asking again after that is a
+            second retry of its own kind (``expectations.expect_one_retry``).
         worker: which worker ran the case (an opaque key, or None): what a submission keeps between calls lives in
             one worker (``expectations.stopped_asking``).
     """
@@ -186,6 +188,7 @@ class Transcript:
     function: str = "handle_tool_call"
     hidden: bool = False
     worker: object = None
+    model_raised: int = 0
 
     @property
     def result(self):
@@ -240,6 +243,7 @@ class Responder:
             try:
                 reply = self.model(observation if isinstance(observation, str) else None)
             except (ConnectionError, TimeoutError, RuntimeError) as exc:
+                self.transcript.model_raised += 1
                 return {"op": "raise", "type": type(exc).__name__, "message": str(exc)}
             return {"op": "reply", "value": reply}
         if op == "dispatch":

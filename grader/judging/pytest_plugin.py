@@ -216,10 +216,15 @@ class GradingPlugin:
             spent = [result for result in self.results if not result.passed and
                      expectations.told_never_asked(result.feedback)]
             for result in spent:
-                result.feedback = expectations.retry_spent_earlier(self.view.entry)
+                # Only the first sentence changes: a visible case keeps its input and hint lines, a hidden one its
+                # notes (the attacker trial saw both lost).
+                head, newline, rest = result.feedback.partition("\n")
+                notes = head[head.index(" Note: "):] if " Note: " in head else ""
+                result.feedback = expectations.retry_spent_earlier(self.view.entry) + notes + newline + rest
             self.notes.append(f"{self.view.entry} stopped asking the model after its first invalid call(s): "
-                              f"{len(spent)} cases failed for that alone. Keep the retry count local to "
-                              f"{self.view.entry}, so that every call gets its one retry.")
+                              f"{len(spent)} cases failed for that alone. Keep the retry count in a local variable "
+                              f"of the function that loops, so that every call of {self.view.entry} gets its one "
+                              "retry.")
         if self.busy_reruns:
             self.notes.append(f"The grading machine was busy: {self.busy_reruns} case(s) ran out of time while the "
                               "machine kept your code waiting, and were run again; the second run counts.")

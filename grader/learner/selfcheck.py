@@ -293,7 +293,57 @@ def check(function, exercise="capstone"):
         for number, case in never_asked:
             spent = expectations.CaseFailed(expectations.retry_spent_earlier(name))
             rows[number] = (case.title, False, failure_text(spent, case, 120, separator=" "))
-    return SelfCheckReport(rows, name, _void_failed_canaries(function, exercise, rows, cases))
+    notes = _void_failed_canaries(function, exercise, rows, cases)
+    if any(not ok for _, ok, _ in rows):
+        notes += kept_between_calls(function, name)
+    return SelfCheckReport(rows, name, notes)
+
+
+def _own_functions(function):
+    """``function`` and the functions of the same namespace its code names, transitively (list of functions): what
+    a call of it may run, as far as its code tells."""
+    import inspect
+
+    namespace = getattr(function, "__globals__", {})
+    found, todo = [], [function]
+    while todo:
+        current = todo.pop()
+        if not inspect.isfunction(current) or current in found:
+            continue
+        found.append(current)
+        todo += [namespace.get(name) for name in current.__code__.co_names]
+    return found
+
+
+def kept_between_calls(function, name):
+    """Sentences about state ``function`` keeps between calls, as far as its code tells (list of str): globals it or
+    a function it names assigns (``global COUNT``), and the registry bound as a default argument (``tools=TOOLS``).
+
+    The grader tells both from what the code does (``expectations.stopped_asking``, the worker's default-argument
+    check); in the kernel a cell run before the self-check (the notebook's "Try it" cell) may have spent such a
+    budget already, so the self-check saw only "never asked" (issue 25's learner trial).
+
+    Args:
+        function: the learner's function. name: its name as the report shows it (str).
+    Returns:
+        list of str; empty when the code shows neither.
+    """
+    import dis
+
+    notes = []
+    namespace = getattr(function, "__globals__", {})
+    for own in _own_functions(function):
+        assigned = sorted({i.argval for i in dis.get_instructions(own) if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")})
+        if assigned:
+            notes.append(f"{own.__name__} assigns the global {', '.join(assigned[:3])}: whatever it counts lasts from "
+                         f"one call of {name} to the next (and from any cell that called it before this check), so a "
+                         "retry count kept there is spent by the first calls. Keep it in a local variable.")
+        tools = namespace.get("TOOLS")
+        defaults = list(getattr(own, "__defaults__", None) or ()) + list((getattr(own, "__kwdefaults__", None) or {}).values())
+        if tools is not None and any(value is tools for value in defaults):
+            notes.append(f"{own.__name__} binds TOOLS as a default argument when it is defined, so it never sees the "
+                         "registry the grader installs; read the global TOOLS inside the function.")
+    return notes
 
 
 def show(exercise, case_id=None):
@@ -344,6 +394,8 @@ def hint(exercise, function=None):
                 print(f"Why it is not counted: {report.notes[0]}")
             else:
                 print(f"Hint for that check: {case.hint}")
+            for note in kept_between_calls(function, info.entry):  # a check that passed before may fail now
+                print(f"Note: {note}")
             print()
     print(f"Hint for {info.title}:\n{info.hint}")
 

@@ -225,7 +225,8 @@ def test_a_retry_budget_kept_between_calls_is_named_at_the_top_and_on_each_case(
     assert len(spent) > 20
     assert not any("The model was never asked to retry" in output for output in failed)
     # A visible case keeps its input and hint (the attacker trial saw them replaced with the sentence alone).
-    visible = [t["output"] for t in results["tests"] if t["status"] == "failed" and t["visibility"] == "visible"]
+    visible = [t["output"] for t in results["tests"] if t["status"] == "failed"
+               and t["name"].startswith("Visible self-checks: ")]
     assert visible and all("never again" in o and "\nInput: " in o and "\nHint: " in o for o in visible), visible
 
 

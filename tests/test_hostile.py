@@ -163,7 +163,11 @@ def check_hostile(name, record, grader_changed):
     (``grade_hostile``'s dict); ``grader_changed``: whether the grader's files changed meanwhile (bool)."""
     pattern, seconds, status = EXPECTED[name]
     process, results = record["process"], record["results"]
-    assert record["elapsed"] < seconds, f"grading took {record['elapsed']:.1f} s"
+    # A bound on the wall clock, stretched by the machine's load per core (at least 1): the suite runs the saturated
+    # class of tests/test_load.py beside these, and a clean CI run saw allocates.py take 40.8 s for its 30 s there
+    # (issue 25: the wall clock judges the machine). What it guards is that grading ends, which any stretch keeps.
+    load = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1)) if hasattr(os, "getloadavg") else 1.0
+    assert record["elapsed"] < seconds * load, f"grading took {record['elapsed']:.1f} s (load per core {load:.1f})"
     assert process.returncode == status, process.stderr
     assert "Traceback" not in process.stdout + process.stderr
     assert results is not None and results["tests"]

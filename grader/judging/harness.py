@@ -331,6 +331,13 @@ def receipt_dispatch(name, arguments):
     return {"status": "ok", "tool": name if isinstance(name, str) else None, "receipt": secrets.token_hex(4)}
 
 
+def tools_bound_sentence(function):
+    """What a learner is told when ``function`` (str) binds TOOLS as a default argument (str): by the grader's notes
+    (``Harness.notes_for``) and by the notebooks' self-check (``grader.learner.selfcheck.kept_between_calls``)."""
+    return (f"{function} binds TOOLS as a default argument when it is defined, so it never sees the registry the "
+            "grader installs; read the global TOOLS inside the function.")
+
+
 class Harness:
     """One loaded submission, for the cases of one exercise (each exercise gets its own worker, the capstone two).
 
@@ -483,8 +490,7 @@ class Harness:
         bound = self.report.entries.get(function, {}).get("bound", [])
         notes = []
         if "TOOLS" in bound:
-            notes.append(f"{function} binds TOOLS as a default argument when it is defined, so it never sees "
-                         "the registry the grader installs; read the global TOOLS inside the function.")
+            notes.append(tools_bound_sentence(function))
         if "dispatch" in bound:
             notes.append(f"{function} binds dispatch as a default argument when it is defined, so the grader's "
                          "dispatch is never called; call the global dispatch inside the function.")

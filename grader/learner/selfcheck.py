@@ -19,6 +19,7 @@ from grader.judging.harness import (
     Transcript,
     from_description,
     receipt_dispatch,
+    tools_bound_sentence,
 )
 from grader.judging.registries import fresh
 from grader.judging.visible_cases import (
@@ -341,8 +342,7 @@ def kept_between_calls(function, name):
         tools = namespace.get("TOOLS")
         defaults = list(getattr(own, "__defaults__", None) or ()) + list((getattr(own, "__kwdefaults__", None) or {}).values())
         if tools is not None and any(value is tools for value in defaults):
-            notes.append(f"{own.__name__} binds TOOLS as a default argument when it is defined, so it never sees the "
-                         "registry the grader installs; read the global TOOLS inside the function.")
+            notes.append(tools_bound_sentence(own.__name__))
     return notes
 
 

@@ -19,7 +19,7 @@ from grader.intake import exercises as course
 from grader.intake.extract import ReadInBackground, SubmissionError
 from grader.isolation.deadlines import Budget
 from grader.isolation.limits import Limits
-from grader.isolation.protections import protection_note
+from grader.isolation.protections import protection_note, walls_line
 from grader.isolation.sandbox import Sandbox
 from grader.isolation.sanitise import strip_controls
 from grader.judging.case_runner import import_pytest, run_cases
@@ -291,6 +291,8 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
     missing = protection_note() if submission is not None else None
     if missing:
         result.notes.append(missing)
+    if submission is not None:
+        result.isolation = walls_line()  # which walls stood: an instructor reads it beside the score (issue 42)
     return result
 
 

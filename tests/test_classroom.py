@@ -251,6 +251,11 @@ def test_batch_grades_everyone_and_writes_a_gradebook(class_folder, tmp_path):
     process = batch(class_folder, out, "--notebooks", "01,05")
     assert process.returncode == 0, process.stderr
     assert "Graded 5 students" in process.stdout and "Traceback" not in process.stderr
+    # The walls the class was graded behind, once on the console, as each student's results say (issue 42).
+    walls = [line for line in process.stdout.splitlines() if line.startswith("Isolation: ")]
+    assert len(walls) == 1 and "audit-hook guard" in walls[0], process.stdout
+    results = json.loads((out / "feedback" / "alice" / "05_capstone.ipynb.results.json").read_text(encoding="utf-8"))
+    assert results["extra_data"]["isolation"].startswith("Isolation: ")
     book = read_gradebook(out)
     assert list(book) == ["alice", "bob", "carol", "dave", "mallory"]
     assert book["alice"]["capstone"] == shown(available("capstone")) and book["alice"]["parse-call"] == shown(available("parse-call"))

@@ -25,11 +25,13 @@ SUBMISSIONS = {
 
 
 def normalise(results):
-    """Drop what legitimately varies between runs: the execution time, and the grader's fingerprint (it
-    changes with every edit of the grader; the version stays, so a release is visible in the diff)."""
+    """Drop what legitimately varies between runs: the execution time, the grader's fingerprint (it changes with
+    every edit of the grader; the version stays, so a release is visible in the diff) and the walls that stood
+    (each machine's own; tests/test_walls.py checks the line, the golden that it is there)."""
     results = dict(results)
     results["execution_time"] = 0
-    results["extra_data"] = {**results["extra_data"], "grader_fingerprint": "(any)"}
+    results["extra_data"] = {**results["extra_data"], "grader_fingerprint": "(any)",
+                             **({"isolation": "(any)"} if "isolation" in results["extra_data"] else {})}
     return results
 
 

@@ -405,10 +405,3 @@ def test_an_unknown_architecture_gets_no_program_and_a_jump_too_long_is_an_error
         kernel_rules._assemble([("label", "a"), ("ret", 0), ("label", "a"), ("ret", 0)])
     with pytest.raises(ValueError, match="longer than the kernel accepts"):
         kernel_rules._assemble([("ret", 0)] * (kernel_rules.BPF_MAXINSNS + 1))
-
-
-def test_status_names_the_filter_s_coverage(monkeypatch):
-    monkeypatch.setattr(kernel_rules, "seccomp_available", lambda: True)
-    assert "no sockets but a stream socket pair, no tracing, no new processes" in kernel_rules.status()
-    monkeypatch.setattr(kernel_rules, "seccomp_available", lambda: False)
-    assert "only the guard stops it opening sockets" in kernel_rules.status()

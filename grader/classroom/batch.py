@@ -746,7 +746,7 @@ def main(argv=None):
         return 128 + received[0]
     problems = sum(bool(s["errors"]) for s in summaries)
     skipped = len(summaries) - graded
-    from grader.isolation.protections import protection_note
+    from grader.isolation.protections import protection_note, walls_line
 
     note = protection_note()
     if note and graded:  # the instructor's, not only each student's report (issue 41's instructor trial)
@@ -755,6 +755,8 @@ def main(argv=None):
           + (f" ({skipped} up to date, not graded again; --regrade grades them)" if skipped else "")
           + f"; gradebook of {len(summaries)}: {gradebook} (and canvas.csv, maxima.csv)"
           + (f"; {problems} with notes (see the notes column)" if problems else ""))
+    if graded:
+        print(walls_line())  # which walls stood on this machine, as each student's report says (issue 42)
     print(f"Hidden inputs: drawn from the assignment's seed, {how}.")
     return 0
 

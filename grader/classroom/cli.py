@@ -8,6 +8,7 @@ import sys
 from grader.intake.exercises import BY_ID
 from grader.isolation.deadlines import BUDGET_BACKSTOP
 from grader.isolation.limits import Limits
+from grader.isolation.protections import walls_table
 from grader.paths import stray_folders, stray_sentence
 from grader.pipeline import grade
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
@@ -22,8 +23,10 @@ def build_parser():
         prog="python -m grader",
         description="Grade a tool-call validation submission (.py file or .ipynb notebook) with the kit's hidden cases.",
     )
-    parser.add_argument("submission", help="path of the .py file or .ipynb notebook to grade")
+    parser.add_argument("submission", nargs="?", help="path of the .py file or .ipynb notebook to grade")
     parser.add_argument("--version", action="version", version=version_line())
+    parser.add_argument("--isolation", action="store_true",
+                        help="print which walls stand around a submission's worker on this machine, and exit")
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
     parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
     parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
@@ -75,10 +78,17 @@ def main(argv=None):
     """Grade, print the report, optionally write results.json.
 
     Returns:
-        int exit status: 0 when grading completed (whatever the score); 2 when the submission could
-        not be graded (missing, unreadable, not a notebook) or results.json could not be written.
+        int exit status: 0 when grading completed (whatever the score) or ``--isolation`` printed the walls; 2 when
+        no submission was named, or it could not be graded (missing, unreadable, not a notebook), or results.json
+        could not be written.
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.isolation:
+        print(walls_table())
+        return 0
+    if args.submission is None:
+        parser.error("the following arguments are required: submission (or --isolation)")
     missing = [name for name in ("pytest", "nbformat") if importlib.util.find_spec(name) is None]
     if missing:
         print(f"error: this Python lacks the kit's packages ({', '.join(missing)}); run the grader with the kit's "

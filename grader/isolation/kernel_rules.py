@@ -44,20 +44,30 @@ Two more kernel rules, independent of Landlock:
 - the worker is a "child subreaper" (``PR_SET_CHILD_SUBREAPER``, Linux 3.4+): where no filter can
   be installed, every process it starts stays below it, even one that leaves its session, so
   ``kill_tree`` finds and ends them all.
+- before all of these, the worker enters a user and a network namespace of its own (``enter_namespaces``, where
+  the system allows them: ``namespace_refusal``): its network has no device but a loopback that is down, so no
+  packet leaves it whatever a filter misses, and from a user namespace it can trace or read no process outside.
+  It keeps its user and group ids, its pid and its files; where user namespaces are refused (Docker's default
+  seccomp profile, a limit of 0, AppArmor's restriction) the worker runs with the other rules alone.
 
 Documented in the kernel's userspace API (Documentation/userspace-api/landlock.rst); the
 constants below are from ``include/uapi/linux/landlock.h``. The system calls have the same numbers
 on every architecture (444-446). ``ctypes`` calls them because the standard library has no
 wrapper; nothing else in the kit needs native code. Where Landlock is missing (other kernels,
-macOS) the worker runs with the guard alone, and ``status()`` says so.
+macOS) the worker runs with the guard alone, and ``grader.isolation.protections.walls()`` says so.
 """
 
 import ctypes
+import errno
 import os
 import platform
 import signal
 import struct
+import subprocess
 import sys
+import typing
+
+from grader.paths import KIT_ROOT
 
 CREATE_RULESET, ADD_RULE, RESTRICT_SELF = 444, 445, 446
 CREATE_RULESET_VERSION = 1 << 0
@@ -65,6 +75,7 @@ RULE_PATH_BENEATH = 1
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWUSER, CLONE_NEWNET = 0x10000000, 0x40000000  # include/uapi/linux/sched.h
 PR_GET_DUMPABLE, PR_SET_DUMPABLE = 3, 4
 # Capabilities (include/uapi/linux/capability.h, prctl.h; man 7 capabilities): the bounding set limits what an
 # exec may grant, so root's next program gets none of them; capset then empties the three sets now.
@@ -117,24 +128,6 @@ def abi_version():
         return 0
     version = _LIBC.syscall(CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(CREATE_RULESET_VERSION))
     return max(version, 0)
-
-
-def status():
-    """One sentence for reports and the README's checks: which confinement the worker gets (str)."""
-    version = abi_version()
-    processes = (" The kernel's seccomp filter allows it no sockets but a stream socket pair, no tracing, no new "
-                 "processes." if seccomp_available() else
-                 " No seccomp filter here: only the guard stops it opening sockets, tracing other processes and "
-                 "starting processes; any it starts are killed with it.")
-    if not version:
-        return "Landlock is not available here: the worker runs with the audit-hook guard only." + processes
-    extras = []
-    if version >= 4:
-        extras.append("no TCP")
-    if version >= 6:
-        extras.append("no signals to the grader")
-    return (f"Landlock ABI {version}: the worker can write only in its scratch folder and read only Python and "
-            "system libraries" + (f"; {', '.join(extras)}" if extras else "") + "." + processes)
 
 
 # -- seccomp: no new processes, no sockets, no other processes -----------------------------------
@@ -595,6 +588,118 @@ def seccomp_available():
     return _SECCOMP[0]
 
 
+# -- namespaces: a second wall around the network and the other processes ----------------------------
+
+# Why a namespace was refused, by the error unshare(2) or the id map gave (the shared design "isolation", section 3,
+# measured: ENOSPC where the limit of user namespaces is 0; from the docs: Docker's default seccomp profile answers
+# EPERM, Ubuntu's AppArmor restriction EACCES or EPERM on the id map, a kernel without CONFIG_USER_NS EINVAL).
+NAMESPACE_REASONS = {
+    "ENOSPC": "the limit of user namespaces (user.max_user_namespaces) is reached",
+    "EPERM": "the system forbids them here (a container's seccomp profile, or a security module)",
+    "EACCES": "a security module forbids them here (for example AppArmor's restrict_unprivileged_userns)",
+    "EINVAL": "this kernel has no user namespaces",
+    "EUSERS": "the limit of nested user namespaces is reached",
+}
+NAMESPACE_PROBE_SECONDS = 10.0  # the probe is one short process; a machine that cannot start it in this long gets none
+# The probe: the same steps as the worker's start, in a process of its own (never in the grader: no namespace can
+# be left), answering "ok" or "<step> <errno name>".
+NAMESPACE_PROBE = r"""
+import errno, os, sys
+sys.path.insert(0, sys.argv[1])
+from grader.isolation import kernel_rules
+try:
+    kernel_rules.enter_namespaces(os.geteuid(), os.getegid())
+except OSError as exc:
+    print(exc.strerror or "unshare", errno.errorcode.get(exc.errno, str(exc.errno)))
+else:
+    print("ok")
+"""
+_NAMESPACES = []  # once known in this process: None (a worker got them) or why not (str)
+
+
+def enter_namespaces(uid, gid):
+    """Move the calling process into a new user namespace and a new network namespace, keeping its ids: call only
+    in a process that is about to become the worker (``apply``) or the probe; it cannot be undone.
+
+    Args:
+        uid, gid: the process's effective user and group ids (int), mapped to themselves (not to root: the worker
+            keeps the owner it had, so its scratch folder and the grader's view of it are unchanged).
+    Effects: ``unshare(CLONE_NEWUSER | CLONE_NEWNET)``, then ``setgroups`` denied (which an unprivileged id map
+    requires, since Linux 3.19) and the one-line uid and gid maps. The network namespace has only ``lo``, down:
+    UDP and TCP to 127.0.0.1 fail with ENETUNREACH and abstract UNIX sockets are not found (they belong to a
+    network namespace); a UNIX socket by path is not covered (the seccomp filter and Landlock cover it).
+    Raises:
+        OSError: with ``strerror`` "unshare" (the namespaces were refused: nothing changed) or "uid_map",
+            "gid_map", "setgroups" (the namespace exists but its ids could not be mapped).
+    """
+    if _LIBC is None or _LIBC.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
+        raise OSError(ctypes.get_errno() if _LIBC is not None else errno.EINVAL, "unshare")
+    for name, text in (("setgroups", b"deny"), ("uid_map", b"%d %d 1" % (uid, uid)),
+                       ("gid_map", b"%d %d 1" % (gid, gid))):
+        try:
+            fd = os.open("/proc/self/" + name, os.O_WRONLY | os.O_CLOEXEC)
+            try:
+                os.write(fd, text)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            if name == "setgroups" and exc.errno == errno.ENOENT:
+                continue  # before Linux 3.19 there is no setgroups file, and none is needed
+            raise OSError(exc.errno, name) from None
+
+
+def _probe_namespaces():
+    """Run ``NAMESPACE_PROBE`` in a process of its own: None when the namespaces can be made, else the reason (str,
+    one clause naming the error: ``NAMESPACE_REASONS``)."""
+    try:
+        answer = subprocess.run([sys.executable, "-I", "-S", "-B", "-c", NAMESPACE_PROBE, KIT_ROOT],
+                                capture_output=True, text=True, timeout=NAMESPACE_PROBE_SECONDS,
+                                stdin=subprocess.DEVNULL).stdout.split()
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"the probe for namespaces could not run ({type(exc).__name__})"
+    if answer == ["ok"]:
+        return None
+    if len(answer) == 2:
+        step, name = answer
+        if step != "unshare":
+            return f"refused with {name}: the user namespace was made but its {step} was refused"
+        return f"refused with {name}: {NAMESPACE_REASONS.get(name, 'the system forbids them here')}"
+    return "the probe for namespaces gave no answer"
+
+
+def namespace_refusal():
+    """Why the worker gets no user and network namespace on this system (str), or None when it gets them.
+
+    Known once per process: from the first worker's start (``note_worker``, free where they are made), else probed
+    now in a short process of its own (``_probe_namespaces``: 30 to 60 ms). Off Linux "namespaces are Linux's";
+    otherwise the error's name and its reason from ``NAMESPACE_REASONS``, e.g. "refused with ENOSPC: the limit of
+    user namespaces (user.max_user_namespaces) is reached". Never raises: a system without them still grades.
+    """
+    if not _NAMESPACES:
+        _NAMESPACES.append("namespaces are Linux's" if _LIBC is None else _probe_namespaces())
+    return _NAMESPACES[0]
+
+
+def note_worker(pid, plan):
+    """Record, after a worker started with ``plan`` (``prepare``'s), whether it got its namespaces: its network
+    namespace differs from this process's (two ``readlink`` of ``/proc/<pid>/ns/net``). The first worker is the
+    probe: where it got them nothing else runs; where it did not, ``_probe_namespaces`` learns why, once, and
+    later plans ask for none.
+
+    Args:
+        pid: the worker's process id (int), just started. plan: its ``Plan``, or None.
+    """
+    if _NAMESPACES or plan is None or not plan.namespaces:
+        return
+    try:
+        own = os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net")
+    except OSError:
+        return  # not readable here: namespace_refusal() probes when asked
+    if not _NAMESPACES:
+        _NAMESPACES.append(None if own else _probe_namespaces()
+                           or "refused when a worker started (a limit reached meanwhile), not when probed")
+
+
 def _elf_interpreter(path):
     """The program loader a 64-bit ELF executable names (its PT_INTERP: ``/lib64/ld-linux-x86-64.so.2``...), as a
     str; "" for a static one; None when ``path`` is not a 64-bit ELF file this function can read."""
@@ -658,6 +763,24 @@ def _landlock_plan(scratch):
     return attr, size, [(os.fsencode(path), rights) for path, rights in rules]
 
 
+class Plan(typing.NamedTuple):
+    """What ``apply`` does in the worker, computed by ``prepare`` in the grader.
+
+    Attributes:
+        landlock: the Landlock ruleset's parts, or None where this kernel has no Landlock.
+        seccomp: ``(fprog, program, slots)``: the filter, its instructions, and ``pid_slots`` of them (where
+            ``apply`` writes the worker's id); ``(None, None, [])`` where there is no filter.
+        capabilities: give up every capability (bool).
+        namespaces: ``(uid, gid)`` to map in a new user and network namespace (``enter_namespaces``), or None
+            where this system is known to refuse them (``namespace_refusal``, ``note_worker``).
+    """
+
+    landlock: object
+    seccomp: tuple
+    capabilities: bool
+    namespaces: tuple | None = None
+
+
 def prepare(scratch, processes=True):
     """Everything ``apply`` needs, computed in the grader before it forks (no allocation after fork).
 
@@ -666,17 +789,18 @@ def prepare(scratch, processes=True):
         processes: the seccomp filter also refuses creating processes (bool; False only for the tests of the
             process-tree cleanup, which keep every other rule).
     Returns:
-        a plan for ``apply``: ``(landlock, (seccomp, program, slots), capabilities)``, landlock and seccomp None
-        where this kernel lacks them (``slots``: ``pid_slots`` of the program, where ``apply`` writes the worker's
-        id; ``capabilities``: True, give them all up); or None when the system offers neither (not Linux).
+        a ``Plan`` for ``apply``, each part empty where this system lacks it; or None when the system offers no
+        kernel rule at all (not Linux).
     """
     if _LIBC is None:
         return None
     program = confinement_filter(processes=processes) if seccomp_available() else None
     seccomp = _SockFprog(len(program), ctypes.cast(program, ctypes.POINTER(_SockFilter))) if program else None
     slots = pid_slots([(op.code, op.jt, op.jf, op.k) for op in program]) if program else []
-    _LIBC.capset  # looked up now: the child after the fork only calls it
-    return _landlock_plan(scratch), (seccomp, program, slots), True
+    _LIBC.capset, _LIBC.unshare  # looked up now: the child after the fork only calls them
+    # Asked for until one worker was refused them (note_worker): the first worker's start is the probe.
+    namespaces = None if _NAMESPACES and _NAMESPACES[0] else (os.geteuid(), os.getegid())
+    return Plan(_landlock_plan(scratch), (seccomp, program, slots), True, namespaces)
 
 
 def _landlock(plan):
@@ -755,19 +879,29 @@ def hide_memory():
 def apply(plan):
     """Confine the calling process (and its future children) by ``plan``; call in the forked child.
 
-    Makes the process a child subreaper, gives up every capability where the plan says so
-    (``drop_capabilities``), sets ``no_new_privs`` (which both rules require), then applies the Landlock rules
+    Makes the process a child subreaper, enters its own user and network namespace where the plan says so
+    (``enter_namespaces``: first, since Landlock and the filter then forbid it; the design's measured order), gives
+    up every capability where the plan says so (``drop_capabilities``: after the namespace, in which the process
+    briefly holds them all), sets ``no_new_privs`` (which both rules require), then applies the Landlock rules
     and the seccomp filter that the plan holds.
     Raises:
         OSError: a system call failed; the worker must then not start (``subprocess`` reports it),
-            rather than run unconfined while the grader believes it is confined.
+            rather than run unconfined while the grader believes it is confined. A namespace refused here although
+            a worker got them before (the system's limit reached meanwhile), or the first worker's, is the
+            exception: the worker starts with the other rules, and ``note_worker`` records why.
     """
-    landlock, (seccomp, program, slots), capabilities = plan
+    landlock, (seccomp, program, slots), capabilities, namespaces = plan
     if seccomp:
         pid = os.getpid()  # the filter was built before the fork: only now is the worker's id known
         for index, negated in slots:
             program[index].k = (-pid if negated else pid) & 0xFFFFFFFF
     _LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # Linux 3.4+; without it kill_tree still finds attached children
+    if namespaces:
+        try:
+            enter_namespaces(*namespaces)
+        except OSError as exc:
+            if exc.strerror != "unshare":
+                raise  # in a namespace whose ids are not mapped the worker could not even write its scratch folder
     if capabilities:
         drop_capabilities()  # before the rules: dropping the bounding set needs CAP_SETPCAP, which this gives up
     if (landlock or seccomp) and _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0:

@@ -1,9 +1,13 @@
 """How far each protection holds for a worker started here now: the table of docs/threat-model.md, per system
-and transport, and the one sentence the report gives where something is missing.
+and transport, and the one sentence the report gives where something is missing; and the walls that stand around
+the worker on this machine (``walls``), which every report names in one line and ``python -m grader --isolation``
+lists for an instructor checking a machine.
 """
 
 import os
+import platform
 import sys
+import typing
 
 from grader.isolation import kernel_rules
 from grader.isolation.processes import psutil_or_none
@@ -73,3 +77,92 @@ def _has_resource():
     except ImportError:
         return False
     return True
+
+
+class Wall(typing.NamedTuple):
+    """One wall around the worker and whether it stands here now.
+
+    Attributes:
+        name: what it is (str, from ``WALLS``). standing: it holds for a worker started now (bool).
+        detail: what it covers where it stands, why not where it does not (str, one clause).
+    """
+
+    name: str
+    standing: bool
+    detail: str
+
+
+WALLS = ("namespaces", "seccomp filter", "Landlock", "capabilities given up", "child subreaper", "audit-hook guard")
+
+
+def walls(portable=None):
+    """The walls around a worker started here now, in ``WALLS`` order (list of ``Wall``).
+
+    The kernel's (namespaces, seccomp, Landlock, capabilities, subreaper: ``grader.isolation.kernel_rules``) are
+    Linux's, on either transport; the audit-hook guard (``grader.isolation.worker``) stands everywhere, as the
+    last line where nothing stands below it. The namespaces are probed once per process
+    (``kernel_rules.namespace_refusal``); the rest is read from the kernel without starting anything.
+
+    Args:
+        portable: the transport (bool), or None for ``portable_worker()``; named in the guard's detail.
+    """
+    portable = portable_worker() if portable is None else portable
+    guard = Wall("audit-hook guard", True, "Python's audit hooks in the worker refuse what no solution needs"
+                 + (" (portable transport)" if portable else ""))
+    if not sys.platform.startswith("linux"):
+        elsewhere = "Linux's kernel only"
+        return [Wall("namespaces", False, elsewhere), Wall("seccomp filter", False, elsewhere),
+                Wall("Landlock", False, elsewhere), Wall("capabilities given up", False, elsewhere),
+                Wall("child subreaper", False,
+                     elsewhere + ("; psutil finds the processes still below the worker" if psutil_or_none() else "")),
+                guard]
+    refusal = kernel_rules.namespace_refusal()
+    version = kernel_rules.abi_version()
+    machine = platform.machine()
+    landlock = "write only in scratch, read only Python and the system's libraries, run only Python"
+    landlock += "; no TCP" if version >= 4 else ""
+    landlock += "; no signals to the grader" if version >= 6 else ""
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    return [
+        Wall("namespaces", not refusal, refusal or "a user and a network namespace of its own: no network device, "
+             "no tracing of processes outside"),
+        Wall("seccomp filter", kernel_rules.seccomp_available(),
+             f"{machine}: no sockets but a stream socket pair, no tracing, no new processes"
+             if kernel_rules.seccomp_available() else f"none for this kernel or architecture ({machine})"),
+        Wall(f"Landlock ABI {version}" if version else "Landlock", bool(version),
+             landlock if version else "not in this kernel (Linux 5.13 and later)"),
+        Wall("capabilities given up", True, "every one, root's included (the grader runs as root)" if root
+             else "none to give up (the grader is not root)" if refusal else
+             "every one it holds inside its user namespace"),
+        Wall("child subreaper", True, "every process the worker starts stays below it and ends with it"),
+        guard]
+
+
+def walls_line(listed=None):
+    """The report's one line on isolation (str): the walls standing, then those missing with why, e.g.
+    "Isolation: namespaces, seccomp filter, Landlock ABI 7, capabilities, child subreaper, audit-hook guard."
+    or "...; missing: namespaces (refused with ENOSPC: ...).".
+
+    Args:
+        listed: ``walls()``'s list (computed now when None).
+    """
+    listed = walls() if listed is None else listed
+    standing = [wall.name for wall in listed if wall.standing]
+    missing = [f"{wall.name} ({wall.detail})" for wall in listed if not wall.standing]
+    return "Isolation: " + ", ".join(standing) + (f"; missing: {'; '.join(missing)}" if missing else "") + "."
+
+
+def walls_table(listed=None):
+    """What ``python -m grader --isolation`` prints (str): one line per wall, "yes" or "no" and its detail, then
+    where the table per system is (docs/threat-model.md).
+
+    Args:
+        listed: ``walls()``'s list (computed now when None).
+    """
+    listed = walls() if listed is None else listed
+    width = max(len(wall.name) for wall in listed)
+    lines = [f"Walls around a worker started on this machine now ({sys.platform}, "
+             f"{'portable' if portable_worker() else 'POSIX'} transport):"]
+    lines += [f"  {wall.name:<{width}}  {'yes' if wall.standing else 'no '}  {wall.detail}" for wall in listed]
+    lines.append("What each covers and what stays open, per system: docs/threat-model.md.")
+    return "\n".join(lines)

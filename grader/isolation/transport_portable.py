@@ -167,6 +167,7 @@ class PortableTransport:
             [sys.executable, "-I", "-S", "-B", "-u", "-c", BOOTSTRAP, "stdio", "stdio", scratch, KIT_ROOT,
              str(limits.output_bytes)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=output_fd, cwd=scratch, env=env, bufsize=0, **options)
+        kernel_rules.note_worker(process.pid, self.confinement)  # whether it got its namespaces (issue 42)
         self.pipes = _Pipes(process)
         encoded = source.encode("utf-8")
         self.pipes.write(b"%010d" % len(encoded) + encoded)  # queued now: the worker reads it as it starts

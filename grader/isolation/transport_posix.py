@@ -120,6 +120,7 @@ class PosixTransport:
             os.close(output)
             os.close(request_r)
             os.close(reply_w)
+        kernel_rules.note_worker(process.pid, self.confinement)  # whether it got its namespaces (issue 42)
         self.reply_fd = reply_r
         self.request_fd = request_w
         os.set_blocking(request_w, False)  # a worker that stops reading must not block the grader

@@ -76,7 +76,7 @@ def junit_xml(result):
         suite.set("tests", str(len(cases)))
         suite.set("failures", str(sum(not c.passed for c in cases)))
     properties = ElementTree.SubElement(root, "properties")
-    for name, value in {**provenance(), **drawn_with(result)}.items():  # which grader (and draw) produced this
+    for name, value in {**provenance(), **drawn_with(result)}.items():  # which grader, draw and walls produced it
         ElementTree.SubElement(properties, "property", name=name, value=value)
     if result.error:
         ElementTree.SubElement(properties, "property", name="error", value=result.error)
@@ -84,9 +84,12 @@ def junit_xml(result):
 
 
 def drawn_with(result):
-    """``{"seed": seed}`` for a result whose hidden inputs were drawn with a known seed, else ``{}`` (dict): with
-    the grader's version and fingerprint, what reproduces the result (``grader.judging.draw``)."""
-    return {"seed": result.seed} if result.seed else {}
+    """How a result was produced, besides the grader (dict of str): ``seed`` for hidden inputs drawn with a known
+    seed (with the grader's version and fingerprint, what reproduces the result: ``grader.judging.draw``), and
+    ``isolation``, the walls that stood around the worker (``grader.isolation.protections.walls_line``); each
+    left out when unknown."""
+    return {**({"seed": result.seed} if result.seed else {}),
+            **({"isolation": result.isolation} if result.isolation else {})}
 
 
 def case_output(case):

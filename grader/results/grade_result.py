@@ -71,6 +71,8 @@ class GradeResult:
         execution_time: wall-clock seconds the grading took (float).
         seed: the seed the hidden inputs were drawn with (str, ``grader.judging.draw``): grading the same file with
             it again draws the same inputs; None when unknown, or for a combination of files drawn with several.
+        isolation: the walls that stood around the worker (str, ``grader.isolation.protections.walls_line``), or
+            None when nothing of the submission ran.
     """
 
     submission: str
@@ -79,6 +81,7 @@ class GradeResult:
     error: str | None = None
     execution_time: float = 0.0
     seed: str | None = None
+    isolation: str | None = None
 
     @property
     def score(self):
@@ -131,6 +134,8 @@ def best_per_exercise(results, submission):
         combined.cases += [case for case in result.cases if case.exercise_id == exercise_id]
     seeds = {result.seed for result in results}
     combined.seed = seeds.pop() if len(seeds) == 1 else None
+    # The walls of the gradings that ran; they are one machine's, so they differ only if a limit was reached meanwhile.
+    combined.isolation = "; ".join(dict.fromkeys(result.isolation for result in results if result.isolation)) or None
     for result in results:
         name = os.path.basename(result.submission)
         prefix = f"{name}: " if len(results) > 1 else ""

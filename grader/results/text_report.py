@@ -145,5 +145,7 @@ def text_report(result):
     lines.append(f"Graded cases (visible and hidden): {verdict}")
     if result.seed:
         lines.append(seed_line(result.seed))
+    if result.isolation:
+        lines.append(result.isolation)
     # The file name, or a note a caller added (a batch prefixes file names), may hold escape codes.
     return strip_controls("\n".join(lines))

@@ -46,6 +46,16 @@ def run_grader(submission, *options, results=None, timeout=300, env=None):
     return process, data
 
 
+@pytest.fixture(autouse=True)
+def namespaces_as_this_system_gives_them(monkeypatch):
+    """What this process learnt about namespaces (``grader.isolation.kernel_rules._NAMESPACES``) is undone after
+    each test: a test that starts a worker past the kernel's rules (or refuses them on purpose) would otherwise be
+    taken for a system that refuses namespaces, and every later test in the process would grade without them."""
+    from grader.isolation import kernel_rules
+
+    monkeypatch.setattr(kernel_rules, "_NAMESPACES", list(kernel_rules._NAMESPACES))
+
+
 @pytest.fixture(params=["posix", "portable"])
 def transport(request, monkeypatch):
     """Each worker transport in turn, for a Sandbox the test makes: the POSIX one and the portable one (which applies

@@ -288,6 +288,27 @@ def test_the_namespaces_alone_keep_the_network_from_a_worker(monkeypatch, listen
     assert set(reached) == {"unix_stream", "unix_dgram"}, reached
 
 
+# Inside its own user namespace, without the filter, a worker made a nested one and held every capability there
+# (issue 42's attacker trial: it brought lo up). The namespace's own limit is 0 now.
+NESTED = r"""
+import ctypes
+
+def handle(targets):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000) != 0:
+        return "refused: errno %d" % ctypes.get_errno()
+    return "made"
+"""
+
+
+@NAMESPACES
+def test_a_worker_makes_no_namespace_inside_its_own(monkeypatch):
+    answer = probe(monkeypatch, {}, landlock=False, seccomp=False, capabilities=True, namespaces=True, code=NESTED)
+    assert answer == "refused: errno 28", answer  # ENOSPC: the namespace's limit of user namespaces is 0
+    control = probe(monkeypatch, {}, landlock=False, seccomp=False, capabilities=True, namespaces=False, code=NESTED)
+    assert control == "made", control  # the same code outside a namespace of the kit's: the route is real
+
+
 # -- whole gradings: the guard on, every input sent by routes the guard does not see ------------------------------
 
 # A capstone submission that sends every raw call the grader gives it (hidden ones included) to the listeners by

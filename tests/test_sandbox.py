@@ -242,7 +242,7 @@ def test_a_worker_that_cannot_be_confined_is_not_started_and_every_case_says_why
         raise OSError(1, "landlock_restrict_self failed")
 
     monkeypatch.setattr(kernel_rules, "apply", refuse)
-    monkeypatch.setattr(kernel_rules, "prepare", lambda scratch: ("a plan",))
+    monkeypatch.setattr(kernel_rules, "prepare", lambda scratch: kernel_rules.Plan(None, (None, None, []), False))
     submission = tmp_path / "s.py"
     submission.write_text("def handle_tool_call(raw, ask_model):\n    return None\n")
     result = grade(submission)

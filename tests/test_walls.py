@@ -26,11 +26,15 @@ from grader.results.text_report import text_report
 
 LINUX = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's walls are Linux's")
 SOLVED = os.path.join(ROOT, "solutions", "notebooks", "01_parsing.ipynb")
-ENOSPC = "refused with ENOSPC: the limit of user namespaces (user.max_user_namespaces) is reached"
+ENOSPC = "refused with ENOSPC: user namespaces are switched off here (user.max_user_namespaces is 0)"
 
 
 def refuse(*ids):
     raise OSError(1, "unshare")  # as Docker's default seccomp profile answers: EPERM, nothing changed
+
+
+def refuse_the_map(*ids):
+    raise OSError(13, "uid_map")  # as Ubuntu's AppArmor restriction does: the namespace is made, its ids refused
 
 
 @pytest.fixture
@@ -79,7 +83,10 @@ def test_refused_namespaces_are_named_and_leave_the_other_walls(refused, tmp_pat
     assert line.endswith(f"; missing: namespaces ({refused}).")
     assert line.startswith("Isolation: ") and "audit-hook guard" in line and "namespaces," not in line
     table = walls_table().splitlines()
-    assert [row.split()[:3] for row in table if row.startswith("  namespaces")] == [["namespaces", "no", "refused"]]
+    assert [row.split()[:3] for row in table if row.startswith("  namespaces ")] == [["namespaces", "no", "refused"]]
+    # What to do about it, which the instructor's trial missed.
+    assert "What a missing wall means:" in table
+    assert f"  namespaces: {protections.REMEDIES['namespaces']}" in table
 
 
 @LINUX
@@ -109,6 +116,79 @@ def test_where_namespaces_are_made_the_first_worker_is_the_probe(monkeypatch):
     result = grade_in_process(SOLVED, seed="walls")
     assert kernel_rules._NAMESPACES == [None]
     assert result.score == result.max_score > 0 and result.isolation.startswith("Isolation: namespaces, ")
+
+
+@LINUX
+def test_a_system_that_refuses_the_id_map_still_grades(monkeypatch, transport):
+    """Issue 42's attacker trial: where the namespace is made but its ids are refused (Ubuntu's AppArmor
+    restriction), the worker's start failed and every case scored 0. The start is now tried once more without
+    namespaces, on either transport, and the report says why they are missing."""
+    from grader.pipeline import grade as grade_in_process
+
+    reason = "refused with EACCES: the user namespace was made but its uid_map was refused"
+    monkeypatch.setattr(kernel_rules, "_NAMESPACES", [])
+    monkeypatch.setattr(kernel_rules, "enter_namespaces", refuse_the_map)
+    monkeypatch.setattr(kernel_rules, "_probe_namespaces", lambda: reason)
+    result = grade_in_process(SOLVED, seed="walls")
+    assert result.error is None and result.score == result.max_score > 0, text_report(result)
+    assert kernel_rules._NAMESPACES == [reason]
+    assert result.isolation.endswith(f"; missing: namespaces ({reason}).")
+
+
+@LINUX
+def test_a_failed_start_not_caused_by_namespaces_is_reported_and_stays_confined(monkeypatch, tmp_path):
+    """A start that fails for another reason (the probe makes namespaces fine) is not retried less confined: the
+    failure is reported as before, and the transport's plan is the one it had."""
+    from grader.isolation.transport_posix import PosixTransport
+
+    transport = PosixTransport(str(tmp_path))
+    before = transport.confinement
+    if before is None or not before.namespaces:
+        pytest.skip("no namespaces in this system's plan")
+    monkeypatch.setattr(kernel_rules, "enter_namespaces", refuse_the_map)
+    monkeypatch.setattr(kernel_rules, "_probe_namespaces", lambda: None)
+    assert kernel_rules.without_refused_namespaces(before) is None
+    assert transport.confinement is before and kernel_rules.without_refused_namespaces(None) is None
+
+
+@LINUX
+def test_a_worker_refused_after_others_got_them_is_not_claimed(monkeypatch):
+    """Issue 42's attacker trial: with the system's limit reached between two gradings, the second's worker ran
+    without namespaces while its report still named them. Every worker is looked at now."""
+    from grader.pipeline import grade as grade_in_process
+
+    monkeypatch.setattr(kernel_rules, "_NAMESPACES", [None])  # an earlier worker got them
+    monkeypatch.setattr(kernel_rules, "enter_namespaces", refuse)
+    monkeypatch.setattr(kernel_rules, "_probe_namespaces", lambda: None)  # and the probe, later, gets them too
+    result = grade_in_process(SOLVED, seed="walls")
+    assert result.score == result.max_score > 0
+    assert result.isolation.endswith("; missing: namespaces (refused when a worker started (a limit reached "
+                                     "meanwhile), not when probed).")
+    assert kernel_rules.prepare(ROOT).namespaces is None  # and later workers do not ask again
+
+
+CAPABILITIES = r"""
+import subprocess, sys
+from grader.isolation import kernel_rules
+plan = kernel_rules.prepare(sys.argv[1])._replace(landlock=None, seccomp=(None, None, []), namespaces=None)
+child = subprocess.run([sys.executable, "-c", "print(*[line.split()[1] for line in open('/proc/self/status') "
+                        "if line.startswith(('CapEff', 'CapPrm'))])"],
+                       preexec_fn=lambda: kernel_rules.apply(plan), capture_output=True, text=True, timeout=60)
+print(child.stdout.strip() or child.stderr[-300:])
+"""
+
+
+@LINUX
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="only a root grader has capabilities to give up, and the test needs util-linux's setpriv")
+def test_a_root_grader_without_cap_setpcap_gives_its_worker_none(tmp_path):
+    """Issue 42's attacker trial: a root grader without CAP_SETPCAP cannot empty the bounding set, and its worker,
+    without Landlock and the filter (no no_new_privs), took every capability back at exec. no_new_privs now comes
+    with giving them up."""
+    process = subprocess.run(["setpriv", "--bounding-set", "-setpcap", sys.executable, "-c", CAPABILITIES,
+                              str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "PYTHONPATH": ROOT})
+    assert process.stdout.split() == ["0000000000000000", "0000000000000000"], process.stdout + process.stderr
 
 
 def test_the_line_lists_what_stands_then_what_is_missing_and_why():
@@ -161,11 +241,17 @@ def test_every_format_carries_the_line_and_none_when_nothing_ran():
 def test_the_command_prints_the_walls_and_wants_a_submission_otherwise():
     process = subprocess.run([sys.executable, "-m", "grader", "--isolation"], cwd=ROOT, capture_output=True,
                              text=True, timeout=120)
-    assert process.returncode == 0, process.stderr
+    # 0 when every wall stands, 1 when one is missing: a script checking a grading machine reads the status.
+    assert process.returncode == (0 if all(wall.standing for wall in walls()) else 1), process.stderr
     lines = process.stdout.splitlines()
     assert lines[0].startswith("Walls around a worker started on this machine now")
-    assert [line.split()[0] for line in lines[1:-1]] == ["namespaces", "seccomp", "Landlock", "capabilities",
-                                                         "child", "audit-hook"]
+    assert [line.split()[0] for line in lines[1:7]] == ["namespaces", "seccomp", "Landlock", "capabilities",
+                                                        "child", "audit-hook"]
+    assert lines[-1] == "What each covers and what stays open, per system: docs/threat-model.md."
+    refused = subprocess.run([sys.executable, "-m", "grader", "--isolation", "x.py"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=120)
+    assert refused.returncode == 2 and refused.stderr.strip().splitlines()[-1] == (
+        "python -m grader: error: --isolation grades nothing: leave out the submission")
     missing = subprocess.run([sys.executable, "-m", "grader"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2
     assert missing.stderr.strip().splitlines()[-1] == ("python -m grader: error: the following arguments are "
@@ -201,6 +287,10 @@ def test_a_real_refusal_grades_the_same_and_says_enospc(tmp_path):
     with open(tmp_path / "inside.json", encoding="utf-8") as handle:
         results = json.load(handle)
     assert f"missing: namespaces ({ENOSPC})" in results["extra_data"]["isolation"]
+    status = subprocess.run(["unshare", "--user", "--map-root-user", "sh", "-c",
+                             'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', "sh", sys.executable, "-m",
+                             "grader", "--isolation"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert status.returncode == 1 and f"  namespaces: {protections.REMEDIES['namespaces']}" in status.stdout
     assert inside.stdout.splitlines()[-1] == results["extra_data"]["isolation"]
     assert results["score"] == expected["score"] > 0
     assert [test["score"] for test in results["tests"]] == [test["score"] for test in expected["tests"]]

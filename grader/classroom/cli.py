@@ -8,7 +8,7 @@ import sys
 from grader.intake.exercises import BY_ID
 from grader.isolation.deadlines import BUDGET_BACKSTOP
 from grader.isolation.limits import Limits
-from grader.isolation.protections import walls_table
+from grader.isolation.protections import walls, walls_table
 from grader.paths import stray_folders, stray_sentence
 from grader.pipeline import grade
 from grader.results.atomic_write import write_json_atomically, write_text_atomically
@@ -26,7 +26,8 @@ def build_parser():
     parser.add_argument("submission", nargs="?", help="path of the .py file or .ipynb notebook to grade")
     parser.add_argument("--version", action="version", version=version_line())
     parser.add_argument("--isolation", action="store_true",
-                        help="print which walls stand around a submission's worker on this machine, and exit")
+                        help="print which walls stand around a submission's worker on this machine, and exit (status "
+                             "0 when every wall stands, 1 when one is missing)")
     parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
     parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
     parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
@@ -54,7 +55,8 @@ def add_grading_options(parser, total, exercise=True):
     parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
                         help="wall-clock limit for loading the submission (default: %(default)s)")
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
-                        help="address-space limit of the process running the submission (default: %(default)s)")
+                        help="memory limit of the process running the submission: its address space on Linux, its "
+                             "memory as the grader watches it elsewhere (default: %(default)s)")
     parser.add_argument("--total-timeout", type=float, default=Limits.total_seconds, metavar="SECONDS",
                         help=f"time limit for {total}: the wall clock less what a busy machine kept the submission "
                              f"waiting for a CPU, at most {BUDGET_BACKSTOP:g} times the limit (default: %(default)s)")
@@ -78,15 +80,19 @@ def main(argv=None):
     """Grade, print the report, optionally write results.json.
 
     Returns:
-        int exit status: 0 when grading completed (whatever the score) or ``--isolation`` printed the walls; 2 when
+        int exit status: 0 when grading completed (whatever the score) or ``--isolation`` found every wall standing
+        (1 when one is missing); 2 when
         no submission was named, or it could not be graded (missing, unreadable, not a notebook), or results.json
         could not be written.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.isolation:
-        print(walls_table())
-        return 0
+        if args.submission is not None:
+            parser.error("--isolation grades nothing: leave out the submission")
+        listed = walls()
+        print(walls_table(listed))
+        return 0 if all(wall.standing for wall in listed) else 1  # for a script checking a grading machine
     if args.submission is None:
         parser.error("the following arguments are required: submission (or --isolation)")
     missing = [name for name in ("pytest", "nbformat") if importlib.util.find_spec(name) is None]

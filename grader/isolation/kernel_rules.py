@@ -628,9 +628,13 @@ def enter_namespaces(uid, gid):
     requires, since Linux 3.19) and the one-line uid and gid maps. The network namespace has only ``lo``, down:
     UDP and TCP to 127.0.0.1 fail with ENETUNREACH and abstract UNIX sockets are not found (they belong to a
     network namespace); a UNIX socket by path is not covered (the seccomp filter and Landlock cover it).
+    Last, where ``/proc/sys`` lets it (not in a container that mounts it read-only), the namespace's own limit of
+    user namespaces is set to 0: a worker without the seccomp filter (another architecture) can make no nested
+    namespace in which it would hold every capability again (issue 42's attacker trial).
     Raises:
         OSError: with ``strerror`` "unshare" (the namespaces were refused: nothing changed) or "uid_map",
-            "gid_map", "setgroups" (the namespace exists but its ids could not be mapped).
+            "gid_map", "setgroups" (the namespace exists but its ids could not be mapped: Ubuntu's AppArmor
+            restriction refuses the map, not the namespace).
     """
     if _LIBC is None or _LIBC.unshare(CLONE_NEWUSER | CLONE_NEWNET) != 0:
         raise OSError(ctypes.get_errno() if _LIBC is not None else errno.EINVAL, "unshare")
@@ -646,6 +650,14 @@ def enter_namespaces(uid, gid):
             if name == "setgroups" and exc.errno == errno.ENOENT:
                 continue  # before Linux 3.19 there is no setgroups file, and none is needed
             raise OSError(exc.errno, name) from None
+    try:
+        fd = os.open("/proc/sys/user/max_user_namespaces", os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            os.write(fd, b"0")  # this namespace's own limit (per user namespace); the host's is untouched
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # read-only /proc/sys: the seccomp filter's unshare rule is the wall there
 
 
 def _probe_namespaces():
@@ -663,8 +675,20 @@ def _probe_namespaces():
         step, name = answer
         if step != "unshare":
             return f"refused with {name}: the user namespace was made but its {step} was refused"
+        if name == "ENOSPC" and _namespace_limit() == "0":
+            # A limit of 0 is a setting, not a shortage that passes (issue 42's instructor trial).
+            return "refused with ENOSPC: user namespaces are switched off here (user.max_user_namespaces is 0)"
         return f"refused with {name}: {NAMESPACE_REASONS.get(name, 'the system forbids them here')}"
     return "the probe for namespaces gave no answer"
+
+
+def _namespace_limit():
+    """This process's user namespace's ``user.max_user_namespaces`` (str), or "" where it cannot be read."""
+    try:
+        with open("/proc/sys/user/max_user_namespaces", encoding="ascii") as handle:
+            return handle.read().strip()
+    except OSError:
+        return ""
 
 
 def namespace_refusal():
@@ -682,22 +706,45 @@ def namespace_refusal():
 
 def note_worker(pid, plan):
     """Record, after a worker started with ``plan`` (``prepare``'s), whether it got its namespaces: its network
-    namespace differs from this process's (two ``readlink`` of ``/proc/<pid>/ns/net``). The first worker is the
-    probe: where it got them nothing else runs; where it did not, ``_probe_namespaces`` learns why, once, and
-    later plans ask for none.
+    namespace differs from this process's (two ``readlink`` of ``/proc/<pid>/ns/net``, every worker). The first
+    worker is the probe: where it got them nothing else runs; where one did not (the first, or a later one when
+    the system's limit was reached meanwhile), ``_probe_namespaces`` learns why, and later plans ask for none, so
+    that no report claims a wall a worker lacked.
 
     Args:
         pid: the worker's process id (int), just started. plan: its ``Plan``, or None.
     """
-    if _NAMESPACES or plan is None or not plan.namespaces:
+    if plan is None or not plan.namespaces:
         return
     try:
         own = os.readlink(f"/proc/{pid}/ns/net") != os.readlink("/proc/self/ns/net")
     except OSError:
         return  # not readable here: namespace_refusal() probes when asked
-    if not _NAMESPACES:
-        _NAMESPACES.append(None if own else _probe_namespaces()
-                           or "refused when a worker started (a limit reached meanwhile), not when probed")
+    if own:
+        if not _NAMESPACES:
+            _NAMESPACES.append(None)
+        return
+    _NAMESPACES[:] = [_probe_namespaces()
+                      or "refused when a worker started (a limit reached meanwhile), not when probed"]
+
+
+def without_refused_namespaces(plan):
+    """After a worker's start failed with ``plan``: the same plan without namespaces when they are why (a system
+    that makes the namespace but refuses its id map, as Ubuntu's AppArmor restriction does), recording the reason;
+    None when the plan asked for none or the namespaces are not to blame (the caller then reports the failure).
+
+    Args:
+        plan: the ``Plan`` the failed start used, or None.
+    Returns:
+        a ``Plan`` to start the worker with again, or None.
+    """
+    if plan is None or not plan.namespaces:
+        return None
+    reason = _probe_namespaces()
+    if reason is None:
+        return None
+    _NAMESPACES[:] = [reason]
+    return plan._replace(namespaces=None)
 
 
 def _elf_interpreter(path):
@@ -798,7 +845,7 @@ def prepare(scratch, processes=True):
     seccomp = _SockFprog(len(program), ctypes.cast(program, ctypes.POINTER(_SockFilter))) if program else None
     slots = pid_slots([(op.code, op.jt, op.jf, op.k) for op in program]) if program else []
     _LIBC.capset, _LIBC.unshare  # looked up now: the child after the fork only calls them
-    # Asked for until one worker was refused them (note_worker): the first worker's start is the probe.
+    # Asked for until a worker was refused them (note_worker): the first worker's start is the probe.
     namespaces = None if _NAMESPACES and _NAMESPACES[0] else (os.geteuid(), os.getegid())
     return Plan(_landlock_plan(scratch), (seccomp, program, slots), True, namespaces)
 
@@ -901,10 +948,14 @@ def apply(plan):
             enter_namespaces(*namespaces)
         except OSError as exc:
             if exc.strerror != "unshare":
-                raise  # in a namespace whose ids are not mapped the worker could not even write its scratch folder
+                # In a namespace whose ids are not mapped nothing is as the grader expects: the start fails, and
+                # the grader starts it again without namespaces (without_refused_namespaces).
+                raise
     if capabilities:
         drop_capabilities()  # before the rules: dropping the bounding set needs CAP_SETPCAP, which this gives up
-    if (landlock or seccomp) and _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0:
+    # no_new_privs with the capabilities too: where the bounding set could not be emptied (a root grader without
+    # CAP_SETPCAP), root's exec would take back every capability left in it (issue 42's attacker trial).
+    if (landlock or seccomp or capabilities) and _LIBC.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
     if landlock:
         _landlock(landlock)

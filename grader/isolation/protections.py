@@ -152,9 +152,23 @@ def walls_line(listed=None):
     return "Isolation: " + ", ".join(standing) + (f"; missing: {'; '.join(missing)}" if missing else "") + "."
 
 
+# What an instructor can do about a missing wall (issue 42's instructor trial: "nothing says what to do").
+REMEDIES = {
+    "namespaces": "the other walls still stand; namespaces come back where the system allows unprivileged user "
+                  "namespaces (user.max_user_namespaces above 0; on Ubuntu, AppArmor's "
+                  "kernel.apparmor_restrict_unprivileged_userns)",
+    "seccomp filter": "sockets and new processes then rest on Landlock and the guard: grade untrusted work on "
+                      "x86-64 or arm64 Linux",
+    "Landlock": "files then rest on the guard: grade untrusted work on Linux 5.13 or later (6.7 for its TCP rule, "
+                "6.12 for signals)",
+}
+
+
 def walls_table(listed=None):
-    """What ``python -m grader --isolation`` prints (str): one line per wall, "yes" or "no" and its detail, then
-    where the table per system is (docs/threat-model.md).
+    """What ``python -m grader --isolation`` prints (str): one line per wall, "yes" or "no" and its detail; for
+    each missing wall of ``REMEDIES`` what to do; on the portable transport or off Linux the report's sentence on
+    the limits that hold only in part (``protection_note``); then where the table per system is
+    (docs/threat-model.md).
 
     Args:
         listed: ``walls()``'s list (computed now when None).
@@ -164,5 +178,12 @@ def walls_table(listed=None):
     lines = [f"Walls around a worker started on this machine now ({sys.platform}, "
              f"{'portable' if portable_worker() else 'POSIX'} transport):"]
     lines += [f"  {wall.name:<{width}}  {'yes' if wall.standing else 'no '}  {wall.detail}" for wall in listed]
+    remedies = [f"  {wall.name}: {REMEDIES[wall.name]}" for wall in listed
+                if not wall.standing and wall.name in REMEDIES and sys.platform.startswith("linux")]
+    if remedies:
+        lines += ["What a missing wall means:"] + remedies
+    note = protection_note()
+    if note:
+        lines.append(note)
     lines.append("What each covers and what stays open, per system: docs/threat-model.md.")
     return "\n".join(lines)

@@ -294,3 +294,17 @@ def test_a_real_refusal_grades_the_same_and_says_enospc(tmp_path):
     assert inside.stdout.splitlines()[-1] == results["extra_data"]["isolation"]
     assert results["score"] == expected["score"] > 0
     assert [test["score"] for test in results["tests"]] == [test["score"] for test in expected["tests"]]
+
+
+def test_the_batch_console_names_the_walls_of_every_student():
+    """Issue 42's attacker trial: the console's own line named namespaces that one pool process's workers lacked.
+    It now joins the students' lines, with how many each holds for when they differ."""
+    from grader.classroom.batch import walls_lines
+
+    standing = "Isolation: namespaces, seccomp filter, audit-hook guard."
+    refused = "Isolation: seccomp filter, audit-hook guard; missing: namespaces (refused with ENOSPC: the limit)."
+    assert walls_lines([{"isolation": standing}, {"isolation": standing}]) == [standing]
+    assert walls_lines([{"isolation": standing}, {"isolation": refused}, {"isolation": standing}, {}]) == [
+        "Isolation: namespaces, seccomp filter, audit-hook guard (2 students).",
+        "Isolation: seccomp filter, audit-hook guard; missing: namespaces (refused with ENOSPC: the limit) (1 student)."]
+    assert walls_lines([{"isolation": None}, {"student": "stored before the line existed"}]) == []

@@ -28,6 +28,7 @@ Writes ``OUT/gradebook.csv``, ``OUT/maxima.csv``, ``OUT/canvas.csv`` (``grader.c
 """
 
 import argparse
+import collections
 import concurrent.futures
 import dataclasses
 import functools
@@ -340,8 +341,9 @@ def grade_student(student, files, refused, out, limits, assignment, key, secret=
     Returns:
         the summary dict written to ``OUT/results/STUDENT.json``: ``{"student", "files",
         "exercises": {id: [score, max]}, "errors": [...], "grader": {"grader_version", "grader_fingerprint"},
-        "seeds": {file: the seed it was drawn with}, "key", "complete": true}``; each exercise counts once, from the student's best file for it
-        (``grader.results.grade_result.best_per_exercise``).
+        "seeds": {file: the seed it was drawn with}, "key", "complete": true, "isolation": the walls that stood
+        (``grader.isolation.protections.walls_line``) or null}``; each exercise counts once, from the student's
+        best file for it (``grader.results.grade_result.best_per_exercise``).
     Raises:
         Stopped: grading was stopped by a signal; nothing of this student was written.
     """
@@ -368,6 +370,7 @@ def grade_student(student, files, refused, out, limits, assignment, key, secret=
     if _STOPPING:
         raise Stopped(student)
     combined = best_per_exercise(results, student)
+    summary["isolation"] = combined.isolation  # this pool process's own: the console joins them (walls_lines)
     absent = missing_exercises(combined, assignment, "none of the files handed in")
     for exercise_id in assignment:
         cases = [case for case in combined.cases if case.exercise_id == exercise_id]
@@ -385,6 +388,21 @@ def grade_student(student, files, refused, out, limits, assignment, key, secret=
         raise Stopped(student)
     write_json_atomically(os.path.join(out, "results", safe_file_name(student) + ".json"), summary)
     return summary
+
+
+def walls_lines(summaries):
+    """The batch console's lines on the walls its students were graded behind (list of str): each distinct
+    ``isolation`` line of ``summaries`` (list of summary dicts, ``grade_student``), with how many students it
+    holds for when they differ, most first; empty when none says.
+
+    Each pool process learns about namespaces itself (``grader.isolation.kernel_rules.note_worker``): a line of the
+    console's own would miss a refusal in one of them (issue 42's attacker trial: the console named namespaces
+    that one student's workers lacked).
+    """
+    counts = collections.Counter(summary.get("isolation") for summary in summaries if summary.get("isolation"))
+    if len(counts) <= 1:
+        return list(counts)
+    return [f"{line.rstrip('.')} ({count} student{'s' * (count != 1)})." for line, count in counts.most_common()]
 
 
 def _remove_stale_feedback(folder, keep):
@@ -746,7 +764,7 @@ def main(argv=None):
         return 128 + received[0]
     problems = sum(bool(s["errors"]) for s in summaries)
     skipped = len(summaries) - graded
-    from grader.isolation.protections import protection_note, walls_line
+    from grader.isolation.protections import protection_note
 
     note = protection_note()
     if note and graded:  # the instructor's, not only each student's report (issue 41's instructor trial)
@@ -756,7 +774,8 @@ def main(argv=None):
           + f"; gradebook of {len(summaries)}: {gradebook} (and canvas.csv, maxima.csv)"
           + (f"; {problems} with notes (see the notes column)" if problems else ""))
     if graded:
-        print(walls_line())  # which walls stood on this machine, as each student's report says (issue 42)
+        for line in walls_lines(summaries):  # which walls stood, as each student's report says (issue 42)
+            print(line)
     print(f"Hidden inputs: drawn from the assignment's seed, {how}.")
     return 0
 

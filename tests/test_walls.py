@@ -149,6 +149,15 @@ def test_a_failed_start_not_caused_by_namespaces_is_reported_and_stays_confined(
     monkeypatch.setattr(kernel_rules, "_probe_namespaces", lambda: None)
     assert kernel_rules.without_refused_namespaces(before) is None
     assert transport.confinement is before and kernel_rules.without_refused_namespaces(None) is None
+    tried = []
+
+    def fails(plan):
+        tried.append(plan)
+        raise subprocess.SubprocessError("Exception occurred in preexec_fn.")
+
+    with pytest.raises(subprocess.SubprocessError):
+        kernel_rules.start_confined(fails, before)
+    assert tried == [before]  # tried once, with the whole plan; nothing started with less
 
 
 @LINUX

@@ -728,6 +728,32 @@ def note_worker(pid, plan):
                       or "refused when a worker started (a limit reached meanwhile), not when probed"]
 
 
+def start_confined(start, plan):
+    """Start a worker with ``start(plan)`` and learn whether it got its namespaces (``note_worker``); where the start
+    failed because the system makes the namespace but refuses its ids (Ubuntu's AppArmor restriction: issue 42's
+    attacker trial), start it once more without namespaces (``without_refused_namespaces``). Both transports
+    start their workers through this.
+
+    Args:
+        start: a callable taking a ``Plan`` (or None) and returning the started ``subprocess.Popen``, which applies
+            that plan in the child. plan: ``prepare``'s plan, or None.
+    Returns:
+        ``(process, plan)``: the worker and the plan it was started with, for the caller's later starts.
+    Raises:
+        whatever ``start`` raised, when namespaces are not why: the plan is never weakened for another reason.
+    """
+    try:
+        process = start(plan)
+    except subprocess.SubprocessError:
+        again = without_refused_namespaces(plan)
+        if again is None:
+            raise
+        plan = again
+        process = start(plan)
+    note_worker(process.pid, plan)
+    return process, plan
+
+
 def without_refused_namespaces(plan):
     """After a worker's start failed with ``plan``: the same plan without namespaces when they are why (a system
     that makes the namespace but refuses its id map, as Ubuntu's AppArmor restriction does), recording the reason;

@@ -140,7 +140,8 @@ def walls(portable=None):
 
 def walls_line(listed=None):
     """The report's one line on isolation (str): the walls standing, then those missing with why, e.g.
-    "Isolation: namespaces, seccomp filter, Landlock ABI 7, capabilities, child subreaper, audit-hook guard."
+    "Isolation: namespaces, seccomp filter, Landlock ABI 7, capabilities given up, child subreaper, audit-hook
+    guard."
     or "...; missing: namespaces (refused with ENOSPC: ...).".
 
     Args:

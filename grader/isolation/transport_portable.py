@@ -162,24 +162,15 @@ class PortableTransport:
             "creationflags": subprocess.CREATE_NEW_PROCESS_GROUP | getattr(subprocess, "CREATE_NO_WINDOW", 0)}
 
         def start(plan):
-            if plan is not None:  # raises if it fails: never unconfined by surprise
-                options["preexec_fn"] = lambda: kernel_rules.apply(plan)
+            # apply raises if it fails: never unconfined by surprise
+            preexec = {"preexec_fn": lambda: kernel_rules.apply(plan)} if plan is not None else {}
             return subprocess.Popen(
                 [sys.executable, "-I", "-S", "-B", "-u", "-c", BOOTSTRAP, "stdio", "stdio", scratch, KIT_ROOT,
                  str(limits.output_bytes)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=output_fd, cwd=scratch, env=env, bufsize=0,
-                **options)
+                **options, **preexec)
 
-        try:
-            process = start(self.confinement)
-        except subprocess.SubprocessError:
-            # As on the POSIX transport: a namespace whose ids the system refuses, once more without (issue 42).
-            again = kernel_rules.without_refused_namespaces(self.confinement)
-            if again is None:
-                raise  # the plan stays as it was: a later start is never less confined by this
-            self.confinement = again
-            process = start(again)
-        kernel_rules.note_worker(process.pid, self.confinement)  # whether it got its namespaces (issue 42)
+        process, self.confinement = kernel_rules.start_confined(start, self.confinement)
         self.pipes = _Pipes(process)
         encoded = source.encode("utf-8")
         self.pipes.write(b"%010d" % len(encoded) + encoded)  # queued now: the worker reads it as it starts

@@ -98,7 +98,8 @@ class PosixTransport:
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output = os.dup(output_fd)
-        def start():
+
+        def start(plan):
             return subprocess.Popen(
                 [sys.executable, "-I", "-S", "-B", "-u", "-c", source, str(request_r), str(reply_w), scratch, KIT_ROOT],
                 stdin=subprocess.DEVNULL,
@@ -108,20 +109,11 @@ class PosixTransport:
                 env=env,
                 pass_fds=(request_r, reply_w),
                 start_new_session=True,
-                preexec_fn=limit_resources(limits, self.confinement, process_limit()),
+                preexec_fn=limit_resources(limits, plan, process_limit()),
             )
 
         try:
-            try:
-                process = start()
-            except subprocess.SubprocessError:
-                # A system that makes the namespace but refuses its ids (Ubuntu's AppArmor restriction): once more
-                # without namespaces, the reason recorded (issue 42's attacker trial); anything else is reported.
-                again = kernel_rules.without_refused_namespaces(self.confinement)
-                if again is None:
-                    raise  # the plan stays as it was: a later start is never less confined by this
-                self.confinement = again
-                process = start()
+            process, self.confinement = kernel_rules.start_confined(start, self.confinement)
         except BaseException:
             # The grader's ends too: a batch process that leaked them reached the worker's descriptor
             # limit, and every later worker failed to start (found grading a class of 136).
@@ -132,7 +124,6 @@ class PosixTransport:
             os.close(output)
             os.close(request_r)
             os.close(reply_w)
-        kernel_rules.note_worker(process.pid, self.confinement)  # whether it got its namespaces (issue 42)
         self.reply_fd = reply_r
         self.request_fd = request_w
         os.set_blocking(request_w, False)  # a worker that stops reading must not block the grader

@@ -3,8 +3,15 @@
 Facts (OpenAI chat completions and Anthropic messages API documentation):
 - OpenAI: ``tool_calls[] = {"id", "type": "function", "function": {"name", "arguments"}}`` where
   ``arguments`` is a JSON-encoded *string*; the result goes back as a ``role: "tool"`` message.
+- OpenAI's Responses API: an item of ``response.output`` ``{"type": "function_call", "call_id", "name",
+  "arguments"}``, ``arguments`` again a JSON-encoded string; the result goes back as a
+  ``function_call_output`` item with the same ``call_id``.
 - Anthropic: a ``tool_use`` block ``{"type": "tool_use", "id", "name", "input"}`` with ``input`` an
   object; an error goes back as ``{"type": "tool_result", "tool_use_id", "content", "is_error": true}``.
+- A streamed call arrives in pieces (a delta keyed by ``index`` whose later pieces carry no name and a
+  fragment of ``arguments``); a piece is not a call, and an adapter handed one raises ``TypeError``
+  (vllm-project/vllm #46344, openvinotoolkit/model_server #3838): a call "whose name is null" would blame
+  the model for what the program did.
 - Both Python SDKs hand these over as objects with attributes (pydantic models), not dicts; the
   adapters read either.
 An adapter changes the envelope, never the content: a malformed arguments string stays the very
@@ -31,14 +38,28 @@ def _field(record, key):
     return getattr(record, key, _MISSING)
 
 
-def _refuse(function, expected, got):
+def _refuse(function, expected, got, advice="Pass the entry itself (a dict, or the SDK's object), not the message "
+                                             "or its text."):
     # A programmer's mistake, not the model's: a call "without a name" would blame the model for it.
-    return TypeError(f"{function} expects {expected}; got {type(got).__name__}. "
-                     "Pass the entry itself (a dict, or the SDK's object), not the message or its text.")
+    return TypeError(f"{function} expects {expected}; got {type(got).__name__}. {advice}")
+
+
+_FRAGMENT = ("It has no name, so it is a piece of a streamed call, not a call: join the pieces that share an index "
+             "(name from the first, arguments concatenated) and pass the whole call once the stream ends.")
+
+
+def _arguments_value(arguments):
+    """OpenAI's arguments string decoded when it is exactly one JSON value under the kit's rules, else as it came."""
+    arguments = None if arguments is _MISSING else arguments
+    if isinstance(arguments, str) and arguments.strip():
+        decoded, problems = decode_json(arguments, "arguments", "arguments")
+        if not problems:
+            return decoded  # else it stays the model's own string, diagnosed downstream
+    return arguments
 
 
 def raw_call_from_openai(tool_call):
-    """Turn one OpenAI ``tool_calls`` entry into the kit's raw call string.
+    """Turn one OpenAI tool call (Chat Completions or Responses API) into the kit's raw call string.
 
     The arguments string is decoded only if it holds exactly one JSON value under the kit's rules
     (no repeated key, every number finite: ``decode_json``); otherwise it is kept, unchanged, as a
@@ -47,32 +68,33 @@ def raw_call_from_openai(tool_call):
     documents ``arguments`` as JSON text, and "" is not JSON (docs/contract.md). Nothing is repaired.
 
     Args:
-        tool_call: ``{"id": ..., "type": "function", "function": {"name": str, "arguments": str}}``,
-            or the OpenAI SDK's ``ChatCompletionMessageToolCall`` object with the same attributes.
+        tool_call: one entry of Chat Completions' ``message.tool_calls``, ``{"id": ..., "type": "function",
+            "function": {"name": str, "arguments": str}}``, or one item of the Responses API's
+            ``response.output``, ``{"type": "function_call", "call_id": ..., "name": str, "arguments": str}``;
+            a dict or the OpenAI SDK's object with the same attributes.
     Returns:
         str: ``{"name": ..., "arguments": ...}`` as JSON text.
     Raises:
-        TypeError: ``tool_call`` is not a function tool call (a str, None, a list, the whole
-        message, a ``custom`` tool call): the programmer passed the wrong thing.
+        TypeError: ``tool_call`` is not one whole function tool call (a str, None, a list, the whole
+        message or response, a ``custom`` tool call, a streamed piece without a name): the programmer
+        passed the wrong thing.
     """
-    expected = "one entry of message.tool_calls, with a function (a dict or the SDK's tool call object)"
+    name_of = "raw_call_from_openai"
+    expected = ("one entry of message.tool_calls (Chat Completions), or one function_call item of response.output "
+                "(Responses API), as a dict or the SDK's object")
     if not _is_record(tool_call):
-        raise _refuse("raw_call_from_openai", expected, tool_call)
-    function = _field(tool_call, "function")
-    if function is _MISSING or function is None or not _is_record(function):
-        raise _refuse("raw_call_from_openai", expected, tool_call)
-    call = {}
-    name = _field(function, "name")
-    if name is not _MISSING:
-        call["name"] = name
-    arguments = _field(function, "arguments")
-    arguments = None if arguments is _MISSING else arguments
-    if isinstance(arguments, str) and arguments.strip():
-        decoded, problems = decode_json(arguments, "arguments", "arguments")
-        if not problems:
-            arguments = decoded  # else it stays the model's own string, diagnosed downstream
-    call["arguments"] = arguments
-    return json.dumps(call)
+        raise _refuse(name_of, expected, tool_call)
+    kind = _field(tool_call, "type")
+    if kind == "function_call":  # the Responses API: name and arguments on the item itself
+        source = tool_call
+    else:
+        source = _field(tool_call, "function")
+        if source is _MISSING or source is None or not _is_record(source) or kind not in (_MISSING, None, "function"):
+            raise _refuse(name_of, expected, tool_call)
+    name = _field(source, "name")
+    if name is _MISSING or name is None:
+        raise _refuse(name_of, expected, tool_call, _FRAGMENT)
+    return json.dumps({"name": name, "arguments": _arguments_value(_field(source, "arguments"))})
 
 
 def raw_call_from_anthropic(block):
@@ -84,7 +106,8 @@ def raw_call_from_anthropic(block):
     Returns:
         str: ``{"name": ..., "arguments": ...}`` as JSON text (``input`` passed through as it is).
     Raises:
-        TypeError: ``block`` is not a tool_use block (a str, None, a text block, the whole message).
+        TypeError: ``block`` is not a whole tool_use block (a str, None, a text block, the whole message, a
+        block without a name, such as a stream's start event read too early).
     """
     expected = "one tool_use content block (a dict or the SDK's ToolUseBlock object)"
     if not _is_record(block):
@@ -92,9 +115,11 @@ def raw_call_from_anthropic(block):
     kind, name, arguments = _field(block, "type"), _field(block, "name"), _field(block, "input")
     if (kind is not _MISSING and kind != "tool_use") or (name is _MISSING and arguments is _MISSING):
         raise _refuse("raw_call_from_anthropic", expected, block)
-    call = {} if name is _MISSING else {"name": name}
-    call["arguments"] = None if arguments is _MISSING else arguments
-    return json.dumps(call)
+    if name is _MISSING or name is None:
+        raise _refuse("raw_call_from_anthropic", expected, block,
+                      "It has no name, so it is not a whole tool_use block: pass the block once the stream has "
+                      "ended (the SDK's final message), not a piece of it.")
+    return json.dumps({"name": name, "arguments": None if arguments is _MISSING else arguments})
 
 
 def tool_error_result(tool_use_id, message):

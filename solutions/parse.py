@@ -4,12 +4,11 @@ import json
 import math
 import re
 
-from solutions.violations import Violation, looks_like_traceback, preview, quote
+from solutions.violations import Violation, child_path, looks_like_traceback, preview, quote
 
 CALL_KEYS = ("name", "arguments")
 EXCERPT_CHARS = 16
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
 
 
 class _Flaw:
@@ -52,14 +51,6 @@ def _decoder_hooks(found):
     return {"object_pairs_hook": pairs, "parse_float": number, "parse_constant": number}
 
 
-def _child(path, key):
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if _KEY.fullmatch(key):
-        return f"{path}.{key}" if path else key
-    return f"{path}[{quote(key)}]"
-
-
 def _flaws(value, path, base):
     """Every ``_Flaw`` inside ``value`` as a Violation naming its path (iterative: values nest deeply)."""
     out, stack = [], [(value, path)]
@@ -69,9 +60,9 @@ def _flaws(value, path, base):
             out.append(Violation(at or base, item.problem, item.hint))
             item = item.inner
         if isinstance(item, dict):
-            stack.extend((v, _child(at, k)) for k, v in reversed(list(item.items())))
+            stack.extend((v, child_path(at, k)) for k, v in reversed(list(item.items())))
         elif isinstance(item, list):
-            stack.extend((v, _child(at, i)) for i, v in reversed(list(enumerate(item))))
+            stack.extend((v, child_path(at, i)) for i, v in reversed(list(enumerate(item))))
     return out
 
 
@@ -159,6 +150,17 @@ def syntax_hint(text, pos):
     if here in "/#":
         return pos, "JSON has no comments: remove them"
     word = _WORD.match(text, pos)
+    if word and text.startswith("(", _next_solid(text, word.end())):
+        if before in (":", ",", "["):
+            if before_at > 0:  # a value such as str(1) or dict(a=1): Python, evaluated by nobody
+                return pos, "a value must be JSON, not a Python expression: send the value itself"
+        # [get_weather(city="Paris")] and print(get_weather(...)): a function call written in Python, not JSON.
+        return pos, ('that is a function call in Python syntax; send a JSON object '
+                     '{"name": "...", "arguments": {...}} instead')
+    if word and before == "[" and text.startswith("]", word.end()):
+        # Mistral's [TOOL_CALLS] and [ARGS], Llama's [TOOL_CALLS]: a marker of the model's template, not JSON.
+        marker = quote(f"[{word.group()}]")
+        return before_at, f"send only the JSON object, without the marker {marker} or any text around it"
     if word:
         if word.group() in ("True", "False", "None"):
             return pos, "JSON writes true, false and null in lowercase"
@@ -268,6 +270,10 @@ def parse_call(raw):
     call, violations = decode_json(raw)
     if violations:
         return None, violations
+    if isinstance(call, list) and call and all(isinstance(item, dict) for item in call):
+        # [{"name": ...}]: several models wrap their calls in a list (the [TOOL_CALLS] format without its marker).
+        return None, [Violation("the call", f"is {preview(call)}",
+                                'expected one JSON object {"name": "...", "arguments": {...}}, not a list of calls')]
     if not isinstance(call, dict):
         return None, [Violation("the call", f"is {preview(call)}", 'expected a JSON object such as {"name": "...", "arguments": {...}}')]
     arguments = call.get("arguments")

@@ -1,10 +1,29 @@
 """One rule a raw tool call broke, in a form both code and a model can read."""
 
+import re
 from dataclasses import dataclass
 
 PREVIEW_CHARS = 60
 MAX_LINE_CHARS = 2000  # one problem's text stays within the contract's bound on error text
 TRACEBACK_HEAD = "Traceback (most recent call last)"
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
+PATH_CHARS = 160  # a longer path is shown by its start and end (a 300-level value stays one short line)
+PATH_HEAD = 60
+PATH_STEP = re.compile(r"[.\[]")
+
+
+def bounded_path(path):
+    """``path`` itself, or, past ``PATH_CHARS`` characters, its first and last steps around "…" (str).
+
+    The cut falls where a step begins (``.`` or ``[``), so no name is shown half; the ends say where the
+    value starts and which field is wrong, the middle (``.next.next…``) is what a model can count itself.
+    """
+    if len(path) <= PATH_CHARS:
+        return path
+    head_end = max((m.start() for m in PATH_STEP.finditer(path, 1, PATH_HEAD)), default=PATH_HEAD)
+    tail_from = len(path) - (PATH_CHARS - head_end - 1)
+    tail = PATH_STEP.search(path, tail_from)
+    return path[:head_end] + "…" + path[tail.start() if tail else tail_from:]
 
 
 def listing(items, cap=None):
@@ -52,7 +71,8 @@ class Violation:
 
     def render(self, cap=None):
         """The violation as one line, each list cut to ``cap`` names (None: all) with a count of the rest."""
-        where = f"{self.where} {listing(self.where_items, cap)}" if self.where_items else self.where
+        where = bounded_path(self.where)
+        where = f"{where} {listing(self.where_items, cap)}" if self.where_items else where
         hint = self.hint
         if self.hint_items or hint.endswith(":"):
             hint = f"{hint} {listing(self.hint_items, cap)}"
@@ -154,3 +174,26 @@ def outside_text(text, limit=200):
         return ""
     first = _escaped(lines[0].strip(), limit) if lines else ""
     return "" if looks_like_traceback(first) else first
+
+
+def child_path(path, key):
+    """The path of one item inside a value, for an observation: ``arguments.city``, ``arguments.tags[2]``,
+    ``arguments['a.b']`` (a ``Violation`` shows a path longer than ``PATH_CHARS`` by its start and end).
+
+    A key that is a short identifier is joined with a dot; any other key (a dot, a space, a quote, 5,000
+    characters, a traceback) is quoted in brackets by ``quote``, so it stays one short line, a traceback
+    is described rather than shown, and a key ``"a.b"`` never reads like ``b`` inside ``a``
+    (docs/contract.md, Observation; issue 26, kind 5).
+
+    Args:
+        path: the path so far (str; "" for the top). key: an object key (str) or an array index (int).
+    Returns:
+        str.
+    """
+    if isinstance(key, int):
+        joined = f"{path}[{key}]"
+    elif _KEY.fullmatch(key):
+        joined = f"{path}.{key}" if path else key
+    else:
+        joined = f"{path}[{quote(key)}]"
+    return joined

@@ -16,13 +16,13 @@ ROOT = KIT_ROOT  # the repository (grader.paths knows where it is)
 MAXIMA_VERSION = "2.0.0"
 MAXIMA = {
     "tool-result": 9.0,
-    "parse-call": 46.0,
+    "parse-call": 48.0,
     "validate-call": 60.0,
     "observe": 35.0,
     "retry-loop": 133.0,
     "capstone": 133.0,
-    "json-schema": 52.0,
-    "adapters": 26.0,
+    "json-schema": 56.0,
+    "adapters": 29.0,
 }
 
 

@@ -193,6 +193,21 @@ def test_every_kind_of_the_public_reports_has_a_caught_fault():
         assert faults <= names, f"kind {kind}: missing {sorted(faults - names)}"
 
 
+def test_every_taught_kind_of_the_third_public_reports_has_a_caught_fault():
+    """Issue 26: each kind of shared/cases/public_reports_3.md that a notebook teaches (4 and 7 in notebook 6a, 8 in
+    notebook 1, 9 in notebook 6b) is made by at least one fault; the kinds the notebooks leave to the reference
+    (patterns, multipleOf, depth, paths, counts) have no case a fault could lose, and are tested on the reference."""
+    kinds = {
+        4: {"anyof_names_no_option"},
+        7: {"refuses_annotations"},
+        8: {"unwraps_template_marker"},
+        9: {"stream_piece_becomes_a_call", "chat_completions_only"},
+    }
+    names = {f.name for f in STEP_FAULTS}
+    for kind, faults in kinds.items():
+        assert faults <= names, f"kind {kind}: missing {sorted(faults - names)}"
+
+
 def test_a_grader_called_from_deep_in_a_stack_judges_as_a_fresh_one(tmp_path):
     """Graded in a process forked deep inside a test run, the 900-level nesting case of validate-call became an
     internal error: the cases' data is encoded in the grader's process, and the caller's frames counted against

@@ -141,7 +141,7 @@ def test_the_requirement_files_split_by_role():
     """Command one installs what a learner runs and grades the notebooks with; the test set adds the rest."""
     assert set(LEARNER) == {"jupyter", "jupyterlab", "ipywidgets", "nbformat", "ipython", "pytest", "tqdm", "psutil"}
     assert set(INSIGHT) == {"matplotlib", "numpy", "copydetect", "markupsafe"}
-    assert set(TEST_TOOLS) == {"nbclient", "nbval", "playwright", "jsonschema", "hypothesis", "pytest-xdist"}
+    assert set(TEST_TOOLS) == {"nbclient", "nbval", "playwright", "jsonschema", "hypothesis", "pytest-xdist", "regress", "pydantic"}
     assert LEARNER_INCLUDES == INSIGHT_INCLUDES == []
     assert TEST_INCLUDES == ["requirements.txt", "requirements-insight.txt"]
     assert len(RANGED) == len(LEARNER) + len(INSIGHT) + len(TEST_TOOLS)  # no package in two roles

@@ -164,7 +164,8 @@ def run_tool_call(raw, ask_model, tools, dispatch, check):
 TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,), "array": (list,),
          "object": (dict,), "null": (type(None),)}
 KNOWN = {"type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "$ref", "$defs",
-         "description", "title", "default", "examples", "$comment"}
+         "description", "title", "default", "examples", "$comment", "format", "contentEncoding", "contentMediaType",
+         "enumDescriptions", "markdownDescription"}
 
 
 def _is(value, name):
@@ -197,7 +198,7 @@ def validate_arguments(arguments, schema, path="arguments", root=None):
     root = schema if root is None else root
     if not isinstance(schema, dict):
         return [f"{path}: the schema is not an object"]
-    unknown = set(schema) - KNOWN
+    unknown = {key for key in set(schema) - KNOWN if not str(key).startswith("x-")}
     if unknown:
         return [f"{path}: unsupported schema keywords {sorted(unknown)}"]
     broken = _shape(schema)
@@ -219,8 +220,11 @@ def validate_arguments(arguments, schema, path="arguments", root=None):
         problems.append(f"{path} must be one of {schema['enum']}")
     if "const" in schema and not _same(arguments, schema["const"]):
         problems.append(f"{path} must be exactly {schema['const']}")
-    if "anyOf" in schema and not any(validate_arguments(arguments, o, path, root) == [] for o in schema["anyOf"]):
-        problems.append(f"{path} matches none of the allowed shapes")
+    if "anyOf" in schema:
+        found = [validate_arguments(arguments, o, path, root) for o in schema["anyOf"]]
+        if all(found):
+            fitting = [f for f in found if not (len(f) == 1 and f[0].startswith(f"{path} must be "))]
+            problems += min(fitting, key=len) if fitting else [f"{path} matches none of the allowed shapes"]
     if isinstance(arguments, dict):
         props = schema.get("properties", {})
         problems += [f"{path}.{f} is missing" for f in schema.get("required", []) if f not in arguments]
@@ -264,18 +268,30 @@ def _get(record, key):
     return getattr(record, key)
 
 
+def _maybe(record, key):
+    return record.get(key) if isinstance(record, dict) else getattr(record, key, None)
+
+
+def _named(record):
+    name = _maybe(record, "name")
+    if name is None:
+        raise TypeError("a piece of a streamed call has no name: join the pieces first")
+    return name
+
+
 def raw_call_from_openai(tool_call):
-    function = _get(tool_call, "function")
+    function = tool_call if _maybe(tool_call, "type") == "function_call" else _get(tool_call, "function")
+    name = _named(function)
     arguments = _get(function, "arguments")
     try:
         arguments = json.loads(arguments, object_pairs_hook=_strict, parse_float=_finite, parse_constant=_finite)
     except ValueError:
         pass
-    return json.dumps({"name": _get(function, "name"), "arguments": arguments})
+    return json.dumps({"name": name, "arguments": arguments})
 
 
 def raw_call_from_anthropic(block):
-    return json.dumps({"name": _get(block, "name"), "arguments": _get(block, "input")})
+    return json.dumps({"name": _named(block), "arguments": _get(block, "input")})
 ''',
 }
 
@@ -413,6 +429,32 @@ STEP_FAULTS = [
     fault("adapters", "indexes_sdk_objects", "Indexes SDK objects like dicts (obj[\"function\"]): a TypeError by accident.",
           ("    return getattr(record, key)\n", "    return record[key]\n"),
           caught_by="Wire-format adapters: An SDK object gives the same call"),
+    # Issue 26: one fault per kind a notebook teaches.
+    fault("json-schema", "refuses_annotations", "Kind 7: reports x-order and other annotation keywords as unsupported, "
+          "refusing every call to a tool whose schema carries one.",
+          ('    unknown = {key for key in set(schema) - KNOWN if not str(key).startswith("x-")}\n',
+           '    unknown = set(schema) - KNOWN - {"title", "description"}\n'),
+          caught_by="validate_arguments: A valid value passes a schema that carries keywords which only annotate"),
+    fault("json-schema", "anyof_names_no_option", "Kind 4: says only that no anyOf option fits, hiding the broken "
+          "field inside the option of the value's type.",
+          ("            problems += min(fitting, key=len) if fitting else", "            problems += [] if False else"),
+          caught_by="validate_arguments: An Optional model with a broken field names that field"),
+    fault("adapters", "stream_piece_becomes_a_call", "Kind 9: builds a call from a streamed piece without a name, so "
+          "the model is told \"name is null\".",
+          ('        raise TypeError("a piece of a streamed call has no name: join the pieces first")\n',
+           '        return None\n'),
+          caught_by="Wire-format adapters: Something that is not a whole tool call"),
+    fault("adapters", "chat_completions_only", "Kind 9: reads only Chat Completions' shape, so a Responses API item "
+          "raises instead of becoming its call.",
+          ('    function = tool_call if _maybe(tool_call, "type") == "function_call" else _get(tool_call, "function")',
+           '    function = _get(tool_call, "function")'),
+          caught_by="Wire-format adapters: An OpenAI tool call becomes the same call"),
+    fault("parse-call", "unwraps_template_marker", "Kind 8: strips Mistral's [TOOL_CALLS] marker and runs the first "
+          "call of the list.",
+          ("    try:\n        call = json.loads(raw, object_pairs_hook=_pairs, parse_constant=_constant)\n",
+           "    raw = raw.removeprefix(\"[TOOL_CALLS]\")\n    try:\n"
+           "        call = json.loads(raw, object_pairs_hook=_pairs, parse_constant=_constant)\n"
+           "        call = call[0] if isinstance(call, list) and call else call\n")),
 ]
 
 

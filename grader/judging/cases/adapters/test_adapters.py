@@ -43,6 +43,10 @@ OPENAI = {
     "json-array-decoded": (openai("get_weather", "[1]"), {"name": "get_weather", "arguments": [1]}),
     "empty-string-kept": (openai("get_time", ""), {"name": "get_time", "arguments": ""}),
     "unknown-name-kept": (openai("multi_tool_use.parallel", "{}"), {"name": "multi_tool_use.parallel", "arguments": {}}),
+    # The Responses API's item carries name and arguments itself (issue 26, kind 9).
+    "responses-item": ({"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+                        "arguments": '{"city": "Lima"}', "status": "completed"},
+                       {"name": "get_weather", "arguments": {"city": "Lima"}}),
 }
 
 
@@ -151,6 +155,10 @@ NOT_A_TOOL_CALL = {
     "openai-text": ("raw_call_from_openai", '{"name": "get_weather", "arguments": "{}"}'),
     "anthropic-none": ("raw_call_from_anthropic", None),
     "anthropic-list": ("raw_call_from_anthropic", [{"type": "tool_use", "name": "get_time", "input": {}}]),
+    # Pieces of a streamed call (issue 26, kind 9; vllm-project/vllm #46344): no name, so no call.
+    "openai-stream-delta": ("raw_call_from_openai",
+                            {"index": 0, "id": None, "type": None, "function": {"name": None, "arguments": ' {"'}}),
+    "anthropic-no-name": ("raw_call_from_anthropic", {"type": "tool_use", "id": "toolu_4", "input": {"city": "Paris"}}),
 }
 
 
@@ -159,14 +167,17 @@ NOT_A_TOOL_CALL = {
 @pytest.mark.rule(SDK_RULE)
 @pytest.mark.parametrize("function, wrong", list(NOT_A_TOOL_CALL.values()), ids=list(NOT_A_TOOL_CALL))
 def test_programmer_mistake_raises_type_error(harness, function, wrong):
-    """Something that is not a tool call at all (None, text, a list) raises TypeError instead of becoming a call.
+    """Something that is not a whole tool call (None, text, a list, a streamed piece) raises TypeError instead of
+    becoming a call.
 
-    Why: a call without a name goes to the model, which is then told to fix what the programmer passed.
+    Why: a call without a name goes to the model, which is then told to fix what the programmer passed; a
+    streamed delta handed on as a call was told "name is null" (issue 26, kind 9).
     """
     transcript = harness.call(wrong, function=function)
     raised = transcript.raised or ""
     if transcript.problem:
         fail(transcript.problem)
     if not raised.startswith("TypeError"):
-        fail(f"{function} must raise TypeError for something that is not a tool call (None, a string, a list): it is "
+        fail(f"{function} must raise TypeError for something that is not a whole tool call (None, a string, a list, "
+             "a streamed piece without a name): it is "
              "the programmer's mistake, and a call built from it would blame the model.")

@@ -78,6 +78,9 @@ INVALID = {
     "boolean": ("true", [OBJECT]),
     "array-of-calls": (json.dumps([{"name": "get_weather", "arguments": {"city": "Paris"}}]), [OBJECT]),
     "call-encoded-as-string": (json.dumps(make_call("get_weather", {"city": "Paris"})), [OBJECT]),
+    # Issue 26, kind 8: wrapper formats, rejected as they came (ml-explore/mlx-lm #1374; Python-call syntax).
+    "template-marker": ('[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]', ["json"]),
+    "python-call-syntax": ('[get_weather(city="Paris")]', ["json"]),
 }
 INVALID_RULES = {
     "truncated": "parse.not-json", "trailing-prose": "parse.no-repair", "markdown-fence": "parse.no-repair",
@@ -85,7 +88,8 @@ INVALID_RULES = {
     "empty": "parse.not-json", "whitespace-only": "parse.not-json", "array": "parse.object", "null": "parse.object",
     "number": "parse.object", "string": "parse.object", "deep-nesting": "parse.never-raise", "nan": "parse.json-only",
     "duplicate-keys": "parse.json-only", "huge-integer": "parse.never-raise", "array-of-calls": "parse.object",
-    "call-encoded-as-string": "parse.object", "boolean": "parse.object",
+    "call-encoded-as-string": "parse.object", "boolean": "parse.object", "template-marker": "parse.no-repair",
+    "python-call-syntax": "parse.no-repair",
 }
 
 

@@ -107,7 +107,7 @@ def raw_call_from_anthropic(block):
         str: ``{"name": ..., "arguments": ...}`` as JSON text (``input`` passed through as it is).
     Raises:
         TypeError: ``block`` is not a whole tool_use block (a str, None, a text block, the whole message, a
-        block without a name, such as a stream's start event read too early).
+        block without a name or without an input, such as a piece of a stream read too early).
     """
     expected = "one tool_use content block (a dict or the SDK's ToolUseBlock object)"
     if not _is_record(block):
@@ -115,11 +115,11 @@ def raw_call_from_anthropic(block):
     kind, name, arguments = _field(block, "type"), _field(block, "name"), _field(block, "input")
     if (kind is not _MISSING and kind != "tool_use") or (name is _MISSING and arguments is _MISSING):
         raise _refuse("raw_call_from_anthropic", expected, block)
-    if name is _MISSING or name is None:
+    if name is _MISSING or name is None or arguments is _MISSING:
         raise _refuse("raw_call_from_anthropic", expected, block,
-                      "It has no name, so it is not a whole tool_use block: pass the block once the stream has "
-                      "ended (the SDK's final message), not a piece of it.")
-    return json.dumps({"name": name, "arguments": None if arguments is _MISSING else arguments})
+                      "It has no name or no input, so it is not a whole tool_use block: pass the block once the "
+                      "stream has ended (the SDK's final message), not a piece of it.")
+    return json.dumps({"name": name, "arguments": arguments})
 
 
 def tool_error_result(tool_use_id, message):

@@ -13,7 +13,8 @@ semantics):
 - combination and reuse: ``anyOf`` (``Optional[int]`` is ``anyOf [integer, null]``), ``oneOf``
   (pydantic's discriminated unions, whose ``discriminator`` picks the option to report on),
   ``allOf``, ``not``, ``$ref`` to ``#``, ``#/$defs/...`` or ``#/definitions/...`` (nested and
-  recursive models), OpenAPI 3.0's ``nullable: true`` (means "or null"; Gemini's declarations use it);
+  recursive models), OpenAPI 3.0's ``nullable: true`` (adds null to the schema's ``type``, as OpenAPI 3.0.3
+  says; Gemini's declarations use it);
 - constraints: ``minimum``, ``maximum``, ``exclusiveMinimum``, ``exclusiveMaximum``, ``multipleOf``
   (in decimal, as JSON writes numbers: 0.3 is 3 x 0.1), ``minLength``, ``maxLength``, ``pattern``
   (ECMA-262 meaning: ``$`` is the end of the text, ``\\d`` an ASCII digit), ``minItems``,
@@ -66,7 +67,8 @@ ANNOTATIONS = {
 TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object", "null")
 MAX_SCHEMA_DEPTH = 100  # nesting levels of a tool definition; a deeper one is reported as broken
 MAX_VALUE_DEPTH = 500  # nesting levels of a value (docs/contract.md); the parser itself stops near 1,000
-_FRAMES_PER_LEVEL = 8  # Python frames one level of value can take ($ref, anyOf, an object and its property)
+_FRAMES_PER_LEVEL = 8  # Python frames one level of value usually takes ($ref, anyOf, an object and its property)
+_MOST_FRAMES = 12_000  # the most frames a check may take (a schema that spends many a level); safe for C's stack
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions")
 _SCHEMA_LISTS = ("prefixItems", "anyOf", "oneOf", "allOf")
 _SCHEMA_VALUES = ("additionalProperties", "additionalItems", "propertyNames", "contains", "not")
@@ -76,6 +78,10 @@ _BOUNDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum")
 # ECMA-262's white space and line terminators (\s), and what its "." does not match.
 _ECMA_SPACE = "\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 _ECMA_DOT = "[^\\n\\r\\u2028\\u2029]"
+# Everything but ECMA's white space, as ranges, for \S inside a character class ([^\S\r\n]).
+_ECMA_NOT_SPACE = ("\\x00-\\x08\\x0e-\\x1f\\x21-\\x9f\\xa1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e"
+                   "\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\U0010ffff")
+_PYTHON_ONLY = re.compile(r"\(\?P|\(\?#|\(\?[aiLmsux-]+[:)]|(?<!\\)\{,")
 
 
 def is_annotation(key):
@@ -150,17 +156,30 @@ def ecma_pattern(pattern):
     Returns:
         a compiled ``re.Pattern``.
     Raises:
-        re.error (or RecursionError, OverflowError) when Python cannot compile it; ``schema_problems`` reports that.
+        re.error (or RecursionError, OverflowError) when Python cannot compile it, or it uses Python's own syntax
+        (``\\A``, ``\\Z``, ``(?P<...>``, inline flags, ``{,n}``), which is not ECMA-262; ``schema_problems``
+        reports that. ECMA's ``\\p{...}`` has no counterpart in ``re`` and is reported the same way.
     """
+    if _PYTHON_ONLY.search(pattern):
+        raise re.error("Python-only syntax ((?P..., (?i), {,n}) is not ECMA-262")
     out, index, in_class = [], 0, False
     while index < len(pattern):
         char = pattern[index]
         if char == "\\" and index + 1 < len(pattern):
             pair = pattern[index:index + 2]
+            if pair in ("\\A", "\\Z", "\\z", "\\G"):
+                raise re.error(f"{pair} is Python's, not ECMA-262's")
             if pair == "\\s":
                 out.append(_ECMA_SPACE if in_class else f"[{_ECMA_SPACE}]")
-            elif pair == "\\S" and not in_class:
-                out.append(f"[^{_ECMA_SPACE}]")
+            elif pair == "\\S":
+                out.append(_ECMA_NOT_SPACE if in_class else f"[^{_ECMA_SPACE}]")
+            elif pair == "\\c" and index + 2 < len(pattern) and pattern[index + 2].isascii() and pattern[index + 2].isalpha():
+                out.append(f"\\x{ord(pattern[index + 2]) % 32:02x}")  # \cJ is a control character in ECMA-262
+                index += 1
+            elif pair == "\\k" and pattern.startswith("<", index + 2) and ">" in pattern[index + 2:]:
+                name = pattern[index + 3:pattern.index(">", index + 2)]
+                out.append(f"(?P={name})")  # a named back-reference
+                index += len(name) + 2
             else:
                 out.append(pair)
             index += 2
@@ -180,6 +199,9 @@ def ecma_pattern(pattern):
             if pattern.startswith("[^", index):
                 out.append("^")
                 index += 1
+        elif pattern.startswith("(?<", index) and not pattern.startswith(("(?<=", "(?<!"), index):
+            out.append("(?P<")  # a named group: (?<year>...) in ECMA-262, (?P<year>...) in Python before 3.12
+            index += 2
         elif char == "$":
             out.append("\\Z")
         elif char == ".":
@@ -195,7 +217,13 @@ def _is_number(value):
 
 
 def _is_count(value):
-    return type(value) is int and value >= 0
+    # 2020-12: a non-negative integer, and JSON Schema counts 2.0 as one (the kit's 1.0 rule is about values).
+    return (type(value) is int or (type(value) is float and value.is_integer())) and value >= 0
+
+
+def _is_finite(value):
+    # An int of any size is finite (math.isfinite raises OverflowError on 10**400).
+    return type(value) is int or (type(value) is float and math.isfinite(value))
 
 
 def _resolve(root, ref):
@@ -277,7 +305,7 @@ def schema_problems(schema, root=None, at="", depth=0):
             try:
                 ecma_pattern(pattern) if isinstance(pattern, str) else bad(key, "a regular expression")
             except (re.error, RecursionError, OverflowError):
-                bad(key, "a regular expression Python can compile")
+                bad(key, "an ECMA-262 regular expression (JSON Schema's dialect) that Python's re can run")
                 break
     if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
         bad("uniqueItems", "true or false")
@@ -293,10 +321,9 @@ def schema_problems(schema, root=None, at="", depth=0):
         if key in schema and not _is_count(schema[key]):
             bad(key, "a whole number, 0 or more")
     for key in _BOUNDS:
-        if key in schema and not (_is_number(schema[key]) and math.isfinite(schema[key])):
+        if key in schema and not _is_finite(schema[key]):
             bad(key, "a finite number")
-    if "multipleOf" in schema and not (_is_number(schema["multipleOf"]) and math.isfinite(schema["multipleOf"])
-                                       and schema["multipleOf"] > 0):
+    if "multipleOf" in schema and not (_is_finite(schema["multipleOf"]) and schema["multipleOf"] > 0):
         bad("multipleOf", "a number greater than 0")
     if "$ref" in schema and _resolve(root, schema["$ref"]) is None:
         bad("$ref", "a reference inside this schema, such as \"#/$defs/Name\"")
@@ -364,6 +391,12 @@ def _too_deep(where, depth):
                      f"expected at most {MAX_VALUE_DEPTH:,} levels of arrays and objects: send flatter arguments")
 
 
+def _too_many_references(depth):
+    levels = f"{depth:,} level" + ("" if depth == 1 else "s")
+    return _schema_problem("", f"chains more $ref, anyOf, oneOf and allOf than the validator follows for a value "
+                               f"nested {levels} deep (at most {_MOST_FRAMES:,} steps)")
+
+
 def validate_arguments(arguments, schema, where="arguments"):
     """Check a JSON value against a JSON Schema (the subset above) and list every violation.
 
@@ -388,13 +421,15 @@ def validate_arguments(arguments, schema, where="arguments"):
     depth = value_depth(arguments)
     if depth > MAX_VALUE_DEPTH:
         return [_too_deep(where, depth)]
-    violations = []
-    try:
-        with _stack_room(depth * _FRAMES_PER_LEVEL + 200):
-            _check(arguments, schema, where, violations, schema, ())
-    except RecursionError:  # a schema whose $ref chains are long enough to need more frames than that
-        return [_too_deep(where, depth)]
-    return violations
+    for frames in (depth * _FRAMES_PER_LEVEL + 200, _MOST_FRAMES):
+        violations = []
+        try:
+            with _stack_room(frames):
+                _check(arguments, schema, where, violations, schema, ())
+            return violations
+        except RecursionError:  # a schema that spends more frames a level: once more with the most room
+            continue
+    return [_too_many_references(depth)]
 
 
 def _describe(schema):
@@ -406,11 +441,20 @@ def _describe(schema):
     if "const" in schema:
         return preview(schema["const"])
     if "type" in schema:
-        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        return " or ".join(names + (["null"] if schema.get("nullable") is True and "null" not in names else []))
+        return " or ".join(_type_names(schema))
     if "enum" in schema:
         return "one of " + ", ".join(preview(option) for option in schema["enum"][:5])
+    for key in ("anyOf", "oneOf"):
+        if isinstance(schema.get(key), list):
+            return " or ".join(dict.fromkeys(_describe(option) for option in schema[key]))
     return "a value of another shape"
+
+
+def _type_names(schema):
+    """The schema's ``type`` as a list of names, with "null" added by OpenAPI 3.0's ``nullable: true`` (3.0.3: only
+    where ``type`` is given; other keywords, such as an ``enum`` without null, still apply)."""
+    names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+    return names + ["null"] if schema.get("nullable") is True and "null" not in names else names
 
 
 def _takes_kind(value, schema, root, seen=()):
@@ -421,15 +465,13 @@ def _takes_kind(value, schema, root, seen=()):
     """
     if isinstance(schema, bool) or not isinstance(schema, dict):
         return schema is True
-    if value is None and schema.get("nullable") is True:
-        return True
     if "$ref" in schema and schema["$ref"] not in seen:
         target = _resolve(root, schema["$ref"])
         if target is not None and not _takes_kind(value, target, root, seen + (schema["$ref"],)):
             return False
     if "type" in schema:
-        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        return any(json_type_matches(value, name) or (name == "integer" and type(value) is float) for name in names)
+        return any(json_type_matches(value, name) or (name == "integer" and type(value) is float)
+                   for name in _type_names(schema))
     if "const" in schema:
         return _kind(schema["const"]) == _kind(value)
     if "enum" in schema:
@@ -466,7 +508,14 @@ def _closest(value, schema, key, results, where, root):
                 return results[index]
     fitting = [index for index, option in enumerate(options) if _takes_kind(value, option, root)]
     if fitting:
-        return results[min(fitting, key=lambda index: len(results[index]))]
+        fewest = min(len(results[index]) for index in fitting)
+        tied = [index for index in fitting if len(results[index]) == fewest]
+        if len(tied) > 1 and all(v.where == where for index in tied for v in results[index]):
+            # anyOf [const "a", const "b"]: each option is wrong about the value itself; naming one would tell the
+            # model that only it is allowed, so all of them are listed.
+            expected = " or ".join(dict.fromkeys(_describe(options[index]) for index in tied))
+            return [Violation(where, f"is {preview(value)}", f"expected {expected}")]
+        return results[tied[0]]
     expected = " or ".join(dict.fromkeys(_describe(option) for option in options))
     return [Violation(where, f"is {preview(value)}", f"expected {expected}")]
 
@@ -482,8 +531,6 @@ def _check(value, schema, where, out, root, chain):
     if schema is False:
         out.append(Violation(where, f"is {preview(value)}", "no value is allowed here"))
         return
-    if value is None and schema.get("nullable") is True:
-        return  # OpenAPI 3.0: nullable adds null to what the schema takes
     if "$ref" in schema:
         ref = schema["$ref"]
         if ref in chain:
@@ -491,9 +538,9 @@ def _check(value, schema, where, out, root, chain):
             return
         _check(value, _resolve(root, ref), where, out, root, chain + (ref,))
     if "type" in schema:
-        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        names = _type_names(schema)
         if not any(json_type_matches(value, name) for name in names):
-            out.append(Violation(where, f"is {preview(value)}", "expected " + _describe({"type": schema["type"]})))
+            out.append(Violation(where, f"is {preview(value)}", "expected " + " or ".join(names)))
             return  # deeper checks would only repeat the same mistake
     if "const" in schema and not json_equal(value, schema["const"]):
         out.append(Violation(where, f"is {preview(value)}", f"expected exactly {preview(schema['const'])}"))
@@ -535,9 +582,14 @@ def _check_number(value, schema, where, out):
               ("exclusiveMinimum", lambda v, m: v > m, "more than"), ("exclusiveMaximum", lambda v, m: v < m, "less than")]
     for key, holds, words in limits:
         if key in schema and not holds(value, schema[key]):
-            out.append(Violation(where, f"is {preview(value)}", f"expected a number {words} {schema[key]!r}"))
+            out.append(Violation(where, f"is {preview(value)}", f"expected a number {words} {_shown(schema[key])}"))
     if "multipleOf" in schema and not is_multiple(value, schema["multipleOf"]):
-        out.append(Violation(where, f"is {preview(value)}", f"expected a multiple of {schema['multipleOf']!r}"))
+        out.append(Violation(where, f"is {preview(value)}", f"expected a multiple of {_shown(schema['multipleOf'])}"))
+
+
+def _shown(number):
+    """A schema's number as a message shows it: its repr, or a few words for an integer of hundreds of digits."""
+    return repr(number) if type(number) is float or number.bit_length() < 200 else "a very large integer"
 
 
 def _decimal(number):
@@ -562,18 +614,18 @@ def is_multiple(value, step):
 
 def _check_string(value, schema, where, out):
     if "minLength" in schema and len(value) < schema["minLength"]:
-        out.append(Violation(where, f"is {preview(value)}", f"expected at least {schema['minLength']:,} characters"))
+        out.append(Violation(where, f"is {preview(value)}", f"expected at least {int(schema['minLength']):,} characters"))
     if "maxLength" in schema and len(value) > schema["maxLength"]:
-        out.append(Violation(where, f"is {preview(value)}", f"expected at most {schema['maxLength']:,} characters"))
+        out.append(Violation(where, f"is {preview(value)}", f"expected at most {int(schema['maxLength']):,} characters"))
     if "pattern" in schema and not ecma_pattern(schema["pattern"]).search(value):
         out.append(Violation(where, f"is {preview(value)}", f"expected text matching {quote(schema['pattern'])}"))
 
 
 def _check_array(value, schema, where, out, root):
     if "minItems" in schema and len(value) < schema["minItems"]:
-        out.append(Violation(where, f"is {preview(value)}", f"expected at least {schema['minItems']:,} items"))
+        out.append(Violation(where, f"is {preview(value)}", f"expected at least {int(schema['minItems']):,} items"))
     if "maxItems" in schema and len(value) > schema["maxItems"]:
-        out.append(Violation(where, f"is {preview(value)}", f"expected at most {schema['maxItems']:,} items"))
+        out.append(Violation(where, f"is {preview(value)}", f"expected at most {int(schema['maxItems']):,} items"))
     if schema.get("uniqueItems") is True:
         for index, item in enumerate(value):
             if any(json_equal(item, earlier) for earlier in value[:index]):
@@ -588,7 +640,8 @@ def _check_array(value, schema, where, out, root):
         _check(item, prefix[index] if index < len(prefix) else rest, f"{where}[{index}]", out, root, ())
     if "contains" in schema:
         found = sum(1 for item in value if _fits(item, schema["contains"], root))
-        least, most = schema.get("minContains", 1), schema.get("maxContains")
+        least, most = int(schema.get("minContains", 1)), schema.get("maxContains")
+        most = None if most is None else int(most)
         if found < least:
             out.append(Violation(where, f"is {preview(value)} of which {found:,} fit",
                                  f"expected at least {least:,} items like {_describe(schema['contains'])}"))
@@ -604,7 +657,7 @@ def _fits(value, schema, root):
 
 
 def _keys(count):
-    return f"{count:,} key" + ("" if count == 1 else "s")
+    return f"{int(count):,} key" + ("" if count == 1 else "s")
 
 
 def _check_object(value, schema, where, out, root):

@@ -100,6 +100,12 @@ def _escaped(text, limit):
     return text[:limit].encode("unicode_escape").decode("ascii")[:limit]
 
 
+def _quoted(text, limit):
+    # As _escaped, with a quote escaped too (unicode_escape already doubles a backslash), so a name such as
+    # "a']['b" cannot close its quotes early and read as two names (issue 26's trial).
+    return _escaped(text, limit).replace("'", "\\'")
+
+
 def preview(value, limit=PREVIEW_CHARS):
     """Describe a received JSON value briefly and safely, for use inside an observation.
 
@@ -119,8 +125,7 @@ def preview(value, limit=PREVIEW_CHARS):
     if isinstance(value, bool):
         return f"the boolean {'true' if value else 'false'}"
     if isinstance(value, int):
-        text = str(value) if value.bit_length() < 200 else "a very large integer"
-        return f"the integer {text}"
+        return f"the integer {value}" if value.bit_length() < 200 else "a very large integer"
     if isinstance(value, float):
         return f"the number {value!r}"
     if isinstance(value, str):
@@ -144,10 +149,10 @@ def quote(text, limit=PREVIEW_CHARS):
         text: the name as received (str).
         limit: maximum characters shown (int).
     Returns:
-        str such as ``'units'`` or ``'aaaa…' (5,000 characters)``; a name that reads as a Python
+        str such as ``'units'``, ``'a\\'b'`` or ``'aaaa…' (5,000 characters)``; a name that reads as a Python
         traceback is described instead of quoted.
     """
-    shown = _escaped(text, limit)
+    shown = _quoted(text, limit)
     if looks_like_traceback(shown):
         return f"(a name of {len(text):,} characters that looks like a Python traceback)"
     if len(text) > limit:

@@ -45,7 +45,7 @@ _SUBSCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions")
 
 
 def to_2020_12(schema):
-    """Difference 3: ``schema`` with ``nullable: true`` as ``anyOf [null, ...]`` and array ``items`` as
+    """Difference 3: ``schema`` with ``nullable: true`` as "null" added to ``type`` and array ``items`` as
     ``prefixItems``, at any depth (the judge knows only 2020-12)."""
     if isinstance(schema, list):
         return [to_2020_12(item) for item in schema]
@@ -63,9 +63,9 @@ def to_2020_12(schema):
         out["prefixItems"] = out.pop("items")
         if "additionalItems" in out:
             out["items"] = out.pop("additionalItems")
-    if out.pop("nullable", None) is True:
-        definitions = {key: out.pop(key) for key in ("$defs", "definitions") if key in out}
-        out = {"anyOf": [{"type": "null"}, out], **definitions}
+    if out.pop("nullable", None) is True and "type" in out:  # OpenAPI 3.0.3: null joins the type, nothing else
+        names = out["type"] if isinstance(out["type"], list) else [out["type"]]
+        out["type"] = names if "null" in names else [*names, "null"]
     return out
 
 

@@ -227,6 +227,11 @@ PET = {"type": "object", "required": ["pet"], "properties": {"pet": {
      {"labels": {}}, "arguments.labels"),
     (obj({"name": {"type": "string", "not": {"const": ""}}}), {"name": "x"}, {"name": ""}, "arguments.name"),
     (obj({"note": {"type": "string", "nullable": True}}), {"note": None}, {"note": 3}, "arguments.note"),
+    # OpenAPI 3.0.3: nullable adds null to the type; an enum without null still refuses it.
+    (obj({"unit": {"type": "string", "enum": ["C", "F"], "nullable": True}}), {"unit": "C"}, {"unit": None},
+     "arguments.unit"),
+    (obj({"unit": {"type": "string", "enum": ["C", "F", None], "nullable": True}}), {"unit": None}, {"unit": "K"},
+     "arguments.unit"),
     (obj({"point": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": False}}),
      {"point": [1, 2.5]}, {"point": [1, 2, 3]}, "arguments.point[2]"),
     (obj({"tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": False}}),
@@ -349,3 +354,79 @@ def test_what_was_accepted_stays_accepted(raw, arguments):
     result = handle_tool_call(raw, lambda observation: None, tools=WEATHER, dispatch=lambda name, args: args)
     assert result == arguments
     assert parse_call(raw)[1] == []
+
+
+# -- found by the trial of issue 26 (new inputs of the kinds) --------------------------------------------------------
+
+@pytest.mark.parametrize("pattern, text, valid", [
+    ("^[^\\S\\r\\n]+$", "\u00a0", True),        # \S inside a class: ECMA's white space, not Python's
+    ("^[\\S]+$", "a\u3000b", False),
+    ("^\\cJ$", "\n", True),                     # a control escape
+    ("^(?<y>[0-9]{4})-\\k<y>$", "2024-2024", True),   # a named group and its back-reference
+    ("^(?<y>[0-9]{4})-\\k<y>$", "2024-2025", False),
+])
+def test_more_ecma_patterns(pattern, text, valid):
+    problems = texts(validate_arguments({"v": text}, obj({"v": {"type": "string", "pattern": pattern}})))
+    assert (problems == []) is valid, problems
+
+
+@pytest.mark.parametrize("pattern", ["^a\\Z", "^\\Aa", "^a{,2}$", "(?i)abc", "(?P<y>a)", "^\\p{L}+$"])
+def test_a_pattern_that_is_not_ecma_262_or_cannot_run_is_a_schema_problem(pattern):
+    problems = texts(validate_arguments({"v": "a"}, obj({"v": {"type": "string", "pattern": pattern}})))
+    assert len(problems) == 1 and problems[0].startswith("the schema at properties.v.pattern ") and "ECMA-262" in problems[0]
+
+
+@pytest.mark.parametrize("keyword, good, bad", [
+    ({"multipleOf": 10**400}, 3 * 10**400, 1), ({"maximum": 10**400}, 1, 10**401), ({"minimum": -10**400}, 1, -10**401),
+])
+def test_huge_integers_in_a_schema_never_raise(keyword, good, bad):
+    assert validate_arguments({"v": good}, obj({"v": keyword})) == []
+    problems = texts(validate_arguments({"v": bad}, obj({"v": keyword})))
+    assert len(problems) == 1 and len(problems[0]) < 200 and "a very large integer" in problems[0], problems
+
+
+def test_an_integral_float_count_in_a_schema_is_a_count():
+    assert texts(validate_arguments({"v": "abc"}, obj({"v": {"maxLength": 2.0}}))) == [
+        'arguments.v is the string "abc": expected at most 2 characters']
+
+
+def test_a_schema_that_spends_many_frames_a_level_is_still_checked():
+    schema = {"$defs": {"A": {"allOf": [{"$ref": "#/$defs/B"}]}, "B": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/C"}]},
+                        "C": {"anyOf": [{"$ref": "#/$defs/D"}]},
+                        "D": {"type": "object", "properties": {"n": {"allOf": [{"$ref": "#/$defs/A"}]}}, "required": ["n"]}},
+              "type": "object", "properties": {"x": {"$ref": "#/$defs/A"}}}
+    for levels in (200, MAX_VALUE_DEPTH - 2):
+        value = None
+        for _ in range(levels):
+            value = {"n": value}
+        assert validate_arguments({"x": value}, schema) == []
+
+
+def test_a_long_reference_chain_is_followed():
+    chain = {"$defs": {f"A{i}": {"$ref": f"#/$defs/A{i + 1}"} for i in range(3000)},
+             "type": "object", "properties": {"x": {"$ref": "#/$defs/A0"}}}
+    chain["$defs"]["A3000"] = {"type": "integer"}
+    assert validate_arguments({"x": 1}, chain) == []
+    assert texts(validate_arguments({"x": "s"}, chain)) == ['arguments.x is the string "s": expected integer']
+
+
+def test_options_that_tie_are_all_named():
+    schema = obj({"mode": {"anyOf": [{"const": "a"}, {"const": "b"}]}})
+    assert texts(validate_arguments({"mode": "c"}, schema)) == [
+        'arguments.mode is the string "c": expected the string "a" or the string "b"']
+    assert texts(validate_arguments(1, {"not": {"anyOf": [{"type": "integer"}, {"type": "string"}]}})) == [
+        "arguments is the integer 1: expected anything but integer or string"]
+
+
+@pytest.mark.parametrize("key", ["a']['b", "a'b", "c\\']['d"])
+def test_a_quote_in_a_key_cannot_close_the_path_early(key):
+    schema = obj({"inner": {"type": "object", "additionalProperties": {"type": "string"}}})
+    line = texts(validate_arguments({"inner": {key: 1}}, schema))[0]
+    path = line.split(" is the integer")[0]
+    assert path.startswith("arguments.inner['") and path.endswith("']") and path.count("['") == 1, path
+
+
+@pytest.mark.parametrize("block", [{"type": "tool_use", "id": "t", "name": "calculator"}, {"name": "calculator"}])
+def test_a_tool_use_block_without_input_is_not_a_call(block):
+    with pytest.raises(TypeError, match="no input"):
+        raw_call_from_anthropic(block)

@@ -10,7 +10,7 @@ GROUP = "validate_arguments"
 ORDER = 1
 FUNCTION = "validate_arguments"
 RULE = ("A value is valid only if it satisfies every keyword of the schema: type, properties, required, anyOf, $ref, "
-        "additionalProperties, enum, items, at every depth; unsupported keywords are reported, never ignored.")
+        "additionalProperties, enum, const, items, at every depth; unsupported keywords are reported, never ignored.")
 
 WEATHER = SCHEMA  # one schema for the cases and their canary, so the canary cannot be told apart
 
@@ -317,7 +317,8 @@ def test_any_of_reports_the_problem_inside_the_closest_option(harness, value, me
 
 
 ANNOTATIONS_RULE = ("Keywords that only annotate (title, description, format, x-... extensions, enumDescriptions, "
-                    "markdownDescription) change nothing: a value is judged as if they were absent.")
+                    "markdownDescription, contentEncoding, contentMediaType) change nothing: a value is judged as if "
+                    "they were absent.")
 ANNOTATED = {
     "pydantic-x-order": ({"city": "Paris", "days": 2},
                          {"type": "object", "title": "Forecast", "x-order": ["city", "days"],

@@ -563,9 +563,7 @@ def _check(value, schema, where, out, root, chain):
     for option in schema.get("allOf", []):
         _check(value, option, where, out, root, chain)
     if "not" in schema:
-        inside = []
-        _check(value, schema["not"], where, inside, root, chain)
-        if not inside:
+        if _fits(value, schema["not"], root, chain):
             out.append(Violation(where, f"is {preview(value)}", f"expected anything but {_describe(schema['not'])}"))
     if _is_number(value):
         _check_number(value, schema, where, out)
@@ -650,9 +648,10 @@ def _check_array(value, schema, where, out, root):
                                  f"expected at most {most:,} items like {_describe(schema['contains'])}"))
 
 
-def _fits(value, schema, root):
+def _fits(value, schema, root, chain=()):
+    """True if ``value`` breaks no keyword of ``schema`` (for ``not`` and ``contains``, which need only the verdict)."""
     found = []
-    _check(value, schema, "", found, root, ())
+    _check(value, schema, "", found, root, chain)
     return not found
 
 

@@ -77,6 +77,8 @@ class OpenAIAdapter:
                 "raw_call_from_openai expects one entry of an OpenAI message's tool_calls "
                 f"(a dict or SDK object holding a 'function'), not {type(self.tool_call).__name__}."
             )
+        if FieldReader.read(self.tool_call, "type", None) == "function_call":  # a Responses API item
+            return self.tool_call
         function = FieldReader.read(self.tool_call, "function")
         if function is _MISSING or not FieldReader.looks_like_envelope(function):
             raise TypeError(
@@ -88,6 +90,8 @@ class OpenAIAdapter:
     def convert(self):
         function = self.function_part()
         name = FieldReader.read(function, "name", None)
+        if name is None:
+            raise TypeError("raw_call_from_openai got a piece of a streamed call (no name): join the pieces first.")
         arguments = FieldReader.read(function, "arguments", None)
         if isinstance(arguments, str):
             decoded_cleanly, value = StrictArgumentDecoder().decode(arguments)
@@ -114,6 +118,8 @@ class AnthropicAdapter:
         if FieldReader.read(self.block, "name") is _MISSING and FieldReader.read(self.block, "input") is _MISSING:
             raise TypeError("raw_call_from_anthropic needs a block with 'name' and 'input'; this value has neither.")
         name = FieldReader.read(self.block, "name", None)
+        if name is None:
+            raise TypeError("raw_call_from_anthropic got a tool_use block without a name: a piece, not a call.")
         arguments = FieldReader.read(self.block, "input", None)
         return KitRawCall(name, arguments).to_text()
 

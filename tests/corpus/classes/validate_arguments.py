@@ -1,7 +1,8 @@
 """Exercise 6a: check tool arguments against a subset of JSON Schema, reporting every violation."""
 from dataclasses import dataclass
 
-ANNOTATION_KEYWORDS = {"description", "title", "default", "examples"}
+ANNOTATION_KEYWORDS = {"description", "title", "default", "examples", "format", "contentEncoding", "contentMediaType",
+                       "enumDescriptions", "markdownDescription"}
 CHECKED_KEYWORDS = {"type", "properties", "required", "additionalProperties", "enum", "const",
                     "items", "anyOf", "$ref", "$defs"}
 TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object", "null")
@@ -175,15 +176,20 @@ class SchemaWalker:
         if not isinstance(options, list) or not options or not all(isinstance(option, (dict, bool)) for option in options):
             self.schema_problem(where, "\"anyOf\" must be a non-empty list of schemas")
             return
-        schema_troubles = []
+        schema_troubles, closest = [], []
         for option in options:
             trial = SchemaWalker(self.root)
             trial.walk(value, option, where)
             if not trial.violations:
                 return
             schema_troubles.extend(v for v in trial.violations if v.about_schema)
+            # An option whose problems lie deeper than the value itself fits its shape: report those.
+            if any(v.where != where for v in trial.violations):
+                closest.append(trial.violations)
         if schema_troubles:
             self.violations.extend(schema_troubles)
+        elif closest:
+            self.violations.extend(min(closest, key=len))
         else:
             self.value_problem(where, f"{JsonValues.describe(value)} matches none of the {len(options)} allowed alternatives")
 
@@ -198,7 +204,7 @@ class SchemaWalker:
             self.schema_problem(where, f"a schema must be an object, got {JsonValues.brief(schema)}")
             return
         for keyword in schema:
-            if keyword not in CHECKED_KEYWORDS and keyword not in ANNOTATION_KEYWORDS:
+            if keyword not in CHECKED_KEYWORDS and keyword not in ANNOTATION_KEYWORDS and not str(keyword).startswith("x-"):
                 self.schema_problem(where, f"the keyword {keyword!r} is not supported by this checker, so the call cannot be verified")
         if "$ref" in schema:
             reference = schema["$ref"]

@@ -39,7 +39,10 @@ def _decode(args):
 def raw_call_from_openai(tool_call):
     if tool_call is None or isinstance(tool_call, (str, bytes, list, tuple, int, float)):
         raise TypeError(f"want an OpenAI tool call (dict or SDK object), got {type(tool_call).__name__}")
-    fn = _field(tool_call, "function", "OpenAI tool call")
+    is_item = (tool_call.get("type") if isinstance(tool_call, dict) else getattr(tool_call, "type", None)) == "function_call"
+    fn = tool_call if is_item else _field(tool_call, "function", "OpenAI tool call")
+    if _field(fn, "name", "OpenAI function") is None:
+        raise TypeError("a streamed piece without a name: join the deltas first")
     return json.dumps({"name": _field(fn, "name", "OpenAI function"),
                        "arguments": _decode(_field(fn, "arguments", "OpenAI function"))})
 
@@ -47,5 +50,7 @@ def raw_call_from_openai(tool_call):
 def raw_call_from_anthropic(block):
     if block is None or isinstance(block, (str, bytes, list, tuple, int, float)):
         raise TypeError(f"want an Anthropic tool_use block (dict or SDK object), got {type(block).__name__}")
+    if _field(block, "name", "tool_use block") is None:
+        raise TypeError("a tool_use block without a name")
     return json.dumps({"name": _field(block, "name", "tool_use block"),
                        "arguments": _field(block, "input", "tool_use block")})

@@ -7,7 +7,7 @@ TYPES = {
     "object": lambda v: isinstance(v, dict),
     "null": lambda v: v is None,
 }
-NOTES = {"description", "title", "default", "examples", "$comment", "$schema", "$id"}
+NOTES = {"description", "title", "default", "examples", "$comment", "$schema", "$id", "format", "contentEncoding", "contentMediaType", "enumDescriptions", "markdownDescription"}
 CHECKED = {"type", "properties", "required", "additionalProperties", "enum", "const", "items", "anyOf", "$ref", "$defs"}
 
 
@@ -56,7 +56,8 @@ def _check(v, s, at, root, refs):
         return [f"{at}: no value allowed here"]
     if not isinstance(s, dict):
         return [f"{at}: schema is {_kind(s)}, not an object (bad schema)"]
-    errs = [f"{at}: keyword {_short(k)} not supported" for k in s if k not in CHECKED | NOTES]
+    errs = [f"{at}: keyword {_short(k)} not supported" for k in s
+            if k not in CHECKED | NOTES and not str(k).startswith("x-")]
     if "$ref" in s:
         ref = s["$ref"]
         target = _resolve(ref, root)

@@ -76,8 +76,8 @@ def raw_call_from_openai(tool_call):
         str: ``{"name": ..., "arguments": ...}`` as JSON text.
     Raises:
         TypeError: ``tool_call`` is not one whole function tool call (a str, None, a list, the whole
-        message or response, a ``custom`` tool call, a streamed piece without a name): the programmer
-        passed the wrong thing.
+        message or response, a ``custom`` tool call, a streamed piece: no name, no arguments string, a delta
+        without an id or with an empty name, an item ``in_progress``): the programmer passed the wrong thing.
     """
     name_of = "raw_call_from_openai"
     expected = ("one entry of message.tool_calls (Chat Completions), or one function_call item of response.output "
@@ -91,10 +91,33 @@ def raw_call_from_openai(tool_call):
         source = _field(tool_call, "function")
         if source is _MISSING or source is None or not _is_record(source) or kind not in (_MISSING, None, "function"):
             raise _refuse(name_of, expected, tool_call)
-    name = _field(source, "name")
+    name, arguments = _field(source, "name"), _field(source, "arguments")
     if name is _MISSING or name is None:
         raise _refuse(name_of, expected, tool_call, _FRAGMENT)
-    return json.dumps({"name": name, "arguments": _arguments_value(_field(source, "arguments"))})
+    if _is_piece(tool_call, name, arguments):
+        raise _refuse(name_of, expected, tool_call, _PIECE)
+    return json.dumps({"name": name, "arguments": _arguments_value(arguments)})
+
+
+_PIECE = ("It is a piece of a streamed call (no arguments string yet, no id on a delta, an empty name on a delta, or "
+          "an item still in progress), not a call: pass the whole call once the stream ends.")
+
+
+def _is_piece(tool_call, name, arguments):
+    """True when a named OpenAI entry is still a piece of a stream, so a tool would run on arguments never sent.
+
+    Every whole call carries ``arguments`` as a string (both API references mark it required); a Chat Completions
+    delta carries ``index``, and only its first piece has an ``id``; a Responses item announced by
+    ``response.output_item.added`` has ``status: "in_progress"``. A delta with an id, a name and ``arguments: ""``
+    cannot be told from a whole call whose arguments are ``""``, and is reported as that (docs/contract.md).
+    """
+    if arguments is _MISSING or arguments is None:
+        return True
+    if _field(tool_call, "status") == "in_progress":
+        return True
+    if _field(tool_call, "index") is not _MISSING:
+        return _field(tool_call, "id") in (_MISSING, None) or name == ""
+    return False
 
 
 def raw_call_from_anthropic(block):
@@ -107,7 +130,7 @@ def raw_call_from_anthropic(block):
         str: ``{"name": ..., "arguments": ...}`` as JSON text (``input`` passed through as it is).
     Raises:
         TypeError: ``block`` is not a whole tool_use block (a str, None, a text block, the whole message, a
-        block without a name or without an input, such as a piece of a stream read too early).
+        block without a name or whose input is missing or null, such as a piece of a stream read too early).
     """
     expected = "one tool_use content block (a dict or the SDK's ToolUseBlock object)"
     if not _is_record(block):
@@ -115,7 +138,7 @@ def raw_call_from_anthropic(block):
     kind, name, arguments = _field(block, "type"), _field(block, "name"), _field(block, "input")
     if (kind is not _MISSING and kind != "tool_use") or (name is _MISSING and arguments is _MISSING):
         raise _refuse("raw_call_from_anthropic", expected, block)
-    if name is _MISSING or name is None or arguments is _MISSING:
+    if name is _MISSING or name is None or arguments is _MISSING or arguments is None:
         raise _refuse("raw_call_from_anthropic", expected, block,
                       "It has no name or no input, so it is not a whole tool_use block: pass the block once the "
                       "stream has ended (the SDK's final message), not a piece of it.")

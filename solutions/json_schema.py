@@ -39,10 +39,12 @@ import math
 import re
 import sys
 from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from fractions import Fraction
+from urllib.parse import unquote
 
-from solutions.violations import Violation, child_path, preview, quote
+from solutions.violations import Violation, child_path, listing, preview, quote
 
 STRUCTURE = {"type", "properties", "patternProperties", "required", "additionalProperties", "propertyNames",
              "items", "prefixItems", "additionalItems", "contains", "enum", "const", "anyOf", "oneOf", "allOf", "not",
@@ -81,7 +83,12 @@ _ECMA_DOT = "[^\\n\\r\\u2028\\u2029]"
 # Everything but ECMA's white space, as ranges, for \S inside a character class ([^\S\r\n]).
 _ECMA_NOT_SPACE = ("\\x00-\\x08\\x0e-\\x1f\\x21-\\x9f\\xa1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e"
                    "\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ufefe\\uff00-\\U0010ffff")
-_PYTHON_ONLY = re.compile(r"\(\?P|\(\?#|\(\?[aiLmsux-]+[:)]|(?<!\\)\{,")
+_PYTHON_GROUP = re.compile(r"\(\?(?:P|#|>|\(|[aiLmsux-]+[:)])")  # (?P<n>, (?#..), (?>..), (?(1)..), (?i)
+_NAMED_GROUP = re.compile(r"\(\?<([A-Za-z_$][A-Za-z0-9_$]*)>")
+_BACKREFERENCE = re.compile(r"\\(?:([1-9][0-9]*)|k<([A-Za-z_$][A-Za-z0-9_$]*)>)")
+_UNICODE_ESCAPE = re.compile(r"\\u(?:\{[0-9A-Fa-f]{1,6}\}|[0-9A-Fa-f]{4})")
+_COUNTED = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}$")
+_ECMA_NOT_BOUNDARY = "(?:(?<=\\w)(?=\\w)|(?<!\\w)(?!\\w))"
 
 
 def is_annotation(key):
@@ -149,7 +156,9 @@ def ecma_pattern(pattern):
     ``^@[a-z]+$``), ``\\d`` and ``\\w`` match any script's digits and letters, ``.`` matches ``\\r``. Outside a
     character class ``$`` becomes ``\\Z``, ``.`` excludes ECMA's line terminators and ``\\s``/``\\S`` use ECMA's
     white space; ``re.ASCII`` makes ``\\d``, ``\\w`` and ``\\b`` ASCII; ``[]`` (matches nothing) and ``[^]``
-    (matches anything) keep their ECMA meaning.
+    (matches anything) keep their ECMA meaning; ``\\B`` matches in empty text; a back-reference to a group that
+    has not matched (skipped by ``|``, still open, or later in the pattern) matches empty text, as ECMA-262 says;
+    ``\\u{1F600}`` and a surrogate pair ``\\ud83d\\ude00`` are one character, as in unicode mode.
 
     Args:
         pattern: the schema's pattern (str).
@@ -157,29 +166,46 @@ def ecma_pattern(pattern):
         a compiled ``re.Pattern``.
     Raises:
         re.error (or RecursionError, OverflowError) when Python cannot compile it, or it uses Python's own syntax
-        (``\\A``, ``\\Z``, ``(?P<...>``, inline flags, ``{,n}``), which is not ECMA-262; ``schema_problems``
-        reports that. ECMA's ``\\p{...}`` has no counterpart in ``re`` and is reported the same way.
+        (``\\A``, ``\\Z``, ``\\N{...}``, ``\\U``, ``\\a``, ``(?P<...>``, ``(?>...)``, ``(?(1)...)``, inline
+        flags, ``{,n}``, possessive ``++``), which is not ECMA-262; ``schema_problems`` reports that. ECMA's
+        ``\\p{...}`` and a look-behind of varying length have no counterpart in ``re`` and are reported the same
+        way (ValueError for a ``\\u{...}`` beyond U+10FFFF).
     """
-    if _PYTHON_ONLY.search(pattern):
-        raise re.error("Python-only syntax ((?P..., (?i), {,n}) is not ECMA-262")
     out, index, in_class = [], 0, False
+    count, opened, open_now, forward = 0, set(), [], []  # capturing groups: how many, their numbers and names,
+    # the names of each group still open (an empty set for a group that captures nothing), references made early
     while index < len(pattern):
         char = pattern[index]
         if char == "\\" and index + 1 < len(pattern):
             pair = pattern[index:index + 2]
-            if pair in ("\\A", "\\Z", "\\z", "\\G"):
+            if pair in ("\\A", "\\Z", "\\z", "\\G", "\\N", "\\U", "\\a"):
                 raise re.error(f"{pair} is Python's, not ECMA-262's")
+            reference = _BACKREFERENCE.match(pattern, index) if not in_class else None
             if pair == "\\s":
                 out.append(_ECMA_SPACE if in_class else f"[{_ECMA_SPACE}]")
             elif pair == "\\S":
                 out.append(_ECMA_NOT_SPACE if in_class else f"[^{_ECMA_SPACE}]")
+            elif pair == "\\B" and not in_class:
+                out.append(_ECMA_NOT_BOUNDARY)  # Python's \B never matches in empty text; ECMA's does
             elif pair == "\\c" and index + 2 < len(pattern) and pattern[index + 2].isascii() and pattern[index + 2].isalpha():
                 out.append(f"\\x{ord(pattern[index + 2]) % 32:02x}")  # \cJ is a control character in ECMA-262
                 index += 1
-            elif pair == "\\k" and pattern.startswith("<", index + 2) and ">" in pattern[index + 2:]:
-                name = pattern[index + 3:pattern.index(">", index + 2)]
-                out.append(f"(?P={name})")  # a named back-reference
-                index += len(name) + 2
+            elif pair == "\\u" and _UNICODE_ESCAPE.match(pattern, index):
+                code, width = _code_point(pattern, index)
+                out.append(re.escape(chr(code)))  # \u{1F600} and a surrogate pair \ud83d\ude00: one character
+                index += width - 2
+            elif reference:
+                # ECMA-262: a reference to a group that has not matched (not reached, still open, or skipped by |)
+                # matches empty text; Python's fails, or refuses to compile.
+                group = reference.group(1) or reference.group(2)
+                group = int(group) if group.isdigit() else group
+                if group in opened and not any(group in names for names in open_now):
+                    named = isinstance(group, str)
+                    out.append(f"(?({group})(?P={group}))" if named else f"(?({group})\\{group})")
+                else:
+                    forward.append(group)
+                    out.append("(?:)")
+                index += reference.end() - index - 2
             else:
                 out.append(pair)
             index += 2
@@ -199,9 +225,26 @@ def ecma_pattern(pattern):
             if pattern.startswith("[^", index):
                 out.append("^")
                 index += 1
-        elif pattern.startswith("(?<", index) and not pattern.startswith(("(?<=", "(?<!"), index):
-            out.append("(?P<")  # a named group: (?<year>...) in ECMA-262, (?P<year>...) in Python before 3.12
-            index += 2
+        elif char == "(":
+            if _PYTHON_GROUP.match(pattern, index):
+                raise re.error("Python-only group syntax ((?P, (?#, (?>, (?(, (?i)) is not ECMA-262")
+            named = _NAMED_GROUP.match(pattern, index)
+            names = set()
+            if named or not pattern.startswith("(?", index):
+                count += 1
+                names = {count, named.group(1)} if named else {count}  # a named group is numbered too
+                opened |= names
+            open_now.append(names)
+            out.append("(?P<" if named else "(")  # (?<year>...) in ECMA-262, (?P<year>...) in Python before 3.12
+            index += 2 if named else 0
+        elif char == ")":
+            if open_now:
+                open_now.pop()
+            out.append(char)
+        elif char in "+*?}" and pattern.startswith("+", index + 1) and (char != "}" or _COUNTED.search(pattern, 0, index + 1)):
+            raise re.error("a possessive quantifier (++, *+, ?+, {n}+) is Python's, not ECMA-262's")
+        elif pattern.startswith("{,", index):
+            raise re.error("{,n} is Python's, not ECMA-262's")
         elif char == "$":
             out.append("\\Z")
         elif char == ".":
@@ -209,7 +252,26 @@ def ecma_pattern(pattern):
         else:
             out.append(char)
         index += 1
-    return re.compile("".join(out), re.ASCII)
+    compiled = re.compile("".join(out), re.ASCII)
+    for group in forward:
+        if group not in compiled.groupindex and not (isinstance(group, int) and group <= compiled.groups):
+            raise re.error(f"a reference to group {group}, which the pattern does not have")
+    return compiled
+
+
+def _code_point(pattern, index):
+    """The code point a ``\\u`` escape at ``index`` stands for, and how many characters it spans (a surrogate pair
+    written as two escapes is one character, as ECMA-262's unicode mode reads it)."""
+    if pattern.startswith("\\u{", index):
+        end = pattern.index("}", index)
+        return int(pattern[index + 3:end], 16), end + 1 - index
+    code = int(pattern[index + 2:index + 6], 16)
+    low = _UNICODE_ESCAPE.match(pattern, index + 6)
+    if 0xD800 <= code < 0xDC00 and low and not pattern.startswith("\\u{", index + 6):
+        second = int(pattern[index + 8:index + 12], 16)
+        if 0xDC00 <= second < 0xE000:
+            return 0x10000 + ((code - 0xD800) << 10) + (second - 0xDC00), 12
+    return code, 6
 
 
 def _is_number(value):
@@ -232,7 +294,8 @@ def _resolve(root, ref):
         return None
     target = root
     for token in ref[2:].split("/") if ref != "#" else []:
-        token = token.replace("~1", "/").replace("~0", "~")
+        # A $ref is a URI fragment: percent-decoded first, then JSON Pointer's ~1 and ~0 (RFC 6901, section 6).
+        token = unquote(token).replace("~1", "/").replace("~0", "~")
         if isinstance(target, dict) and token in target:
             target = target[token]
         elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
@@ -246,7 +309,7 @@ def _schema_problem(at, problem, hint="fix the tool definition"):
     return Violation(f"the schema at {at}" if at else "the schema", problem, hint)
 
 
-def schema_problems(schema, root=None, at="", depth=0):
+def schema_problems(schema, root=None, at="", depth=0, _targets=None):
     """Everything that makes ``schema`` unreadable for this validator, as Violations naming where.
 
     Checks every keyword's value has the shape JSON Schema 2020-12 gives it (``required`` a list of
@@ -261,8 +324,21 @@ def schema_problems(schema, root=None, at="", depth=0):
             (defaults to ``schema``). at: where this part sits, e.g. ``properties.filter`` (str).
         depth: nesting level (int), bounded by ``MAX_SCHEMA_DEPTH``.
     Returns:
-        list of ``Violation`` (empty: the schema is usable).
+        list of ``Violation`` (empty: the schema is usable). A ``$ref`` that points where the walk does not go
+        (under ``examples``, ``default`` or an ``x-`` key) has its target checked too, named by the reference:
+        the check of a value follows it, and an unchecked target raised or let ``if``/``then`` through (issue 26's
+        trial).
     """
+    if _targets is None:  # the top of the walk: check it, then every target it refers to that it did not reach
+        targets = []
+        out = schema_problems(schema, root, at, depth, targets)
+        root = schema if root is None else root
+        done = set()
+        for ref in targets:
+            if ref not in done and not _walked(root, ref):
+                done.add(ref)
+                out += schema_problems(_resolve(root, ref), root, ref, depth + 1, targets)
+        return out
     root = schema if root is None else root
     if isinstance(schema, bool):
         return []
@@ -304,7 +380,7 @@ def schema_problems(schema, root=None, at="", depth=0):
         for pattern in patterns:
             try:
                 ecma_pattern(pattern) if isinstance(pattern, str) else bad(key, "a regular expression")
-            except (re.error, RecursionError, OverflowError):
+            except (re.error, RecursionError, OverflowError, ValueError):
                 bad(key, "an ECMA-262 regular expression (JSON Schema's dialect) that Python's re can run")
                 break
     if "uniqueItems" in schema and not isinstance(schema["uniqueItems"], bool):
@@ -325,15 +401,18 @@ def schema_problems(schema, root=None, at="", depth=0):
             bad(key, "a finite number")
     if "multipleOf" in schema and not (_is_finite(schema["multipleOf"]) and schema["multipleOf"] > 0):
         bad("multipleOf", "a number greater than 0")
-    if "$ref" in schema and _resolve(root, schema["$ref"]) is None:
-        bad("$ref", "a reference inside this schema, such as \"#/$defs/Name\"")
+    if "$ref" in schema:
+        if _resolve(root, schema["$ref"]) is None:
+            bad("$ref", "a reference inside this schema, such as \"#/$defs/Name\"")
+        else:
+            _targets.append(schema["$ref"])
     for key in _SCHEMA_MAPS:
         if key in schema:
             if not isinstance(schema[key], dict):
                 bad(key, "an object whose values are schemas")
                 continue
             for name, sub in schema[key].items():
-                out += schema_problems(sub, root, path(key, str(name)), depth + 1)
+                out += schema_problems(sub, root, path(key, str(name)), depth + 1, _targets)
     lists = _SCHEMA_LISTS + (("items",) if isinstance(schema.get("items"), list) else ())
     for key in lists:
         if key in schema:
@@ -341,12 +420,38 @@ def schema_problems(schema, root=None, at="", depth=0):
                 bad(key, "a non-empty array of schemas")
                 continue
             for index, sub in enumerate(schema[key]):
-                out += schema_problems(sub, root, path(key, index), depth + 1)
+                out += schema_problems(sub, root, path(key, index), depth + 1, _targets)
     values = _SCHEMA_VALUES + (() if isinstance(schema.get("items"), list) else ("items",))
     for key in values:
         if key in schema:
-            out += schema_problems(schema[key], root, path(key), depth + 1)
+            out += schema_problems(schema[key], root, path(key), depth + 1, _targets)
     return out
+
+
+def _walked(root, ref):
+    """True if ``schema_problems`` reaches the target of ``ref`` by walking ``root`` (only through keywords whose
+    values are schemas), so it is checked already."""
+    here = root
+    tokens = [unquote(token).replace("~1", "/").replace("~0", "~") for token in ref[2:].split("/")] if ref != "#" else []
+    index = 0
+    while index < len(tokens):
+        if not isinstance(here, dict):
+            return False
+        key = tokens[index]
+        if key in _SCHEMA_VALUES or (key == "items" and isinstance(here.get("items"), dict)):
+            here, index = here.get(key), index + 1
+        elif (key in _SCHEMA_MAPS or key in _SCHEMA_LISTS or key == "items") and index + 1 < len(tokens):
+            holder, name = here.get(key), tokens[index + 1]
+            if isinstance(holder, dict) and key in _SCHEMA_MAPS:
+                here = holder.get(name)
+            elif isinstance(holder, list) and key not in _SCHEMA_MAPS and name.isdigit() and int(name) < len(holder):
+                here = holder[int(name)]
+            else:
+                return False
+            index += 2
+        else:
+            return False
+    return True
 
 
 def value_depth(value):
@@ -423,13 +528,19 @@ def validate_arguments(arguments, schema, where="arguments"):
         return [_too_deep(where, depth)]
     for frames in (depth * _FRAMES_PER_LEVEL + 200, _MOST_FRAMES):
         violations = []
+        remembered = _MEMO.set({})
         try:
             with _stack_room(frames):
                 _check(arguments, schema, where, violations, schema, ())
             return violations
         except RecursionError:  # a schema that spends more frames a level: once more with the most room
             continue
+        finally:
+            _MEMO.reset(remembered)
     return [_too_many_references(depth)]
+
+
+_MEMO = ContextVar("json_schema_options_checked", default=None)  # one check's options worked out, by identity
 
 
 def _describe(schema):
@@ -483,11 +594,24 @@ def _takes_kind(value, schema, root, seen=()):
 
 
 def _options_checked(value, options, where, root, chain):
-    """Each option's violations for ``value`` (list of lists, in order)."""
+    """Each option's violations for ``value`` (list of lists, in order), each worked out once per check.
+
+    Why remembered: every option is checked in full, so a recursive union (pydantic's discriminated union of two
+    models that both hold children) checked each level's value once per path through the options above it, 2 to
+    the power of the depth: 17 levels took 34 seconds (issue 26's trial). Keyed by the value's and option's
+    identity, which stay alive for the whole check.
+    """
+    memo = _MEMO.get()
     found = []
     for option in options:
+        key = (id(value), id(option), where, chain)
+        if memo is not None and key in memo:
+            found.append(memo[key])
+            continue
         out = []
         _check(value, option, where, out, root, chain)
+        if memo is not None:
+            memo[key] = out
         found.append(out)
     return found
 
@@ -512,12 +636,29 @@ def _closest(value, schema, key, results, where, root):
         tied = [index for index in fitting if len(results[index]) == fewest]
         if len(tied) > 1 and all(v.where == where for index in tied for v in results[index]):
             # anyOf [const "a", const "b"]: each option is wrong about the value itself; naming one would tell the
-            # model that only it is allowed, so all of them are listed.
-            expected = " or ".join(dict.fromkeys(_describe(options[index]) for index in tied))
+            # model that only it is allowed, so all of them are listed, each by what it asks beyond the value's type
+            # (two string options named "string" would contradict a value that is a string).
+            wants = list(dict.fromkeys(_wanted(results[index]) for index in tied))
+            if len(wants) == 1:
+                return results[tied[0]]
+            simple = all(len(results[index]) == 1 and not results[index][0].hint_items for index in tied)
+            expected = (" or ".join(wants) if simple else
+                        "either " + "; or ".join(f"({number}) {want}" for number, want in enumerate(wants, 1)))
             return [Violation(where, f"is {preview(value)}", f"expected {expected}")]
         return results[tied[0]]
     expected = " or ".join(dict.fromkeys(_describe(option) for option in options))
     return [Violation(where, f"is {preview(value)}", f"expected {expected}")]
+
+
+def _wanted(violations, cap=5):
+    """What one option asks of a value, from its violations' hints: ``exactly 'a'``, ``text matching '^x'``."""
+    wants = []
+    for violation in violations:
+        hint = violation.hint.removeprefix("expected ")
+        if violation.hint_items or hint.endswith(":"):
+            hint = f"{hint} {listing(violation.hint_items, cap)}"
+        wants.append(hint)
+    return " and ".join(dict.fromkeys(wants))
 
 
 def _check(value, schema, where, out, root, chain):
@@ -650,9 +791,7 @@ def _check_array(value, schema, where, out, root):
 
 def _fits(value, schema, root, chain=()):
     """True if ``value`` breaks no keyword of ``schema`` (for ``not`` and ``contains``, which need only the verdict)."""
-    found = []
-    _check(value, schema, "", found, root, chain)
-    return not found
+    return not _options_checked(value, [schema], "", root, chain)[0]
 
 
 def _keys(count):

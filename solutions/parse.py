@@ -9,6 +9,10 @@ from solutions.violations import Violation, child_path, looks_like_traceback, pr
 CALL_KEYS = ("name", "arguments")
 EXCERPT_CHARS = 16
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")  # functions.get_weather(...)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.MULTILINE)  # CommonMark fences open with ``` or ~~~
+_MARKER = re.compile(r"\[[A-Z_]+\]")  # a template's marker between a name and its arguments: name[ARGS]{...}
+_TAG = re.compile(r"<\|?/?[A-Za-z_][A-Za-z0-9_|=-]*")  # <tool_call>, <|python_tag|>, <function=...>
 
 
 class _Flaw:
@@ -118,10 +122,12 @@ def syntax_hint(text, pos):
         comma, so every Python reports the same column) and one sentence (str).
     """
     solid = text.lstrip()
-    if solid.startswith("```"):
+    if solid.startswith(("```", "~~~")):
         return pos, "send only the JSON object, without a markdown code fence around it"
     if solid.startswith("<"):
         return pos, "send only the JSON object, without tags such as <tool_call> around it"
+    if solid.startswith(("'{", "'[")):
+        return pos, "send the JSON object itself, not inside quotes"
     extra = _end_of_first_value(text)
     if extra is not None:
         return _next_solid(text, extra), "send exactly one JSON object and nothing after it"
@@ -149,7 +155,7 @@ def syntax_hint(text, pos):
         return pos, "a value must be a plain JSON number, not arithmetic: send the result"
     if here in "/#":
         return pos, "JSON has no comments: remove them"
-    word = _WORD.match(text, pos)
+    word = _DOTTED.match(text, pos)
     if word and text.startswith("(", _next_solid(text, word.end())):
         if before in (":", ",", "["):
             if before_at > 0:  # a value such as str(1) or dict(a=1): Python, evaluated by nobody
@@ -157,6 +163,7 @@ def syntax_hint(text, pos):
         # [get_weather(city="Paris")] and print(get_weather(...)): a function call written in Python, not JSON.
         return pos, ('that is a function call in Python syntax; send a JSON object '
                      '{"name": "...", "arguments": {...}} instead')
+    word = _WORD.match(text, pos)
     if word and before == "[" and text.startswith("]", word.end()):
         # Mistral's [TOOL_CALLS] and [ARGS], Llama's [TOOL_CALLS]: a marker of the model's template, not JSON.
         marker = quote(f"[{word.group()}]")
@@ -169,13 +176,34 @@ def syntax_hint(text, pos):
         if word.group().lower() in ("nan", "inf", "infinity"):
             return pos, "NaN and Infinity are not JSON numbers"
         if before_at < 0:
-            return pos, "send only the JSON object, with no text before it"
+            return pos, _text_before_hint(text, word)
         return pos, "put keys and string values in double quotes"
     if here in "+." or (pos and (text[pos - 1].isdigit() or text[pos - 1] == ".")):
         return pos, "write numbers as JSON does: no leading + or zeros, digits on both sides of a decimal point (0.5)"
     if before and before in '"]}el0123456789' and here in '"[{-0123456789tfn':
         return pos, "a comma (between items) or a colon (after a key) is missing here"
     return pos, 'send a single JSON object of the form {"name": ..., "arguments": {...}}'
+
+
+def _text_before_hint(text, word):
+    """The hint for a call that starts with a word: say what the text around the JSON is, so that the retry drops it.
+
+    "No text before it" alone would leave a fence or tags after the sentence in place, and a tool name before its
+    arguments (``get_weather{...}``, ``functools[...]``) would lose the name if the model obeyed.
+    """
+    first_json = min((at for at in (text.find("{"), text.find("[")) if at >= 0), default=len(text))
+    after = text[_next_solid(text, word.end()):_next_solid(text, word.end()) + 1]
+    if _FENCE.search(text, 0, first_json):
+        return "send only the JSON object, with no text and no markdown code fence around it"
+    if _TAG.search(text, 0, first_json):
+        return "send only the JSON object, with no text and no tags such as <tool_call> around it"
+    if after == "{" or (after == "[" and _MARKER.match(text, _next_solid(text, word.end()))):
+        return (f"put the tool's name inside the object: send {{\"name\": {json.dumps(word.group())}, "
+                "\"arguments\": {...}}")
+    if after == "[":
+        marker = quote(word.group())
+        return f"send only the JSON object, without the marker {marker} or any text around it"
+    return "send only the JSON object, with no text before it"
 
 
 def _all_finite(value):

@@ -9,21 +9,39 @@ TRACEBACK_HEAD = "Traceback (most recent call last)"
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,59}")
 PATH_CHARS = 160  # a longer path is shown by its start and end (a 300-level value stays one short line)
 PATH_HEAD = 60
-PATH_STEP = re.compile(r"[.\[]")
+# One step of a path as child_path writes it: .name, [2], ['quoted \' name'] with its length, [(a name ...)].
+PATH_STEP = re.compile(r"\.[A-Za-z_][A-Za-z0-9_]*|\[[0-9]+\]|\['(?:[^'\\]|\\.)*'(?: \([0-9,]+ characters\))?\]"
+                       r"|\[\(a name [^()]*\)\]")
+
+
+def _step_starts(path):
+    """Where each step of ``path`` begins (list of int), read from its first ``.`` or ``[``; a quoted name's own dots
+    and brackets are inside its step. Empty when ``path`` is not made of such steps."""
+    at = min((found for found in (path.find("."), path.find("[")) if found > 0), default=-1)
+    starts = []
+    while 0 < at < len(path):
+        step = PATH_STEP.match(path, at)
+        if not step:
+            return []
+        starts.append(at)
+        at = step.end()
+    return starts
 
 
 def bounded_path(path):
     """``path`` itself, or, past ``PATH_CHARS`` characters, its first and last steps around "…" (str).
 
-    The cut falls where a step begins (``.`` or ``[``), so no name is shown half; the ends say where the
+    The cut falls where a step begins (``.name``, ``[2]``, ``['a.b']``, never at a dot or bracket inside a quoted
+    name), so no name is shown half; the ends say where the
     value starts and which field is wrong, the middle (``.next.next…``) is what a model can count itself.
     """
     if len(path) <= PATH_CHARS:
         return path
-    head_end = max((m.start() for m in PATH_STEP.finditer(path, 1, PATH_HEAD)), default=PATH_HEAD)
+    starts = _step_starts(path)
+    head_end = max((at for at in starts if at <= PATH_HEAD), default=PATH_HEAD)
     tail_from = len(path) - (PATH_CHARS - head_end - 1)
-    tail = PATH_STEP.search(path, tail_from)
-    return path[:head_end] + "…" + path[tail.start() if tail else tail_from:]
+    tail = min((at for at in starts if at >= tail_from), default=tail_from)
+    return path[:head_end] + "…" + path[tail:]
 
 
 def listing(items, cap=None):

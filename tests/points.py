@@ -22,7 +22,7 @@ MAXIMA = {
     "retry-loop": 133.0,
     "capstone": 133.0,
     "json-schema": 56.0,
-    "adapters": 29.0,
+    "adapters": 32.0,
 }
 
 

@@ -282,7 +282,7 @@ def _named(record):
 def raw_call_from_openai(tool_call):
     function = tool_call if _maybe(tool_call, "type") == "function_call" else _get(tool_call, "function")
     name = _named(function)
-    arguments = _get(function, "arguments")
+    arguments = _whole(tool_call, _maybe(function, "arguments"))
     try:
         arguments = json.loads(arguments, object_pairs_hook=_strict, parse_float=_finite, parse_constant=_finite)
     except ValueError:
@@ -290,8 +290,14 @@ def raw_call_from_openai(tool_call):
     return json.dumps({"name": name, "arguments": arguments})
 
 
+def _whole(record, arguments):
+    if arguments is None or _maybe(record, "status") == "in_progress":
+        raise TypeError("a piece of a streamed call has no arguments yet: pass the whole call")
+    return arguments
+
+
 def raw_call_from_anthropic(block):
-    return json.dumps({"name": _named(block), "arguments": _get(block, "input")})
+    return json.dumps({"name": _named(block), "arguments": _whole(block, _maybe(block, "input"))})
 ''',
 }
 
@@ -392,7 +398,7 @@ STEP_FAULTS = [
     fault("adapters", "repairs_quotes", "Repairs invalid JSON by swapping quotes.",
           ("    except ValueError:\n        pass", "    except ValueError:\n        arguments = arguments.replace(\"'\", '\"')")),
     fault("adapters", "double_encodes_input", "Encodes Anthropic's input as a JSON string.",
-          ('"arguments": _get(block, "input")', '"arguments": json.dumps(_get(block, "input"))')),
+          ('"arguments": _whole(block, _maybe(block, "input"))', '"arguments": json.dumps(_whole(block, _maybe(block, "input")))')),
     fault("adapters", "empty_dict_on_failure", "Replaces undecodable arguments with {} (drops the model's mistake).",
           ("    except ValueError:\n        pass", "    except ValueError:\n        arguments = {}")),
     # Issue 10: one fault per kind, each the mistake the public bug reports show.
@@ -443,6 +449,11 @@ STEP_FAULTS = [
           "the model is told \"name is null\".",
           ('        raise TypeError("a piece of a streamed call has no name: join the pieces first")\n',
            '        return None\n'),
+          caught_by="Wire-format adapters: Something that is not a whole tool call"),
+    fault("adapters", "named_piece_becomes_a_call", "Kind 9: builds a call from a named first delta or block "
+          "whose arguments have not arrived, so the tool runs with arguments the model never sent.",
+          ('    if arguments is None or _maybe(record, "status") == "in_progress":\n',
+           '    if False:\n'),
           caught_by="Wire-format adapters: Something that is not a whole tool call"),
     fault("adapters", "chat_completions_only", "Kind 9: reads only Chat Completions' shape, so a Responses API item "
           "raises instead of becoming its call.",

@@ -93,6 +93,8 @@ class OpenAIAdapter:
         if name is None:
             raise TypeError("raw_call_from_openai got a piece of a streamed call (no name): join the pieces first.")
         arguments = FieldReader.read(function, "arguments", None)
+        if arguments is None or FieldReader.read(self.tool_call, "status", None) == "in_progress":
+            raise TypeError("raw_call_from_openai got a piece of a streamed call (no arguments yet): pass the whole call.")
         if isinstance(arguments, str):
             decoded_cleanly, value = StrictArgumentDecoder().decode(arguments)
             if decoded_cleanly:
@@ -121,6 +123,8 @@ class AnthropicAdapter:
         if name is None:
             raise TypeError("raw_call_from_anthropic got a tool_use block without a name: a piece, not a call.")
         arguments = FieldReader.read(self.block, "input", None)
+        if arguments is None:
+            raise TypeError("raw_call_from_anthropic got a tool_use block without input: a piece, not a call.")
         return KitRawCall(name, arguments).to_text()
 
 

@@ -43,8 +43,10 @@ def raw_call_from_openai(tool_call):
     fn = tool_call if is_item else _field(tool_call, "function", "OpenAI tool call")
     if _field(fn, "name", "OpenAI function") is None:
         raise TypeError("a streamed piece without a name: join the deltas first")
-    return json.dumps({"name": _field(fn, "name", "OpenAI function"),
-                       "arguments": _decode(_field(fn, "arguments", "OpenAI function"))})
+    args = _field(fn, "arguments", "OpenAI function")
+    if args is None or (tool_call.get("status") if isinstance(tool_call, dict) else getattr(tool_call, "status", None)) == "in_progress":
+        raise TypeError("a streamed piece without arguments yet: pass the whole call")
+    return json.dumps({"name": _field(fn, "name", "OpenAI function"), "arguments": _decode(args)})
 
 
 def raw_call_from_anthropic(block):
@@ -52,5 +54,7 @@ def raw_call_from_anthropic(block):
         raise TypeError(f"want an Anthropic tool_use block (dict or SDK object), got {type(block).__name__}")
     if _field(block, "name", "tool_use block") is None:
         raise TypeError("a tool_use block without a name")
+    if _field(block, "input", "tool_use block") is None:
+        raise TypeError("a tool_use block without input")
     return json.dumps({"name": _field(block, "name", "tool_use block"),
                        "arguments": _field(block, "input", "tool_use block")})

@@ -159,6 +159,15 @@ NOT_A_TOOL_CALL = {
     "openai-stream-delta": ("raw_call_from_openai",
                             {"index": 0, "id": None, "type": None, "function": {"name": None, "arguments": ' {"'}}),
     "anthropic-no-name": ("raw_call_from_anthropic", {"type": "tool_use", "id": "toolu_4", "input": {"city": "Paris"}}),
+    # The first delta carries the name but no arguments yet; a tool ran with {} that the model never sent (issue 26
+    # trial). Likewise a Responses item announced while still in progress, and a tool_use block whose input is null.
+    "openai-first-delta": ("raw_call_from_openai",
+                           {"index": 0, "id": "call_7", "type": "function", "function": {"name": "get_time"}}),
+    "responses-in-progress": ("raw_call_from_openai",
+                              {"type": "function_call", "id": "fc_7", "call_id": "call_7", "name": "get_time",
+                               "arguments": "", "status": "in_progress"}),
+    "anthropic-input-null": ("raw_call_from_anthropic", {"type": "tool_use", "id": "toolu_7", "name": "get_time",
+                                                         "input": None}),
 }
 
 
@@ -171,7 +180,8 @@ def test_programmer_mistake_raises_type_error(harness, function, wrong):
     becoming a call.
 
     Why: a call without a name goes to the model, which is then told to fix what the programmer passed; a
-    streamed delta handed on as a call was told "name is null" (issue 26, kind 9).
+    streamed delta handed on as a call was told "name is null" (issue 26, kind 9); a named first delta without
+    arguments, an item in progress or a block whose input is null ran the tool with arguments nobody sent.
     """
     transcript = harness.call(wrong, function=function)
     raised = transcript.raised or ""
@@ -179,5 +189,5 @@ def test_programmer_mistake_raises_type_error(harness, function, wrong):
         fail(transcript.problem)
     if not raised.startswith("TypeError"):
         fail(f"{function} must raise TypeError for something that is not a whole tool call (None, a string, a list, "
-             "a streamed piece without a name): it is "
+             "a streamed piece: no name, no arguments, in progress): it is "
              "the programmer's mistake, and a call built from it would blame the model.")

@@ -44,7 +44,7 @@ from decimal import Decimal
 from fractions import Fraction
 from urllib.parse import unquote
 
-from solutions.violations import Violation, child_path, listing, preview, quote
+from solutions.violations import Violation, child_path, preview, quote
 
 STRUCTURE = {"type", "properties", "patternProperties", "required", "additionalProperties", "propertyNames",
              "items", "prefixItems", "additionalItems", "contains", "enum", "const", "anyOf", "oneOf", "allOf", "not",
@@ -288,14 +288,18 @@ def _is_finite(value):
     return type(value) is int or (type(value) is float and math.isfinite(value))
 
 
+def _pointer_tokens(ref):
+    """The names along a local ``$ref`` (``"#/$defs/a%20b"`` -> ``["$defs", "a b"]``): a URI fragment, so
+    percent-decoded first, then JSON Pointer's ``~1`` and ``~0`` (RFC 6901, section 6)."""
+    return [unquote(token).replace("~1", "/").replace("~0", "~") for token in ref[2:].split("/")] if ref != "#" else []
+
+
 def _resolve(root, ref):
     """The schema a local ``$ref`` points to, or None if it points nowhere this validator can follow."""
     if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")):
         return None
     target = root
-    for token in ref[2:].split("/") if ref != "#" else []:
-        # A $ref is a URI fragment: percent-decoded first, then JSON Pointer's ~1 and ~0 (RFC 6901, section 6).
-        token = unquote(token).replace("~1", "/").replace("~0", "~")
+    for token in _pointer_tokens(ref):
         if isinstance(target, dict) and token in target:
             target = target[token]
         elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
@@ -432,7 +436,7 @@ def _walked(root, ref):
     """True if ``schema_problems`` reaches the target of ``ref`` by walking ``root`` (only through keywords whose
     values are schemas), so it is checked already."""
     here = root
-    tokens = [unquote(token).replace("~1", "/").replace("~0", "~") for token in ref[2:].split("/")] if ref != "#" else []
+    tokens = _pointer_tokens(ref)
     index = 0
     while index < len(tokens):
         if not isinstance(here, dict):
@@ -652,13 +656,7 @@ def _closest(value, schema, key, results, where, root):
 
 def _wanted(violations, cap=5):
     """What one option asks of a value, from its violations' hints: ``exactly 'a'``, ``text matching '^x'``."""
-    wants = []
-    for violation in violations:
-        hint = violation.hint.removeprefix("expected ")
-        if violation.hint_items or hint.endswith(":"):
-            hint = f"{hint} {listing(violation.hint_items, cap)}"
-        wants.append(hint)
-    return " and ".join(dict.fromkeys(wants))
+    return " and ".join(dict.fromkeys(violation.full_hint(cap).removeprefix("expected ") for violation in violations))
 
 
 def _check(value, schema, where, out, root, chain):

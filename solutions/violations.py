@@ -91,10 +91,14 @@ class Violation:
         """The violation as one line, each list cut to ``cap`` names (None: all) with a count of the rest."""
         where = bounded_path(self.where)
         where = f"{where} {listing(self.where_items, cap)}" if self.where_items else where
-        hint = self.hint
-        if self.hint_items or hint.endswith(":"):
-            hint = f"{hint} {listing(self.hint_items, cap)}"
+        hint = self.full_hint(cap)
         return f"{where} {self.problem}" + (f": {hint}" if hint else "")
+
+    def full_hint(self, cap=None):
+        """The hint with its items named (each list cut to ``cap`` names; None: all), e.g. ``expected one of: 'a'``."""
+        if self.hint_items or self.hint.endswith(":"):
+            return f"{self.hint} {listing(self.hint_items, cap)}"
+        return self.hint
 
     def __str__(self):
         """Every item while the line fits ``MAX_LINE_CHARS``; else as many as fit, with a count of the rest."""

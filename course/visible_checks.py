@@ -29,6 +29,13 @@ def visible_table(calls):
         raise LookupError(reference_steps.UNCHECKED)
     table = {}
     for raw, tools in sorted(calls.items()):
+        if raw.startswith(reference_steps.TOOL_CALL_KEY):  # a provider's tool call (notebook 7), read by the adapters
+            tool_call = json.loads(raw[len(reference_steps.TOOL_CALL_KEY):])
+            call, observation = reference_steps.check_tool_call(tool_call, tools)
+            converted = reference_steps.raw_of_tool_call(tool_call)
+            problems = reference_steps.problems_for(converted, tools)[1] if converted is not None else [observation]
+            table[raw] = {"call": call, "problems": problems, "observation": observation}
+            continue
         call, problems = reference_steps.problems_for(raw, tools)
         table[raw] = {"call": call, "problems": problems, "observation": reference_steps.check(raw, tools)[1]}
     return table

@@ -5,6 +5,7 @@ The steps are separate modules so the notebooks can teach (and the grader can te
     raw string --parse_call--> call dict --validate_call--> violations
         --observe--> text for the model (check: the three together)
         --run_tool_call / handle_tool_call--> dispatch result or rejection
+    a turn of many calls --answer_turn--> one answer per call id (notebook 7)
 
 Standard library only, as the seed (``../shared/seeds/000_bcc9a878f177eb86.txt``) requires.
 """
@@ -17,6 +18,7 @@ from solutions.observation import build_observation, observe, MAX_OBSERVATION_CH
 from solutions.json_schema import validate_arguments
 from solutions.adapters import raw_call_from_openai, raw_call_from_anthropic, tool_error_result
 from solutions.retry import check, handle_tool_call, run_tool_call, echo_dispatch, rejection, RETRY_BUDGET
+from solutions.turn import answer_turn
 
 __all__ = [
     "TOOLS",
@@ -39,4 +41,5 @@ __all__ = [
     "raw_call_from_openai",
     "raw_call_from_anthropic",
     "tool_error_result",
+    "answer_turn",
 ]

@@ -23,6 +23,7 @@ MAXIMA = {
     "capstone": 133.0,
     "json-schema": 56.0,
     "adapters": 32.0,
+    "turn": 29.0,
 }
 
 

@@ -398,19 +398,24 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
     from grader.learner import selfcheck
     from grader.intake.exercises import BY_ID
     from grader.judging.registries import fresh
-    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, expand
+    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, TurnCase, expand
 
     for exercise, cases in VISIBLE_CASES.items():
         for case in cases:
             selfcheck.show(exercise, case.case_id)
             source = capsys.readouterr().out
             calls = []
-            namespace = {"ask_model": "ask_model"}
+            namespace = {"ask_model": "ask_model", "kit_selfcheck": selfcheck}
             for name in {BY_ID[exercise].entry, getattr(case, "function", None)} - {None}:
                 namespace[name] = lambda *args: calls.append(args)
             if "too long to show" in source:
                 continue  # the 1 MB call is described, not printed
             exec(source, namespace)
+            if isinstance(case, TurnCase):  # notebook 7: the turn, its provider, the kit's check, a dispatch, one done
+                assert len(calls) == case.times and all(args[:2] == (case.message, case.provider) for args in calls)
+                check, dispatch, done = calls[0][2:]
+                assert callable(check) and callable(dispatch) and done == {} and all(a[4] is done for a in calls)
+                continue
             assert len(calls) == 1, source
             if isinstance(case, CallCase):
                 expected = tuple(expand(case.args, fresh))  # observe's call and problems as the trusted steps give them

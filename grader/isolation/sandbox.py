@@ -619,7 +619,7 @@ class Sandbox:
                                           skipped=self.load_report.skipped)
         return self.load_report
 
-    def run(self, entry, invocations, globals_, responder, view=None, hidden=False):
+    def run(self, entry, invocations, globals_, responder, view=None, hidden=False, max_requests=None):
         """Run one case: call ``entry(*args)`` for each invocation, answering its requests.
 
         Args:
@@ -632,6 +632,8 @@ class Sandbox:
                 ``{"op": "reply", "value": v}`` or ``{"op": "raise", "type": ..., "message": ...}``.
             view: how the worker makes the result plain data (see ``grader.judging.harness.Harness.execute``).
             hidden: the case is hidden: how the worker ended is described without numbers it chose (bool).
+            max_requests: the requests one call may make (int), for a case whose call asks more than a retry loop
+                does (notebook 7: a check and a dispatch per tool call of the turn); None: ``Limits.max_requests``.
         Returns:
             ``CaseOutcome``. A timed-out or crashed worker is killed; the next ``run`` restarts it.
             So is one whose scratch folder grew past ``scratch_bytes`` (possible only past the guard).
@@ -646,7 +648,8 @@ class Sandbox:
         pid, waited_before = self.process.pid, run_queue_wait(self.process.pid)
         deadline = Deadline(self.limits.case_seconds, self.process.pid, waits=self.transport.worker_waits)
         requests = 0
-        unbounded = f"made more than {self.limits.max_requests} requests to ask_model/dispatch for one call: the retry is not bounded"
+        allowed = self.limits.max_requests if max_requests is None else max_requests
+        unbounded = f"made more than {allowed} requests to ask_model/dispatch for one call: the retry is not bounded"
         try:
             what = f"{self.limits.case_seconds:g} s"
             self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_, "view": view},
@@ -655,14 +658,14 @@ class Sandbox:
                 message = self._receive(deadline, what)
                 if message["op"] == "done":
                     outcome.results.append(message)
-                    if requests <= self.limits.max_requests:
+                    if requests <= allowed:
                         requests = 0  # the budget is per call; a halted call keeps the case failed
                     continue
                 requests += 1
-                if requests > self.limits.max_requests + HALT_GRACE:
+                if requests > allowed + HALT_GRACE:
                     self._kill()  # it swallowed the halts too: only a restart stops it
                     raise _Stop(unbounded, "unstoppable")
-                if requests > self.limits.max_requests:
+                if requests > allowed:
                     # Raise an exception into the loop instead of killing the worker: restarting it costs
                     # more than the whole case (about 0.04 s), and most loops end on the first halt.
                     self._send({"op": "halt"}, deadline, what)

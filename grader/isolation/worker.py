@@ -587,7 +587,8 @@ def aliased_globals(function, namespace):
 
 def decode(value, proxies):
     """Turn the grader's markers back into live objects: registries get real classes, ``object`` markers
-    become ``types.SimpleNamespace`` (as the OpenAI and Anthropic SDKs hand over attribute objects), proxies callables."""
+    become ``types.SimpleNamespace`` (as the OpenAI and Anthropic SDKs hand over attribute objects), proxies callables
+    (and ``store`` the case's shared dict, ``run_case``)."""
     if isinstance(value, dict) and "__kit__" in value:
         kind = value["__kit__"]
         if kind == "registry":
@@ -692,6 +693,9 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
                 decoded = target
         namespace[name] = decoded
     function = namespace.get(message["entry"])
+    # A store the case's invocations share (notebook 7's idempotency record, kept by the caller across turns): one
+    # empty dict per case, the same object in each of its invocations.
+    proxies = dict(proxies, store={})
     for invocation in message["invocations"]:
         args = [decode(arg, proxies) for arg in invocation]
         try:

@@ -351,6 +351,24 @@ def _adapters_convert(harness):
         expect.fail("raw_call_from_anthropic did not carry over the name and input of an ordinary tool_use block")
 
 
+def _turn_answers(harness):
+    """A turn with one ordinary valid call, in either provider's shape, must get that call's answer."""
+    provider = _random.choice(["openai", "anthropic"])
+    arguments = {"city": _random.choice(CITIES)}
+    if provider == "openai":
+        message = {"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"call_{token_hex(6)}", "type": "function",
+             "function": {"name": "get_weather", "arguments": json.dumps(arguments)}}]}
+    else:
+        message = {"role": "assistant", "content": [
+            {"type": "tool_use", "id": f"toolu_{token_hex(6)}", "name": "get_weather", "input": arguments}]}
+    transcript = harness.turn(message, provider, tools=SEED_TOOLS)
+    try:
+        expect.expect_turn_answered(transcript, provider, SEED_TOOLS)
+    except expect.CaseFailed:
+        expect.fail("answer_turn did not run and answer a turn holding one ordinary valid call")
+
+
 CANARIES = {
     "tool_call": {"accepts": _tool_call_accepts, "rejects": _tool_call_rejects},
     "parsing": {"accepts": _parse_accepts, "rejects": _parse_rejects},
@@ -360,6 +378,8 @@ CANARIES = {
     # Adapters neither accept nor refuse: a case checks that one fixed input comes out right, which a function
     # returning that output whatever it is given would pass (a constant stub did: an adversarial test).
     "adapters": {"converts": _adapters_convert},
+    # A turn without calls is answered with []: so is every turn by a function that returns [] (a constant stub).
+    "turn": {"answers": _turn_answers},
 }
 
 WHY = {
@@ -369,6 +389,9 @@ WHY = {
                "bad one, and in the grader's check {reason}. A function that accepts everything would pass it.",
     "converts": "it checks one fixed input, which only means something if {function} also converts an input it was "
                 "not shown, and in the grader's check {reason}. A function that returns a fixed value would pass it.",
+    "answers": "it checks that a turn without tool calls gets no answer, which only means something if {function} "
+               "also answers a turn that has calls, and in the grader's check {reason}. A function that returns [] "
+               "whatever it is given would pass it.",
 }
 
 
@@ -379,7 +402,7 @@ RUNS_PER_KIND = 3
 
 
 def kinds_for(cases_folder):
-    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``/``"converts"``)."""
+    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``/``"converts"``/``"answers"``)."""
     return sorted(CANARIES.get(cases_folder, {}))
 
 
@@ -403,10 +426,11 @@ def void_sentence(harness, kind, reason):
 # What each kind of canary checks, for the note that tells its failure once (issue 11: a crash on a valid
 # input was told as a 60-word paragraph on each of nine voided cases, with its cause buried in each).
 CHECKED = {"accepts": "accept a plainly valid input", "rejects": "refuse a plainly invalid input",
-           "converts": "convert an input it was not shown"}
+           "converts": "convert an input it was not shown", "answers": "answer a turn that holds a call"}
 REFERENCE = {"accepts": "it checks that a bad input is refused",
              "rejects": "it checks that a good input is accepted",
-             "converts": "it checks one fixed input"}
+             "converts": "it checks one fixed input",
+             "answers": "it checks that a turn without calls gets no answer"}
 
 
 def void_note(function, kind, reason, count):
@@ -425,7 +449,8 @@ def void_note(function, kind, reason, count):
 
 ALL_PASS = {"accepts": "a function that refuses everything would pass them",
             "rejects": "a function that accepts everything would pass them",
-            "converts": "a function that returns a fixed value would pass them"}
+            "converts": "a function that returns a fixed value would pass them",
+            "answers": "a function that returns [] for every turn would pass them"}
 
 
 def disagreement_note(function, count):

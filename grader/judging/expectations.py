@@ -6,6 +6,7 @@ the same checks serve hidden cases (input secret) and visible self-checks.
 Standard library only: the notebooks' self-checks import this module in the learner's kernel.
 """
 
+import json
 import re
 
 from grader.isolation.limits import OUTPUT_LIMIT
@@ -478,3 +479,157 @@ def expect_observation(transcript, mentions=(), fix=""):
     if mentions:
         expect_mentions(value, mentions, "The observation", fix)
     return value
+
+
+# -- notebook 7: a turn with many calls -----------------------------------------------------------------------------
+
+OPENAI_ANSWER_KEYS = frozenset({"role", "tool_call_id", "content"})
+ANTHROPIC_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
+
+
+def turn_calls(message, provider):
+    """The tool calls of an assistant turn as the grader reads them: ``[(call_id, tool_call), ...]`` in order
+    (OpenAI's ``tool_calls`` entries; Anthropic's ``tool_use`` blocks, text blocks left out)."""
+    if not isinstance(message, dict):
+        return []
+    if provider == "openai":
+        return [(c.get("id"), c) for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+    content = message.get("content")
+    return [(b.get("id"), b) for b in content if isinstance(b, dict) and b.get("type") == "tool_use"] \
+        if isinstance(content, list) else []
+
+
+def _count(number, noun):
+    """``"1 call"``, ``"3 calls"`` (str)."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _answers_of(value, provider, count):
+    """The per-call answers in ``value`` (what answer_turn returned) for a turn of ``count`` calls, after checking the
+    provider's shape: ``[(call_id, content, is_error or None), ...]``."""
+    if not isinstance(value, list):
+        fail(f"answer_turn must return a list of messages to append, but it returned {describe_value(value)}.")
+    if provider == "openai":
+        if len(value) != count:
+            fail(f"OpenAI wants one tool message per tool call: this turn had {_count(count, 'call')} and answer_turn "
+                 f"returned {_count(len(value), 'message')}.")
+        answers = []
+        for item in value:
+            if not isinstance(item, dict) or set(item) != OPENAI_ANSWER_KEYS or item.get("role") != "tool":
+                fail("Each OpenAI answer is exactly {\"role\": \"tool\", \"tool_call_id\": id, \"content\": text}: no "
+                     "other key (OpenAI's tool message has no is_error; the text says what failed).")
+            answers.append((item["tool_call_id"], item["content"], None))
+        return answers
+    if count == 0:
+        if value:
+            fail("A turn without tool_use blocks needs no answer: return [] (a user message with empty content is "
+                 "refused by the API).")
+        return []
+    if len(value) != 1 or not isinstance(value[0], dict) or set(value[0]) != {"role", "content"} \
+            or value[0].get("role") != "user" or not isinstance(value[0].get("content"), list):
+        fail("Anthropic wants every result of a turn in one message: return [{\"role\": \"user\", \"content\": "
+             "[tool_result blocks]}] (results split over several messages teach the model to stop calling tools in "
+             "parallel).")
+    blocks = value[0]["content"]
+    if len(blocks) != count:
+        fail(f"Every tool_use needs exactly one tool_result: this turn had {_count(count, 'tool_use block')} and the "
+             f"message held {_count(len(blocks), 'block')}.")
+    answers = []
+    for block in blocks:
+        if not isinstance(block, dict) or not {"type", "tool_use_id", "content"} <= set(block) <= ANTHROPIC_RESULT_KEYS \
+                or block.get("type") != "tool_result":
+            fail("Each Anthropic answer is a block {\"type\": \"tool_result\", \"tool_use_id\": id, \"content\": text, "
+                 "\"is_error\": bool}, with no other key.")
+        if "is_error" in block and type(block["is_error"]) is not bool:
+            fail("is_error must be the boolean true or false, not a string or a number: the API checks the JSON type.")
+        answers.append((block["tool_use_id"], block["content"], block.get("is_error", False)))
+    return answers
+
+
+def _checked_observation(transcript, tool_call):
+    """What the grader's check answered for ``tool_call`` in this case (its observation, str or None), or the marker
+    ``NOT_CHECKED`` when the submission never asked about it."""
+    for value, answer in transcript.checks:
+        if strict_equal(value, tool_call) and isinstance(answer, (list, tuple)) and len(answer) == 2:
+            return answer[1]
+    return NOT_CHECKED
+
+
+NOT_CHECKED = object()
+
+
+def expect_turn_answered(transcript, provider, tools):
+    """Judge notebook 7's ``answer_turn`` on one turn (``grader.judging.harness.ExerciseHarness.turn``).
+
+    The rules (the notebook states each): every call id answered exactly once, in the order sent, in the provider's
+    shape; a call the check refuses is never dispatched and is answered with the check's observation, unchanged, as
+    an error; every call the check passes is dispatched exactly once, with the call as checked, even when a sibling
+    was refused; its result goes back as text (a string as it is, anything else as JSON); a tool that raised is
+    answered as an error naming the exception's type; answering the same turn again (``times`` > 1, one ``done``)
+    dispatches nothing again and gives the same answers.
+
+    Args:
+        transcript: the case's ``Transcript`` (``turn`` set). provider: ``"openai"`` or ``"anthropic"`` (str).
+        tools: the registry the calls were checked against (Python classes, the cases' words).
+    Raises:
+        CaseFailed: the first rule broken, in one sentence that names no hidden input.
+    """
+    from grader.judging import reference_steps
+
+    value = returned(transcript)
+    calls = turn_calls(transcript.turn, provider)
+    results = [entry[1] for entry in transcript.returns if entry[0] == "returned"]
+    answers = _answers_of(value, provider, len(calls))
+    if [a[0] for a in answers] != [c[0] for c in calls]:
+        fail("The answers' ids must be the calls' ids, each exactly once and in the order the model sent them: the "
+             "provider refuses a request whose results name an id it did not send, or leave one out.")
+    expected = []  # (name, arguments) of each call that should run, in order
+    for _, tool_call in calls:
+        call, observation = reference_steps.check_tool_call(tool_call, tools)
+        if observation is None:
+            expected.append((call["name"], call["arguments"]))
+    dispatched = list(transcript.dispatches)
+    if len(dispatched) > len(expected) or any(not strict_equal(list(d), list(e)) for d, e in zip(dispatched, expected)):
+        fail("A call was dispatched that check refused, or with other arguments than check returned, or a second time: "
+             "dispatch each call check passes once, as check returned it, and never one it refused.")
+    if len(dispatched) < len(expected):
+        fail("A call that check passed was not dispatched: in this turn's policy each call stands on its own, so a "
+             "valid call runs even when another call of the same turn was refused or failed.")
+    replies = iter(transcript.dispatch_replies)
+    for (call_id, tool_call), (_, content, is_error) in zip(calls, answers):
+        if not isinstance(content, str):
+            fail(f"Every answer's content must be text (str); one was {describe_value(content)}.")
+        observation = _checked_observation(transcript, tool_call)
+        if observation is NOT_CHECKED:
+            fail("A call of the turn was answered without asking check about it: check every call, the one tool call "
+                 "as the provider sent it.")
+        if observation is not None:
+            if content != observation:
+                fail("A refused call's answer must carry check's observation unchanged: it is what tells the model what "
+                     "to fix.")
+            if is_error is False and provider == "anthropic":
+                fail("A refused call's tool_result must have is_error true: the model then knows the call did not run.")
+            continue
+        reply = next(replies, None)
+        if isinstance(reply, Exception):
+            if type(reply).__name__ not in content:
+                fail("When dispatch raises, the answer must name the exception's type (TimeoutError, RuntimeError...): "
+                     "the model and whoever reads the log learn what failed.")
+            if is_error is False and provider == "anthropic":
+                fail("A tool that raised is answered with is_error true: the call did not give a result.")
+            continue
+        if isinstance(reply, str):
+            good = content == reply
+        else:
+            try:
+                good = strict_equal(json.loads(content), reply)
+            except ValueError:
+                good = False
+        if not good:
+            fail("A dispatched call's answer must be what dispatch returned: a string as it is, anything else as JSON "
+                 "(json.dumps; str() of a dict is Python, not JSON).")
+        if is_error is True:
+            fail("A call that ran and returned is answered with is_error false (or without is_error).")
+    if len(results) > 1 and any(not strict_equal(result, results[0]) for result in results[1:]):
+        fail("Answering the same turn again (with the same done) must give the same answers: the ids it holds are "
+             "answered from done, not run again.")

@@ -8,6 +8,7 @@ submission cannot rewrite the record. Judging is ``grader.judging.expectations``
 
 import builtins
 import contextlib
+import copy
 import functools
 import json
 import secrets
@@ -172,6 +173,8 @@ class Transcript:
             second retry of its own kind (``expectations.expect_one_retry``).
         worker: which worker ran the case (an opaque key, or None): what a submission keeps between calls lives in
             one worker (``expectations.stopped_asking``).
+        checks: ``(value, [call, observation])`` for each ``check`` the submission asked the grader, in order.
+        turn: the assistant message a turn case handed over (``ExerciseHarness.turn``), in the cases' words, or None.
     """
 
     returns: list = field(default_factory=list)
@@ -189,6 +192,8 @@ class Transcript:
     hidden: bool = False
     worker: object = None
     model_raised: int = 0
+    checks: list = field(default_factory=list)
+    turn: object = None
 
     @property
     def result(self):
@@ -222,18 +227,27 @@ class Responder:
         transcript: the ``Transcript`` to fill. model: the scripted model. dispatch_reply: what dispatch returns.
         tools: the case's registry (Python classes), against which ``check`` requests are answered with the
             grader's trusted steps (``grader.judging.reference_steps.check``).
-        allow_check: answer ``check`` requests (bool). Only a loop judged alone (retry-loop) is handed
-            ``check``; any other exercise asking for it is refused like an unknown request, so a submission
-            that walks the worker's frames to the proxy cannot make the grader do its work (found by an
-            attacker: 129/129 on the capstone and 44/44 on parse-call with no checks of its own).
+        allow_check: answer ``check`` requests (bool). Only a loop judged alone (retry-loop) and a turn's answer
+            (notebook 7) are handed ``check``; any other exercise asking for it is refused like an unknown request,
+            so a submission that walks the worker's frames to the proxy cannot make the grader do its work (found by
+            an attacker: 129/129 on the capstone and 44/44 on parse-call with no checks of its own).
+        checker: what answers ``check``: ``callable(value, tools) -> [call, observation]``; the trusted steps on a raw
+            call (``reference_steps.check``) by default, on a provider's tool call for notebook 7
+            (``reference_steps.check_tool_call``).
+
+    ``dispatch_reply`` may raise ``ConnectionError``, ``TimeoutError`` or ``RuntimeError`` (a tool that failed or timed
+    out): the submission's ``dispatch`` then raises the same (``grader.isolation.worker.PROXY_ERRORS``).
     """
 
-    def __init__(self, transcript, model, dispatch_reply, tools=None, allow_check=False):
+    def __init__(self, transcript, model, dispatch_reply, tools=None, allow_check=False, checker=None):
+        from grader.judging import reference_steps
+
         self.transcript = transcript
         self.model = model
         self.dispatch_reply = dispatch_reply
         self.tools = tools
         self.allow_check = allow_check
+        self.checker = checker or reference_steps.check
 
     def answer(self, op, message):
         """Return the reply message for one request from the worker (see ``Sandbox.run``)."""
@@ -250,14 +264,18 @@ class Responder:
             name = from_description(message.get("name"))
             arguments = from_description(message.get("args"))
             self.transcript.dispatches.append((name, arguments))
-            reply = self.dispatch_reply(name, arguments)
+            try:
+                reply = self.dispatch_reply(name, arguments)
+            except (ConnectionError, TimeoutError, RuntimeError) as exc:  # a tool that failed (notebook 7's cases)
+                self.transcript.dispatch_replies.append(exc)
+                return {"op": "raise", "type": type(exc).__name__, "message": str(exc)}
             self.transcript.dispatch_replies.append(reply)
             return {"op": "reply", "value": reply}
         if op == "check" and self.allow_check:
-            from grader.judging import reference_steps
-
             raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
-            return {"op": "reply", "value": reference_steps.check(raw, self.tools if self.tools is not None else SEED_TOOLS)}
+            answer = self.checker(raw, self.tools if self.tools is not None else SEED_TOOLS)
+            self.transcript.checks.append((raw, answer))
+            return {"op": "reply", "value": answer}
         return {"op": "raise", "type": "RuntimeError", "message": f"unknown request {op!r}"}
 
 
@@ -307,10 +325,12 @@ class DrawnResponder:
         cases' words to fit 2,000 characters could pass them (an image's length is drawn), and the loop that passed it
         on lost the case (issue 24)."""
         if op == "check" and self.worker_tools is not None:
-            from grader.judging import reference_steps
-
             raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
-            return {"op": "reply", "value": reference_steps.check(raw, self.worker_tools)}
+            answer = self.inner.checker(raw, self.worker_tools)
+            transcript = getattr(self.inner, "transcript", None)
+            if transcript is not None:  # recorded in the cases' words, as everything the transcript holds
+                transcript.checks.append((self.draw.backward(raw), self.draw.backward(answer)))
+            return {"op": "reply", "value": answer}
         message = {key: ({"plain": self.draw.backward(value["plain"])} if isinstance(value, dict) and "plain" in value
                          else value) for key, value in message.items()}
         reply = dict(self.inner.answer(op, message))
@@ -318,6 +338,19 @@ class DrawnResponder:
             if key in reply:
                 reply[key] = self.draw.forward(reply[key])
         return reply
+
+
+def drawn_ids(message, provider, draw_id):
+    """``message`` (an assistant turn, JSON data) with each tool call's id replaced by ``draw_id(id)``; a call whose id
+    is not a non-empty string keeps it. Two calls with the same id keep one id (a case about a repeated id)."""
+    message = copy.deepcopy(message)
+    calls = (message.get("tool_calls") or [] if provider == "openai" else
+             [b for b in message.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"])
+    drawn = {}
+    for call in calls:
+        if isinstance(call, dict) and isinstance(call.get("id"), str) and call["id"]:
+            call["id"] = drawn.setdefault(call["id"], draw_id(call["id"]))
+    return message
 
 
 def receipt_dispatch(name, arguments):
@@ -512,7 +545,7 @@ class Harness:
         return notes
 
     def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None,
-                counted=True):
+                counted=True, max_requests=None):
         """Run ``function(*args)`` for each argument list in the worker and fill ``transcript``.
 
         Args:
@@ -526,6 +559,7 @@ class Harness:
             worker: which worker runs it (``worker``: 0, 1 or None for a drawn one).
             counted: False for a sibling, which may run at the same time as its case in the other worker: it leaves the
                 harness's record alone (the last transcript, what was printed, the cases cut short in a row and in all).
+            max_requests: requests one call may make (int; ``grader.isolation.sandbox.Sandbox.run``), or None.
         Returns:
             the same ``transcript``.
         """
@@ -546,7 +580,9 @@ class Harness:
             invocations, globals_ = draw.forward(invocations), draw.forward(globals_ or {})
             responder = DrawnResponder(responder, draw)
         transcript.worker = id(sandbox)
-        outcome = sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact)
+        # Passed only when set: the run's other callers (and the tests that wrap it) keep the bound of ``Limits``.
+        extra = {} if max_requests is None else {"max_requests": max_requests}
+        outcome = sandbox.run(function, invocations, globals_ or {}, responder, view=view, hidden=self.redact, **extra)
         for entry in outcome.results:
             if "raised" in entry:
                 # Where it raised is shown in visible cases only: which line raised depends on the input.
@@ -1158,6 +1194,41 @@ class ExerciseHarness:
             [(_, drawn)], registry = draw.templated_around([(None, value)], tools)
             return json.dumps(drawn), registry
         return raw, tools
+
+    def turn(self, message, provider, *, tools=None, dispatch_reply=receipt_dispatch, times=1):
+        """Answer one assistant turn with the exercise's entry (notebook 7's ``answer_turn``) and record what happens.
+
+        The entry is called as ``answer_turn(message, provider, check, dispatch, done)``: ``check`` is the grader's
+        trusted steps on a provider's tool call (``reference_steps.check_tool_call``, against ``tools``), ``dispatch``
+        answers with ``dispatch_reply``, and ``done`` is one dict the case's calls share (the caller's idempotency
+        record). In a hidden case every call id gets a drawn tail (``Draw.with_id_tail``) and the words are drawn.
+
+        Args:
+            message: the assistant message in the provider's shape (JSON data, the cases' words).
+            provider: ``"openai"`` or ``"anthropic"`` (str).
+            tools: the registry the calls are checked against (Python classes; the seed's by default).
+            dispatch_reply: ``callable(name, arguments) -> value``; may raise ``TimeoutError``, ``ConnectionError``
+                or ``RuntimeError`` (a tool that failed).
+            times: how many times the same turn is answered, with the same ``done`` (a replay: int).
+        Returns:
+            ``Transcript`` (``returns``: one entry per answer; ``dispatches``; ``checks``); its ``turn`` attribute is
+            the message as handed over, in the cases' words (with the drawn ids).
+        """
+        from grader.judging import reference_steps
+
+        transcript = Transcript()
+        draw = self.harness.draw if self.harness.redact else None
+        if draw is not None:
+            message = drawn_ids(message, provider, draw.with_id_tail)
+        transcript.turn = message
+        tools = tools if tools is not None else SEED_TOOLS
+        responder = Responder(transcript, NeverCorrects(None), dispatch_reply, tools, allow_check=True,
+                              checker=reference_steps.check_tool_call)
+        proxies = [{"__kit__": "check"}, {"__kit__": "dispatch"}, {"__kit__": "store"}]
+        # A check and a dispatch per call of the turn, and the usual margin: a loop that asks on and on still stops.
+        allowed = Limits.max_requests + 2 * len(expectations.turn_calls(message, provider))
+        return self.harness.execute(transcript, self.entry, [[message, provider, *proxies]] * times,
+                                    responder=responder, max_requests=allowed)
 
     def call(self, *args, function=None, view=None, times=1, vary=True):
         """Call a plain function of the exercise and record what it returned.

@@ -34,6 +34,16 @@ def available():
     return _reference() is not None
 
 
+# What the visible table (``grader/judging/visible_checks.json``) keys a provider's tool call by: the prefix, then the
+# call as sorted JSON. A raw call is a model's text; this prefix is no text a visible raw call starts with.
+TOOL_CALL_KEY = "tool call as sent: "
+
+
+def tool_call_key(tool_call):
+    """The visible table's key for a provider's tool call (str): ``TOOL_CALL_KEY`` and the call as sorted JSON."""
+    return TOOL_CALL_KEY + json.dumps(tool_call, sort_keys=True, ensure_ascii=False, default=str)
+
+
 def _visible_table():
     try:
         with open(VISIBLE_CHECKS_PATH, encoding="utf-8") as handle:
@@ -79,3 +89,49 @@ def check(raw, tools):
     check_call, observe = reference
     call, problems = check_call(raw, tools)
     return [call, observe(call, problems, tools)]
+
+
+def raw_of_tool_call(tool_call):
+    """The kit's raw call for a provider's tool call (str), by the reference's adapters (notebook 6b).
+
+    Args:
+        tool_call: an OpenAI ``tool_calls`` entry (it has ``function``) or an Anthropic ``tool_use`` block (any value).
+    Returns:
+        the raw call (str), or None when ``tool_call`` is no tool call at all (the adapters raise TypeError).
+    Raises:
+        LookupError: the reference is not installed.
+    """
+    try:
+        from solutions.adapters import raw_call_from_anthropic, raw_call_from_openai
+    except ImportError:
+        raise LookupError(UNCHECKED) from None
+    adapter = raw_call_from_anthropic if isinstance(tool_call, dict) and tool_call.get("type") == "tool_use" \
+        else raw_call_from_openai
+    try:
+        return adapter(tool_call)
+    except TypeError:
+        return None
+
+
+NO_TOOL_CALL = "Tool call rejected, nothing ran: this is no tool call (it has no name and no arguments)."
+
+
+def check_tool_call(tool_call, tools):
+    """Steps 1 to 3 for one tool call as its provider sent it: the trusted ``check`` handed to notebook 7's
+    ``answer_turn`` (the adapters of notebook 6b, then ``check``).
+
+    Args:
+        tool_call: an OpenAI ``tool_calls`` entry or an Anthropic ``tool_use`` block (any value).
+        tools: the registry (Python classes).
+    Returns:
+        ``[call, observation]`` as ``check`` gives them; ``[None, NO_TOOL_CALL]`` for a value no adapter reads.
+    """
+    if not available():
+        entry = _visible_table().get(tool_call_key(tool_call))
+        if entry is None:
+            return [None, UNCHECKED]
+        return [entry["call"], entry["observation"]]
+    raw = raw_of_tool_call(tool_call)
+    if raw is None:
+        return [None, NO_TOOL_CALL]
+    return check(raw, tools)

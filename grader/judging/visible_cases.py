@@ -70,6 +70,8 @@ def visible_calls(exercise_ids=None):
         for case in cases:
             if isinstance(case, ToolCallCase):
                 pairs = [(case.raw, case.tools)] + ([(case.retry, case.tools)] if case.retry is not None else [])
+            elif isinstance(case, TurnCase):  # a provider's tool calls, keyed as reference_steps reads them
+                pairs = [(reference_steps.tool_call_key(c), case.tools) for c in case.tool_calls()]
             else:
                 pairs = [(a.raw, a.tools) for a in case.args if isinstance(a, Checked)]
             for raw, tools in pairs:
@@ -428,6 +430,108 @@ ADAPTER_CASES = [
              function="raw_call_from_anthropic"),
 ]
 
+# -- notebook 7: a turn with many calls ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnCase:
+    """A visible case for notebook 7's ``answer_turn``: one assistant turn, answered ``times`` times with one ``done``.
+
+    Attributes:
+        case_id, title, rule, hint, gate: as ``ToolCallCase``.
+        provider: ``"openai"`` or ``"anthropic"`` (str). message: the assistant message in that provider's shape.
+        errors: ``((tool name, exception type name, message), ...)``: the tools whose dispatch raises.
+        times: how many times the turn is answered with the same ``done`` (int; 2 is a replay).
+        tools: the registry the calls are checked against (Python classes).
+    """
+
+    case_id: str
+    title: str
+    rule: str
+    provider: str
+    message: dict
+    hint: str
+    errors: tuple = ()
+    times: int = 1
+    tools: dict = field(default_factory=lambda: TYPED_TOOLS)
+    gate: str | None = None
+
+    def check(self, transcript):
+        """Judge a run of this case (``expectations.expect_turn_answered``); raises ``CaseFailed``."""
+        expect.expect_turn_answered(transcript, self.provider, self.tools)
+
+    def dispatch_reply(self):
+        """The case's dispatcher (``callable(name, arguments)``): a fresh receipt, or the case's exception."""
+        from grader.judging.harness import receipt_dispatch
+
+        raising = {name: (kind, text) for name, kind, text in self.errors}
+
+        def dispatch(name, arguments):
+            if name in raising:
+                kind, text = raising[name]
+                raise {"TimeoutError": TimeoutError, "ConnectionError": ConnectionError}.get(kind, RuntimeError)(text)
+            return receipt_dispatch(name, arguments)
+        return dispatch
+
+    def tool_calls(self):
+        """The turn's tool calls as the provider sent them (list of dicts)."""
+        return [tool_call for _, tool_call in expect.turn_calls(self.message, self.provider)]
+
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str): the provider, the message, the tools that raise."""
+        raising = "; ".join(f"dispatch raises {kind} for {name}" for name, kind, _ in self.errors)
+        return (f"provider={self.provider!r}, message={json.dumps(self.message)}" + (f" ({raising})" if raising else "")
+                + (f", answered {self.times} times with one done" if self.times > 1 else "")
+                + f' (print the whole input with kit_selfcheck.show("turn", "{self.case_id}"))')
+
+    def python_source(self, function):
+        """The case as Python a learner can paste into the notebook (str): ``check`` and ``dispatch`` are the
+        self-check's (``grader.learner.selfcheck.turn_check``, ``turn_dispatch``)."""
+        lines = [f"message = {self.message!r}",
+                 "check = kit_selfcheck.turn_check()  # the kit's steps 1-3 for one tool call, on the notebook's tools",
+                 f"dispatch = kit_selfcheck.turn_dispatch({[list(e) for e in self.errors]!r})",
+                 "done = {}"]
+        lines += [f"{function}(message, {self.provider!r}, check, dispatch, done)"] * self.times
+        return "\n".join(lines)
+
+
+def _turn(*calls, content=None):
+    return {"role": "assistant", "content": content, "tool_calls": [
+        {"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, n, a in calls]}
+
+
+def _blocks(*blocks):
+    return {"role": "assistant", "content": [
+        {"type": "text", "text": b} if isinstance(b, str) else {"type": "tool_use", "id": b[0], "name": b[1], "input": b[2]}
+        for b in blocks]}
+
+
+TURN_CASES = [
+    TurnCase("openai-two", "Two valid OpenAI calls: two tool messages, in order", "Every id answered once, in order.",
+             "openai", _turn(("call_1", "get_weather", '{"city": "Paris"}'), ("call_2", "get_time", "{}")),
+             "Return one {\"role\": \"tool\", \"tool_call_id\": id, \"content\": text} per call; a dict result as "
+             "json.dumps(result)."),
+    TurnCase("anthropic-mixed", "Three tool_use blocks, one invalid: two run, three results in one message",
+             "Each call stands on its own; every result in one user message.", "anthropic",
+             _blocks("Let me look.", ("toolu_1", "get_weather", {"city": "Paris"}),
+                     ("toolu_2", "set_alarm", {"hour": "seven", "minute": 30}), ("toolu_3", "get_time", {})),
+             "Answer the invalid block with check's observation and is_error true; still run the other two; return "
+             "[{\"role\": \"user\", \"content\": [three tool_result blocks]}]."),
+    TurnCase("tool-raises", "A tool that times out gets an error answer; the other call still runs",
+             "A tool's exception becomes an error answer naming its type.", "anthropic",
+             _blocks(("toolu_4", "set_alarm", {"hour": 7, "minute": 30}), ("toolu_5", "get_weather", {"city": "Lima"})),
+             "Wrap dispatch in try/except Exception and answer with is_error true and the exception's type name.",
+             errors=(("set_alarm", "TimeoutError", "the tool did not answer within 30 s"),)),
+    TurnCase("replay", "The same turn answered twice runs each tool once", "The call id is the idempotency key.",
+             "openai", _turn(("call_3", "set_alarm", '{"hour": 6, "minute": 0}')),
+             "Before running a call, look its id up in done; after running it, store its answer there.", times=2),
+    TurnCase("no-calls", "A final answer without tool calls gets []", "A turn without tool calls needs no answer.",
+             "openai", {"role": "assistant", "content": "It is sunny in Paris.", "tool_calls": None},
+             "message[\"tool_calls\"] may be missing or None: read it as no calls and return [].", gate="answers"),
+]
+
+
 def _gated(cases):
     """Give each case of a checker exercise its canary gate: accepting cases need the function to
     refuse bad input, refusing cases need it to accept good input (``grader.judging.canaries``)."""
@@ -444,6 +548,7 @@ VISIBLE_CASES = {
     "capstone": TOOL_CALL_CASES,
     "json-schema": _gated(JSON_SCHEMA_CASES),
     "adapters": [replace(c, gate="converts") for c in ADAPTER_CASES],  # see grader.judging.canaries: "converts"
+    "turn": TURN_CASES,
 }
 
 
@@ -480,4 +585,7 @@ def run_visible(harness, case):
 
     if isinstance(case, ToolCallCase):
         return harness.run(case.raw, model=case.model(), tools=case.tools)
+    if isinstance(case, TurnCase):
+        return harness.turn(case.message, case.provider, tools=case.tools, dispatch_reply=case.dispatch_reply(),
+                            times=case.times)
     return harness.call(*expand(case.args, encode_registry), function=case.function, view=case.view)

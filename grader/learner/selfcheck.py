@@ -25,6 +25,7 @@ from grader.judging.registries import fresh
 from grader.judging.visible_cases import (
     VISIBLE_CASES,
     ToolCallCase,
+    TurnCase,
     expand,
     failure_text,
     registry_source,
@@ -168,6 +169,95 @@ def run_call_case(function, case):
     return transcript
 
 
+def _turn_proxies(responder):
+    """``check`` and ``dispatch`` for a turn case run in-process, answered by ``responder`` as the grader answers them."""
+    errors = {"TimeoutError": TimeoutError, "ConnectionError": ConnectionError}
+
+    def check(tool_call):
+        return tuple(responder.answer("check", {"raw": describe(tool_call)})["value"])
+
+    def dispatch(name, arguments):
+        reply = responder.answer("dispatch", {"name": describe(name), "args": describe(arguments)})
+        if reply["op"] == "raise":
+            raise errors.get(reply["type"], RuntimeError)(reply["message"])
+        return reply["value"]
+    return check, dispatch
+
+
+def run_turn_case(function, case):
+    """Run one ``TurnCase`` in-process (``answer_turn(message, provider, check, dispatch, done)``, ``times`` times with
+    one ``done``) and return its Transcript, as ``grader.judging.harness.ExerciseHarness.turn`` builds it."""
+    from grader.judging.scripted_models import NeverCorrects
+
+    transcript = Transcript(function=getattr(function, "__name__", "the function"))
+    transcript.turn = copy.deepcopy(case.message)
+    responder = Responder(transcript, NeverCorrects(None), case.dispatch_reply(), case.tools, allow_check=True,
+                          checker=reference_steps.check_tool_call)
+    check_, dispatch = _turn_proxies(responder)
+    expectations.renamed_by = None  # a visible case's texts are as written
+    done = {}
+    for _ in range(case.times):
+        _call_with_limits(transcript, function, (copy.deepcopy(case.message), case.provider, check_, dispatch, done))
+    return transcript
+
+
+def turn_check(tools=None):
+    """A ``check(tool_call) -> (call, observation)`` for notebook 7's playground: the kit's steps 1 to 3 and notebook
+    6b's adapters on one tool call as its provider sent it (``reference_steps.check_tool_call``), against ``tools``
+    (Python classes; notebook 2's five tools by default). In a student release only the visible cases' calls can be
+    checked; any other gets an observation saying so."""
+    from grader.judging.registries import TYPED_TOOLS
+
+    registry = tools if tools is not None else TYPED_TOOLS
+
+    def check(tool_call):
+        call, observation = reference_steps.check_tool_call(tool_call, registry)
+        return call, observation
+    return check
+
+
+def turn_dispatch(errors=()):
+    """A stand-in ``dispatch(name, arguments)`` for notebook 7's playground: a receipt for each call, or the exception
+    named for its tool (``errors``: ``[[tool, "TimeoutError" | "ConnectionError" | "RuntimeError", message], ...]``).
+    Nothing runs."""
+    kinds = {"TimeoutError": TimeoutError, "ConnectionError": ConnectionError}
+    raising = {name: (kind, text) for name, kind, text in errors}
+
+    def dispatch(name, arguments):
+        if name in raising:
+            kind, text = raising[name]
+            raise kinds.get(kind, RuntimeError)(text)
+        return receipt_dispatch(name, arguments)
+    return dispatch
+
+
+def try_turn(function, message, provider, errors=(), tools=None):
+    """Answer one turn with the learner's ``answer_turn`` in the notebook, and show what ran (notebook 7's "Try it").
+
+    ``check`` is the kit's (``turn_check(tools)``), ``dispatch`` the stand-in (``turn_dispatch(errors)``), ``done`` a
+    new dict. Prints each dispatch as it happens; never raises for what the learner's code does.
+
+    Args:
+        function: the learner's ``answer_turn``. message: an assistant message in the provider's shape (dict).
+        provider: ``"openai"`` or ``"anthropic"`` (str). errors: as ``turn_dispatch``. tools: as ``turn_check``.
+    Returns:
+        what ``function`` returned (the messages to append), or None when it raised (the error is printed).
+    """
+    inner = turn_dispatch(errors)
+
+    def dispatch(name, arguments):
+        print(f"dispatch({name!r}, {arguments!r})")
+        return inner(name, arguments)
+
+    try:
+        return function(message, provider, turn_check(tools), dispatch, {})
+    except NotImplementedError:
+        print("answer_turn is not written yet: write it in the cell above, run that cell, then this one.")
+    except Exception as exc:  # the learner's bug is shown, never raised into the notebook
+        print(f"answer_turn raised {type(exc).__name__}: {exc}")
+    return None
+
+
 class KernelHarness:
     """The grader's canaries (``grader.judging.canaries``) run in the kernel: the ``ExerciseHarness`` calls they make
     (``run``, ``call``, ``entry``), answered in-process as the self-check runs its cases.
@@ -205,6 +295,20 @@ class KernelHarness:
         case = types.SimpleNamespace(raw=raw, tools=tools if tools is not None else SEED_TOOLS,
                                      model=lambda: model if model is not None else NeverCorrects(raw))
         return run_tool_call_case(self.function, case, self.exercise.style)
+
+    def turn(self, message, provider, *, tools=None, dispatch_reply=receipt_dispatch, times=1):
+        """Answer one turn with the exercise's entry (see ``grader.judging.harness.ExerciseHarness.turn``); returns a
+        Transcript, as the self-check runs a turn case."""
+        import json
+        import types
+
+        from grader.judging.registries import TYPED_TOOLS
+
+        self.last_input = json.dumps(message)
+        case = types.SimpleNamespace(message=message, provider=provider, times=times,
+                                     tools=tools if tools is not None else TYPED_TOOLS,
+                                     dispatch_reply=lambda: dispatch_reply)
+        return run_turn_case(self.function, case)
 
     def call(self, *args, function=None, view=None, times=1):
         """Call a plain function of the exercise (see ``grader.judging.harness.ExerciseHarness.call``); returns a Transcript."""
@@ -280,6 +384,8 @@ def check(function, exercise="capstone"):
     for case in cases:
         if isinstance(case, ToolCallCase):
             transcript = run_tool_call_case(function, case, style)
+        elif isinstance(case, TurnCase):
+            transcript = run_turn_case(function, case)
         else:
             transcript = run_call_case(function, case)
         try:

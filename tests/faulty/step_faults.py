@@ -299,6 +299,49 @@ def _whole(record, arguments):
 def raw_call_from_anthropic(block):
     return json.dumps({"name": _named(block), "arguments": _whole(block, _maybe(block, "input"))})
 ''',
+    "turn": '''
+import json
+
+
+def _calls(message, provider):
+    if provider == "openai":
+        return [(c["id"], c) for c in message.get("tool_calls") or []]
+    content = message.get("content")
+    if not isinstance(content, list):
+        return []
+    return [(b["id"], b) for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
+def _text(result):
+    return result if isinstance(result, str) else json.dumps(result)
+
+
+def answer_turn(message, provider, check, dispatch, done):
+    answers = []
+    for call_id, tool_call in _calls(message, provider):
+        if call_id in done:
+            answers.append(done[call_id])
+            continue
+        call, observation = check(tool_call)
+        ran = observation is None
+        if ran:
+            try:
+                text, error = _text(dispatch(call["name"], call["arguments"])), False
+            except Exception as exc:
+                text, error = f"{type(exc).__name__}: {exc}", True
+        else:
+            text, error = observation, True
+        if provider == "openai":
+            answer = {"role": "tool", "tool_call_id": call_id, "content": text}
+        else:
+            answer = {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": error}
+        if ran:
+            done[call_id] = answer
+        answers.append(answer)
+    if provider == "anthropic":
+        return [{"role": "user", "content": answers}] if answers else []
+    return answers
+''',
 }
 
 
@@ -573,4 +616,53 @@ STEP_FAULTS += [
           ("    path = _not_finite(call)", "    if len(json.dumps(call, ensure_ascii=False).encode(\"utf-8\")) > 10_000_000:\n"
            "        return None, [\"the call is too long\"]\n    path = _not_finite(call)"),
           caught_by="parse_call: A valid raw call parses to exactly the object that was sent [unpaired-surrogate]"),
+]
+
+# Notebook 7: a turn with many calls (issue 27).
+TURN = "A turn with many calls: "
+STEP_FAULTS += [
+    fault("turn", "stops_at_first_refused", "Stops the turn at the first refused call: the ids after it get no answer.",
+          ("            text, error = observation, True\n", "            text, error = observation, True\n            answers.append({\"role\": \"tool\", \"tool_call_id\": call_id, \"content\": text} if provider == \"openai\" else {\"type\": \"tool_result\", \"tool_use_id\": call_id, \"content\": text, \"is_error\": True})\n            break\n"),
+          caught_by=TURN + "Refused and valid calls in one turn"),
+    fault("turn", "skips_refused_ids", "Answers only the calls that ran: a refused call's id is left without its answer.",
+          ("            text, error = observation, True\n", "            continue\n"),
+          caught_by=TURN + "Refused and valid calls in one turn"),
+    fault("turn", "openai_is_error_key", "Adds is_error to OpenAI's tool message, a key it does not define.",
+          ('"tool_call_id": call_id, "content": text}', '"tool_call_id": call_id, "content": text, "is_error": error}'),
+          caught_by=TURN + "A turn of valid calls"),
+    fault("turn", "one_message_per_result", "Sends each Anthropic result in a message of its own.",
+          ('        return [{"role": "user", "content": answers}] if answers else []',
+           '        return [{"role": "user", "content": [answer]} for answer in answers]'),
+          caught_by=TURN + "A turn of valid calls"),
+    fault("turn", "tool_error_escapes", "Catches ValueError only: a tool's TimeoutError crashes the whole turn.",
+          ("            except Exception as exc:", "            except ValueError as exc:"),
+          caught_by=TURN + "dispatch raises for some tools"),
+    fault("turn", "error_without_its_type", "Answers a tool's failure with its message only: the type (TimeoutError) is lost.",
+          ('text, error = f"{type(exc).__name__}: {exc}", True', 'text, error = f"the tool failed: {exc}", True'),
+          caught_by=TURN + "dispatch raises for some tools"),
+    fault("turn", "python_str_of_result", "Sends str(result): a dict goes back as Python, not JSON.",
+          ("    return result if isinstance(result, str) else json.dumps(result)", "    return str(result)"),
+          caught_by=TURN + "A turn of valid calls"),
+    fault("turn", "json_encodes_text_results", "JSON-encodes every result: a string result goes back quoted.",
+          ("    return result if isinstance(result, str) else json.dumps(result)", "    return json.dumps(result)"),
+          caught_by=TURN + "Tools that return text"),
+    fault("turn", "no_idempotency_record", "Never looks at done: a replayed turn runs every tool again.",
+          ("        if call_id in done:\n", "        if False:\n"),
+          caught_by=TURN + "The same turn answered twice"),
+    fault("turn", "keys_by_content", "Keys done by the call's name and arguments: the same tool asked twice runs once.",
+          ("        if call_id in done:\n            answers.append(done[call_id])\n",
+           "        key = json.dumps(tool_call.get(\"function\") or [tool_call.get(\"name\"), tool_call.get(\"input\")], sort_keys=True)\n"
+           "        if key in done:\n            answers.append(done[key])\n"),
+          ("            done[call_id] = answer", "            done[key] = answer"),
+          caught_by=TURN + "A turn of valid calls"),
+    fault("turn", "forgets_failed_calls", "Records only calls that succeeded: a timed-out call runs again on a replay.",
+          ("        if ran:\n            done[call_id] = answer", "        if ran and not error:\n            done[call_id] = answer"),
+          caught_by=TURN + "The same turn answered twice"),
+    fault("turn", "null_tool_calls_crash", "Reads message.get(\"tool_calls\", []): OpenAI's tool_calls null raises TypeError.",
+          ('message.get("tool_calls") or []', 'message.get("tool_calls", [])'),
+          caught_by=TURN + "A final answer"),
+    fault("turn", "empty_user_message", "Sends a user message with no content for a turn without tool calls.",
+          ('        return [{"role": "user", "content": answers}] if answers else []',
+           '        return [{"role": "user", "content": answers}]'),
+          caught_by=TURN + "A final answer"),
 ]

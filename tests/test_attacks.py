@@ -32,6 +32,9 @@ ATTACKS = os.path.join(ROOT, "tests", "attacks")
 # The batch's own attacks (the gradebook and the submissions folder) belong to issue 13, which changes
 # grader/classroom/batch.py; their fixtures are here so that the list is complete, and run there.
 OWNED_ELSEWHERE = {
+    **{name: "issue 27: notebook 7a's attacker trial (tests/test_turn_grading.py)"
+       for name in ("turn_raises_after_running.py", "turn_own_cache_instead_of_done.py", "turn_error_with_traceback.py",
+                    "turn_check_by_keyword.py", "turn_check_with_two_arguments.py", "turn_dispatch_from_threads.py")},
     "csv_formula_in_file_name.sh": "issue 13: no gradebook cell may start a spreadsheet formula",
     "gradebook_adds_exercises.sh": "issue 13: the assignment's exercises come from the instructor, not the students",
     "symlink_submissions.sh": "issue 13: symlinks in a submissions folder are not submissions",
@@ -275,7 +278,7 @@ def test_extra_exercise_functions_graded_alone_earn_nothing(tmp_path):
     process, results = grade_attack(tmp_path, "gradebook_adds_exercises.py")
     assert results["score"] == 0
     assert {t["extra_data"]["exercise"] for t in results["tests"]} == {
-        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters", "turn"}
+        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters", "turn", "stream"}
 
 
 def scratch_usage(folder):

@@ -39,6 +39,7 @@ import json
 import os
 import stat
 import sys
+import threading
 import types
 
 MAX_DEPTH = 200
@@ -598,16 +599,24 @@ def decode(value, proxies):
             }
         if kind == "object":  # an SDK-style object with attributes instead of a dict (the adapters' cases)
             return types.SimpleNamespace(**{key: decode(item, proxies) for key, item in value["value"].items()})
+        if kind == "store" and "value" in value and not proxies["store"]:
+            # What the caller had recorded before this case (notebook 7: a done that already holds an id).
+            proxies["store"].update(value["value"])
         return proxies[kind]
     return value
 
 
 def make_proxies(channel):
-    """The ``ask_model``, ``dispatch`` and ``check`` the learner's code calls; the grader answers all three."""
+    """The ``ask_model``, ``dispatch`` and ``check`` the learner's code calls (and ``check_call``, notebook 7's check of
+    one provider tool call); the grader answers them all."""
+    # One request and its reply at a time: a submission that dispatches from threads sent two requests before reading
+    # either reply, and each thread read the other's (an attacker's trial of notebook 7: a different score each run).
+    one_at_a_time = threading.Lock()
 
     def ask(op, payload):
-        channel.send(dict(op=op, **payload))
-        reply = channel.receive()
+        with one_at_a_time:
+            channel.send(dict(op=op, **payload))
+            reply = channel.receive()
         if reply["op"] == "halt":
             raise RequestLimitReached("the grader stopped this call: too many ask_model/dispatch requests")
         if reply["op"] == "raise":
@@ -625,7 +634,13 @@ def make_proxies(channel):
         call, observation = ask("check", {"raw": describe(raw)})
         return call, observation
 
-    return {"ask_model": ask_model, "dispatch": dispatch, "check": check}
+    def check_call(tool_call):
+        # Notebook 7's check(tool_call): the same trusted steps, for one tool call as its provider sent it; the
+        # signature the notebook and its self-check give, so a call by keyword works here as there.
+        call, observation = ask("check", {"raw": describe(tool_call)})
+        return call, observation
+
+    return {"ask_model": ask_model, "dispatch": dispatch, "check": check, "check_call": check_call}
 
 
 def safe_str(value):
@@ -694,7 +709,7 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
         namespace[name] = decoded
     function = namespace.get(message["entry"])
     # A store the case's invocations share (notebook 7's idempotency record, kept by the caller across turns): one
-    # empty dict per case, the same object in each of its invocations.
+    # dict per case, the same object in each of its invocations, holding what the first marker brought (``decode``).
     proxies = dict(proxies, store={})
     for invocation in message["invocations"]:
         args = [decode(arg, proxies) for arg in invocation]

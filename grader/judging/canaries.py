@@ -369,6 +369,22 @@ def _turn_answers(harness):
         expect.fail("answer_turn did not run and answer a turn holding one ordinary valid call")
 
 
+def _stream_assembles(harness):
+    """One ordinary call streamed in pieces must come back as the whole message it makes."""
+    call_id, text = f"call_{token_hex(6)}", json.dumps({"city": _random.choice(CITIES)})
+    # Cut between a word and what is not one: a word split in two is renamed in neither piece by a grading's draw,
+    # and the joined word would then not be the one the draw renames back.
+    cut = _random.choice([i for i in range(1, len(text)) if not (text[i - 1].isalnum() and text[i].isalnum())])
+    pieces = [{"index": 0, "id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": ""}},
+              {"index": 0, "function": {"arguments": text[:cut]}}, {"index": 0, "function": {"arguments": text[cut:]}}]
+    stream = [{"choices": [{"index": 0, "delta": {"tool_calls": [piece]}, "finish_reason": None}]} for piece in pieces]
+    stream.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    wanted = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": text}}]}
+    if not expect.strict_equal(expect.returned(harness.call(stream, function="assemble_turn")), wanted):
+        expect.fail("assemble_turn did not join an ordinary call streamed in three pieces into its message")
+
+
 CANARIES = {
     "tool_call": {"accepts": _tool_call_accepts, "rejects": _tool_call_rejects},
     "parsing": {"accepts": _parse_accepts, "rejects": _parse_rejects},
@@ -380,6 +396,8 @@ CANARIES = {
     "adapters": {"converts": _adapters_convert},
     # A turn without calls is answered with []: so is every turn by a function that returns [] (a constant stub).
     "turn": {"answers": _turn_answers},
+    # A stream that did not finish gives None: so does every stream for a function that returns None.
+    "stream": {"assembles": _stream_assembles},
 }
 
 WHY = {
@@ -392,6 +410,8 @@ WHY = {
     "answers": "it checks that a turn without tool calls gets no answer, which only means something if {function} "
                "also answers a turn that has calls, and in the grader's check {reason}. A function that returns [] "
                "whatever it is given would pass it.",
+    "assembles": "it checks one stream, which only means something if {function} also joins a stream it was not "
+                 "shown, and in the grader's check {reason}. A function that returns a fixed value would pass it.",
 }
 
 
@@ -402,7 +422,7 @@ RUNS_PER_KIND = 3
 
 
 def kinds_for(cases_folder):
-    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``/``"converts"``/``"answers"``)."""
+    """The canary kinds an exercise's case folder has (list of ``"accepts"``/``"rejects"``/``"converts"``/``"answers"``/``"assembles"``)."""
     return sorted(CANARIES.get(cases_folder, {}))
 
 
@@ -426,11 +446,13 @@ def void_sentence(harness, kind, reason):
 # What each kind of canary checks, for the note that tells its failure once (issue 11: a crash on a valid
 # input was told as a 60-word paragraph on each of nine voided cases, with its cause buried in each).
 CHECKED = {"accepts": "accept a plainly valid input", "rejects": "refuse a plainly invalid input",
-           "converts": "convert an input it was not shown", "answers": "answer a turn that holds a call"}
+           "converts": "convert an input it was not shown", "answers": "answer a turn that holds a call",
+           "assembles": "join a stream it was not shown"}
 REFERENCE = {"accepts": "it checks that a bad input is refused",
              "rejects": "it checks that a good input is accepted",
              "converts": "it checks one fixed input",
-             "answers": "it checks that a turn without calls gets no answer"}
+             "answers": "it checks that a turn without calls gets no answer",
+             "assembles": "it checks one stream"}
 
 
 def void_note(function, kind, reason, count):
@@ -450,7 +472,8 @@ def void_note(function, kind, reason, count):
 ALL_PASS = {"accepts": "a function that refuses everything would pass them",
             "rejects": "a function that accepts everything would pass them",
             "converts": "a function that returns a fixed value would pass them",
-            "answers": "a function that returns [] for every turn would pass them"}
+            "answers": "a function that returns [] for every turn would pass them",
+            "assembles": "a function that returns a fixed value would pass them"}
 
 
 def disagreement_note(function, count):

@@ -558,45 +558,89 @@ def _checked_observation(transcript, tool_call):
 NOT_CHECKED = object()
 
 
+def _carries(content, reply):
+    """Whether an answer's ``content`` carries ``reply`` (what dispatch returned, or the exception it raised)."""
+    if isinstance(reply, Exception):
+        return isinstance(content, str) and type(reply).__name__ in content
+    if isinstance(reply, str):
+        return content == reply
+    try:
+        return isinstance(content, str) and strict_equal(json.loads(content), reply)
+    except ValueError:
+        return False
+
+
+def _reply_for(unused, call_id, tools, tool_call, content):
+    """The reply (or exception) of the dispatch that answers this call, taken out of ``unused`` (a list of
+    ``(dispatch, reply)``): the first of the same call whose reply ``content`` carries, else the first of the same
+    call (its mismatch is then reported), else None."""
+    from grader.judging import reference_steps
+
+    call, _ = reference_steps.check_tool_call(tool_call, tools)
+    same = [pair for pair in unused if strict_equal(list(pair[0]), [call["name"], call["arguments"]])]
+    chosen = next((pair for pair in same if _carries(content, pair[1])), same[0] if same else None)
+    if chosen is None:
+        return None
+    unused.remove(chosen)
+    return chosen[1]
+
+
 def expect_turn_answered(transcript, provider, tools):
     """Judge notebook 7's ``answer_turn`` on one turn (``grader.judging.harness.ExerciseHarness.turn``).
 
     The rules (the notebook states each): every call id answered exactly once, in the order sent, in the provider's
-    shape; a call the check refuses is never dispatched and is answered with the check's observation, unchanged, as
-    an error; every call the check passes is dispatched exactly once, with the call as checked, even when a sibling
-    was refused; its result goes back as text (a string as it is, anything else as JSON); a tool that raised is
-    answered as an error naming the exception's type; answering the same turn again (``times`` > 1, one ``done``)
-    dispatches nothing again and gives the same answers.
+    shape; a call whose id the caller's ``done`` already holds is not run and gets the stored answer; a call the check
+    refuses is never dispatched and is answered with the check's observation, unchanged, as an error; every other call
+    the check passes is dispatched exactly once, with the call as checked, even when a sibling was refused; its result
+    goes back as text (a string as it is, anything else as JSON); a tool that raised is answered as an error naming the
+    exception's type, in usable error text (bounded, no traceback); answering the same turn again (``times`` > 1, one
+    ``done``) dispatches nothing again and gives the same answers; ``answer_turn`` never raises.
 
     Args:
-        transcript: the case's ``Transcript`` (``turn`` set). provider: ``"openai"`` or ``"anthropic"`` (str).
+        transcript: the case's ``Transcript`` (``turn`` and ``done`` set). provider: ``"openai"`` or ``"anthropic"``.
         tools: the registry the calls were checked against (Python classes, the cases' words).
     Raises:
         CaseFailed: the first rule broken, in one sentence that names no hidden input.
     """
     from grader.judging import reference_steps
 
-    value = returned(transcript)
+    returned(transcript)
+    if any(kind == "raised" for kind, _ in transcript.returns):
+        fail("answer_turn raised an exception while answering a turn: it must answer every call, and a tool that "
+             "fails is answered with an error, never raised.")
+    results = [value for kind, value in transcript.returns if kind == "returned"]
     calls = turn_calls(transcript.turn, provider)
-    results = [entry[1] for entry in transcript.returns if entry[0] == "returned"]
-    answers = _answers_of(value, provider, len(calls))
+    stored = transcript.done or {}
+    answers = _answers_of(results[0], provider, len(calls))
     if [a[0] for a in answers] != [c[0] for c in calls]:
         fail("The answers' ids must be the calls' ids, each exactly once and in the order the model sent them: the "
              "provider refuses a request whose results name an id it did not send, or leave one out.")
     expected = []  # (name, arguments) of each call that should run, in order
-    for _, tool_call in calls:
+    for call_id, tool_call in calls:
         call, observation = reference_steps.check_tool_call(tool_call, tools)
-        if observation is None:
+        if observation is None and call_id not in stored:
             expected.append((call["name"], call["arguments"]))
     dispatched = list(transcript.dispatches)
+    if len(dispatched) == len(expected) and any(not strict_equal(list(d), list(e)) for d, e in zip(dispatched, expected)) \
+            and all(any(strict_equal(list(d), list(e)) for d in dispatched) for e in expected):
+        fail("The calls ran in another order than the model sent them: run them one after another, in the order sent "
+             "(this notebook's policy; threads finish in any order).")
     if len(dispatched) > len(expected) or any(not strict_equal(list(d), list(e)) for d, e in zip(dispatched, expected)):
-        fail("A call was dispatched that check refused, or with other arguments than check returned, or a second time: "
-             "dispatch each call check passes once, as check returned it, and never one it refused.")
+        fail("A call was dispatched that check refused, or with other arguments than check returned, or a second time, "
+             "or one whose id done already held: dispatch each call check passes once, as check returned it.")
     if len(dispatched) < len(expected):
         fail("A call that check passed was not dispatched: in this turn's policy each call stands on its own, so a "
              "valid call runs even when another call of the same turn was refused or failed.")
-    replies = iter(transcript.dispatch_replies)
-    for (call_id, tool_call), (_, content, is_error) in zip(calls, answers):
+    # Which reply answers which call: each call takes the first unused dispatch of the same call whose reply its
+    # answer carries (the same call sent twice may run in either order; threads did).
+    unused = list(zip(dispatched, transcript.dispatch_replies))
+    for index, ((call_id, tool_call), (_, content, is_error)) in enumerate(zip(calls, answers)):
+        if call_id in stored:
+            answer = results[0][index] if provider == "openai" else results[0][0]["content"][index]
+            if not strict_equal(answer, stored[call_id]):
+                fail("A call whose id done already held must get the answer stored there, as it is, and not run: the "
+                     "id is the idempotency key.")
+            continue
         if not isinstance(content, str):
             fail(f"Every answer's content must be text (str); one was {describe_value(content)}.")
         observation = _checked_observation(transcript, tool_call)
@@ -610,11 +654,12 @@ def expect_turn_answered(transcript, provider, tools):
             if is_error is False and provider == "anthropic":
                 fail("A refused call's tool_result must have is_error true: the model then knows the call did not run.")
             continue
-        reply = next(replies, None)
+        reply = _reply_for(unused, call_id, tools, tool_call, content)
         if isinstance(reply, Exception):
             if type(reply).__name__ not in content:
                 fail("When dispatch raises, the answer must name the exception's type (TimeoutError, RuntimeError...): "
                      "the model and whoever reads the log learn what failed.")
+            check_error_text(content, "The answer for a tool that raised")
             if is_error is False and provider == "anthropic":
                 fail("A tool that raised is answered with is_error true: the call did not give a result.")
             continue
@@ -630,6 +675,6 @@ def expect_turn_answered(transcript, provider, tools):
                  "(json.dumps; str() of a dict is Python, not JSON).")
         if is_error is True:
             fail("A call that ran and returned is answered with is_error false (or without is_error).")
-    if len(results) > 1 and any(not strict_equal(result, results[0]) for result in results[1:]):
-        fail("Answering the same turn again (with the same done) must give the same answers: the ids it holds are "
-             "answered from done, not run again.")
+    if any(not strict_equal(result, results[0]) for result in results[1:]):
+        fail("Answering the same turn again with the same done must give the very same answers, error flags included: "
+             "store each answer whole (its text and whether it was an error) and send it again as it is.")

@@ -175,6 +175,7 @@ class Transcript:
             one worker (``expectations.stopped_asking``).
         checks: ``(value, [call, observation])`` for each ``check`` the submission asked the grader, in order.
         turn: the assistant message a turn case handed over (``ExerciseHarness.turn``), in the cases' words, or None.
+        done: what the caller's record held before a turn case's first answer (``{call_id: answer}``), or {}.
     """
 
     returns: list = field(default_factory=list)
@@ -194,6 +195,7 @@ class Transcript:
     model_raised: int = 0
     checks: list = field(default_factory=list)
     turn: object = None
+    done: dict = field(default_factory=dict)
 
     @property
     def result(self):
@@ -340,9 +342,18 @@ class DrawnResponder:
         return reply
 
 
+def with_id(answer, call_id):
+    """A stored answer (an OpenAI tool message or an Anthropic tool_result block) with its id replaced by ``call_id``."""
+    answer = dict(answer)
+    for key in ("tool_call_id", "tool_use_id"):
+        if key in answer:
+            answer[key] = call_id
+    return answer
+
+
 def drawn_ids(message, provider, draw_id):
     """``message`` (an assistant turn, JSON data) with each tool call's id replaced by ``draw_id(id)``; a call whose id
-    is not a non-empty string keeps it. Two calls with the same id keep one id (a case about a repeated id)."""
+    is not a non-empty string keeps it, and two calls with the same id keep one id."""
     message = copy.deepcopy(message)
     calls = (message.get("tool_calls") or [] if provider == "openai" else
              [b for b in message.get("content") or [] if isinstance(b, dict) and b.get("type") == "tool_use"])
@@ -1195,7 +1206,7 @@ class ExerciseHarness:
             return json.dumps(drawn), registry
         return raw, tools
 
-    def turn(self, message, provider, *, tools=None, dispatch_reply=receipt_dispatch, times=1):
+    def turn(self, message, provider, *, tools=None, dispatch_reply=receipt_dispatch, times=1, done=None):
         """Answer one assistant turn with the exercise's entry (notebook 7's ``answer_turn``) and record what happens.
 
         The entry is called as ``answer_turn(message, provider, check, dispatch, done)``: ``check`` is the grader's
@@ -1210,21 +1221,27 @@ class ExerciseHarness:
             dispatch_reply: ``callable(name, arguments) -> value``; may raise ``TimeoutError``, ``ConnectionError``
                 or ``RuntimeError`` (a tool that failed).
             times: how many times the same turn is answered, with the same ``done`` (a replay: int).
+            done: what the caller's ``done`` holds before the first answer (``{call_id: answer}``, the ids as written;
+                a drawn id's tail is added to its key and to the answer's id), or None for an empty one.
         Returns:
             ``Transcript`` (``returns``: one entry per answer; ``dispatches``; ``checks``); its ``turn`` attribute is
-            the message as handed over, in the cases' words (with the drawn ids).
+            the message as handed over, in the cases' words (with the drawn ids), and ``done`` what ``done`` held
+            before the first answer (with the drawn ids).
         """
         from grader.judging import reference_steps
 
         transcript = Transcript()
         draw = self.harness.draw if self.harness.redact else None
+        done = copy.deepcopy(done or {})
         if draw is not None:
-            message = drawn_ids(message, provider, draw.with_id_tail)
-        transcript.turn = message
+            tails = {}
+            message = drawn_ids(message, provider, lambda call_id: tails.setdefault(call_id, draw.with_id_tail(call_id)))
+            done = {tails.setdefault(key, draw.with_id_tail(key)): with_id(answer, tails[key]) for key, answer in done.items()}
+        transcript.turn, transcript.done = message, done
         tools = tools if tools is not None else SEED_TOOLS
         responder = Responder(transcript, NeverCorrects(None), dispatch_reply, tools, allow_check=True,
                               checker=reference_steps.check_tool_call)
-        proxies = [{"__kit__": "check"}, {"__kit__": "dispatch"}, {"__kit__": "store"}]
+        proxies = [{"__kit__": "check_call"}, {"__kit__": "dispatch"}, {"__kit__": "store", "value": done}]
         # A check and a dispatch per call of the turn, and the usual margin: a loop that asks on and on still stops.
         allowed = Limits.max_requests + 2 * len(expectations.turn_calls(message, provider))
         return self.harness.execute(transcript, self.entry, [[message, provider, *proxies]] * times,

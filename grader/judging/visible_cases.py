@@ -532,6 +532,58 @@ TURN_CASES = [
 ]
 
 
+def _stream(*deltas, finish="tool_calls"):
+    out = [{"choices": [{"index": 0, "delta": delta, "finish_reason": None}]} for delta in deltas]
+    return out + ([{"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}] if finish else [])
+
+
+def _piece(index, arguments, call_id=None, name=None):
+    piece = {"index": index, "function": {"arguments": arguments}}
+    if call_id:
+        piece = {"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+    return {"tool_calls": [piece]}
+
+
+def _assembled(expected):
+    def check(t):
+        value = expect.returned(t)
+        if expected is None and value is not None:
+            expect.fail("This stream did not finish (finish_reason \"length\"): return None, so the model is asked again.")
+        if expected is not None and not expect.strict_equal(value, expected):
+            expect.fail("The message differs from what the stream carries: join each call's pieces by index (id and name "
+                        "from the first piece, arguments concatenated exactly) and the text pieces as content.")
+    return check
+
+
+def _whole(*calls, content=None):
+    return {"role": "assistant", "content": content, "tool_calls": [
+        {"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, n, a in calls]}
+
+
+STREAM_CASES = [
+    CallCase("one-call", "One call in three pieces becomes one whole call", "Pieces are joined by index.",
+             (_stream(_piece(0, "", "call_1", "get_weather"), _piece(0, '{"city": '), _piece(0, '"Paris"}')),),
+             _assembled(_whole(("call_1", "get_weather", '{"city": "Paris"}'))),
+             "Start a call at its first piece (id, name); add each later piece's arguments to the call at its index.",
+             function="assemble_turn", gate="assembles"),
+    CallCase("two-calls", "Two calls whose pieces interleave stay apart", "Pieces are joined by index, not by arrival.",
+             (_stream(_piece(0, '{"city": ', "call_2", "get_weather"), _piece(1, "{", "call_3", "get_time"),
+                      _piece(0, '"Lima"}'), _piece(1, "}")),),
+             _assembled(_whole(("call_2", "get_weather", '{"city": "Lima"}'), ("call_3", "get_time", "{}"))),
+             "Keep one call per index and add each piece to the call at its index.", function="assemble_turn",
+             gate="assembles"),
+    CallCase("cut", "A stream cut at max_tokens gives None", "Only a finished stream is a turn.",
+             (_stream(_piece(0, '{"city": "Par', "call_4", "get_weather"), finish="length"),),
+             _assembled(None), "Return None unless the last finish_reason is \"stop\" or \"tool_calls\".",
+             function="assemble_turn", gate="assembles"),
+    CallCase("text", "A text-only stream is a final answer", "Text pieces joined; no tool_calls key.",
+             (_stream({"role": "assistant", "content": "Sunny"}, {"content": " today."}, finish="stop"),),
+             _assembled({"role": "assistant", "content": "Sunny today."}),
+             "Join delta[\"content\"] pieces; leave tool_calls out when no call was streamed.",
+             function="assemble_turn", gate="assembles"),
+]
+
+
 def _gated(cases):
     """Give each case of a checker exercise its canary gate: accepting cases need the function to
     refuse bad input, refusing cases need it to accept good input (``grader.judging.canaries``)."""
@@ -549,6 +601,7 @@ VISIBLE_CASES = {
     "json-schema": _gated(JSON_SCHEMA_CASES),
     "adapters": [replace(c, gate="converts") for c in ADAPTER_CASES],  # see grader.judging.canaries: "converts"
     "turn": TURN_CASES,
+    "stream": STREAM_CASES,
 }
 
 

@@ -190,7 +190,7 @@ def run_turn_case(function, case):
     from grader.judging.scripted_models import NeverCorrects
 
     transcript = Transcript(function=getattr(function, "__name__", "the function"))
-    transcript.turn = copy.deepcopy(case.message)
+    transcript.turn, transcript.done = copy.deepcopy(case.message), {}
     responder = Responder(transcript, NeverCorrects(None), case.dispatch_reply(), case.tools, allow_check=True,
                           checker=reference_steps.check_tool_call)
     check_, dispatch = _turn_proxies(responder)

@@ -342,6 +342,40 @@ def answer_turn(message, provider, check, dispatch, done):
         return [{"role": "user", "content": answers}] if answers else []
     return answers
 ''',
+    "stream": '''
+def assemble_turn(chunks):
+    content, calls, at, finish = [], [], {}, None
+    for chunk in chunks:
+        for choice in chunk.get("choices") or []:
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") or {}
+            if isinstance(delta.get("content"), str):
+                content.append(delta["content"])
+            for piece in delta.get("tool_calls") or []:
+                index = piece.get("index")
+                call = at.get(index) if index is not None else (calls[-1] if calls else None)
+                if call is None or (piece.get("id") and call["id"] and piece["id"] != call["id"]):
+                    call = {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+                    calls.append(call)
+                if index is not None:
+                    at[index] = call
+                function = piece.get("function") or {}
+                if piece.get("id") and not call["id"]:
+                    call["id"] = piece["id"]
+                if function.get("name") and not call["function"]["name"]:
+                    call["function"]["name"] = function["name"]
+                if isinstance(function.get("arguments"), str):
+                    call["function"]["arguments"] += function["arguments"]
+            if choice.get("finish_reason") is not None:
+                finish = choice["finish_reason"]
+    if finish not in ("stop", "tool_calls"):
+        return None
+    message = {"role": "assistant", "content": "".join(content) if content else None}
+    if calls:
+        message["tool_calls"] = calls
+    return message
+''',
 }
 
 
@@ -665,4 +699,37 @@ STEP_FAULTS += [
           ('        return [{"role": "user", "content": answers}] if answers else []',
            '        return [{"role": "user", "content": answers}]'),
           caught_by=TURN + "A final answer"),
+]
+
+# Notebook 7b: a streamed turn (issue 27).
+STREAM = "A streamed turn: "
+STEP_FAULTS += [
+    fault("stream", "keyed_by_index_only", "Joins pieces by index alone: two calls at index 0 (Ollama) become one.",
+          ('        if call is None or (piece.get("id") and call["id"] and piece["id"] != call["id"]):',
+           "        if call is None:"),
+          caught_by=STREAM + "Servers behind OpenAI-compatible APIs"),
+    fault("stream", "joined_by_arrival", "Adds each piece to the last call started: interleaved calls mix their arguments.",
+          ('call = at.get(index) if index is not None else (calls[-1] if calls else None)',
+           'call = calls[-1] if calls and not piece.get("id") else None'),
+          caught_by=STREAM + "A streamed turn becomes exactly"),
+    fault("stream", "normalises_arguments", "Parses the joined arguments and writes them again: the model's spacing is lost.",
+          ('    if calls:\n        message["tool_calls"] = calls',
+           '    for call in calls:\n        try:\n            call["function"]["arguments"] = __import__("json").dumps(__import__("json").loads(call["function"]["arguments"]))\n'
+           '        except ValueError:\n            pass\n    if calls:\n        message["tool_calls"] = calls'),
+          caught_by=STREAM + "Arguments that are not valid JSON once joined"),
+    fault("stream", "answers_a_cut_stream", "Answers a stream cut at max_tokens (only a missing finish_reason gives None).",
+          ('    if finish not in ("stop", "tool_calls"):', "    if finish is None:"),
+          caught_by=STREAM + "The stream ended without"),
+    fault("stream", "first_choice_by_position", "Reads chunk[\"choices\"][0]: the usage chunk at the end has no choices.",
+          ('        for choice in chunk.get("choices") or []:', '        for choice in [chunk["choices"][0]]:'),
+          caught_by=STREAM + "A streamed turn becomes exactly"),
+    fault("stream", "always_a_tool_calls_list", "Always sends a tool_calls list, empty for a final answer.",
+          ('    if calls:\n        message["tool_calls"] = calls', '    message["tool_calls"] = calls'),
+          caught_by=STREAM + "A final answer streamed in pieces"),
+    fault("stream", "null_arguments_crash", "Adds arguments whenever the key is there: a first piece's null raises TypeError.",
+          ('                if isinstance(function.get("arguments"), str):', '                if "arguments" in function:'),
+          caught_by=STREAM + "A streamed turn becomes exactly"),
+    fault("stream", "empty_content_string", "Sends content \"\" when nothing was said (None is what the API sends).",
+          ('"content": "".join(content) if content else None}', '"content": "".join(content)}'),
+          caught_by=STREAM + "A final answer streamed in pieces"),
 ]

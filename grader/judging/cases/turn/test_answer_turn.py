@@ -107,7 +107,8 @@ def test_refused_calls_do_not_stop_the_valid_ones(harness, provider, message):
 
 
 RAISE_RULE = ("A tool that raises or times out is answered as an error naming the exception's type (is_error true for "
-              "Anthropic); the other calls of the turn are still answered, and answer_turn itself never raises.")
+              "Anthropic), in one bounded sentence without a traceback; the other calls of the turn are still answered, "
+              "and answer_turn itself never raises.")
 RAISING = {
     "openai-timeout": ("openai", openai_turn(("call_l1", "set_alarm", ALARM[0]), ("call_l2", "get_weather", WEATHER[0])),
                        {"set_alarm": TimeoutError("the tool did not answer within 30 s")}),
@@ -156,8 +157,9 @@ def test_a_string_result_goes_back_as_it_is(harness, provider):
     expect_turn_answered(transcript, provider, TYPED_TOOLS)
 
 
-REPLAY_RULE = ("The call id is the idempotency key: a call whose id is in done is not run again and gets its stored "
-               "answer; every call handed to its tool is recorded in done, a failed or timed-out one too.")
+REPLAY_RULE = ("The call id is the idempotency key: a call whose id is in done is not run again and gets the answer "
+               "stored there, as it is; every call handed to its tool is recorded in done (its whole answer), a failed "
+               "or timed-out one too.")
 REPLAYS = {
     "openai-replay": ("openai", openai_turn(("call_q1", "set_alarm", ALARM[0]), ("call_q2", "get_weather", WEATHER[0])), {}),
     "anthropic-replay": ("anthropic", anthropic_turn(("toolu_r1", "set_alarm", ALARM[1]), ("toolu_r2", "get_time", {})), {}),
@@ -180,6 +182,33 @@ def test_a_replayed_turn_runs_nothing_twice(harness, provider, message, errors):
     payment is made twice (Stripe's idempotency keys exist for exactly this).
     """
     transcript = harness.turn(message, provider, tools=TYPED_TOOLS, dispatch_reply=failing(**errors), times=2)
+    expect_turn_answered(transcript, provider, TYPED_TOOLS)
+
+
+STORED = {
+    "openai-done-holds-one": ("openai", openai_turn(("call_u1", "set_alarm", ALARM[0]), ("call_u2", "get_time", "{}")),
+                              {"call_u1": {"role": "tool", "tool_call_id": "call_u1",
+                                           "content": '{"status": "ok", "alarm": "07:30"}'}}),
+    "anthropic-done-holds-a-failure": ("anthropic", anthropic_turn(("toolu_v1", "set_alarm", ALARM[1]),
+                                                                   ("toolu_v2", "get_weather", WEATHER[1])),
+                                       {"toolu_v1": {"type": "tool_result", "tool_use_id": "toolu_v1", "is_error": True,
+                                                     "content": "The tool set_alarm failed: TimeoutError: timed out"}}),
+}
+
+
+@rule_id("turn.idempotent")
+@pytest.mark.points(1)
+@pytest.mark.rule(REPLAY_RULE)
+@pytest.mark.parametrize("provider, message, done", list(STORED.values()), ids=list(STORED))
+def test_an_id_the_caller_recorded_is_not_run_again(harness, provider, message, done):
+    """The caller's done already holds one of the turn's ids (a turn replayed after a restart): that call gets the
+    stored answer and does not run; the other calls run.
+
+    Why: the record is the caller's, kept across turns and restarts; a runtime that keeps its own cache in a module
+    global instead passes a replay in one process and runs the side effect again after a restart (an attacker's
+    trial of notebook 7: 29/29 with done ignored).
+    """
+    transcript = harness.turn(message, provider, tools=TYPED_TOOLS, done=done)
     expect_turn_answered(transcript, provider, TYPED_TOOLS)
 
 

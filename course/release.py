@@ -1,4 +1,4 @@
-"""The student release: ``python -m course.release DEST [--notebooks 00-02] [--zip]``.
+"""The student release: ``python -m course.release DEST [--notebooks 00-02] [--self-study] [--zip]``.
 
 Writes what learners get for a classroom assignment: the learner notebooks you assign (all by default;
 ``--notebooks`` takes a subset, e.g. ``00-02`` or ``01,05``), the visible self-checks (the grader with
@@ -7,6 +7,10 @@ still work), ``requirements.txt``, the kit's licenses and a README for students.
 needs: no ``solutions/``, no hidden cases, no canary value pools, no model answers, no instructor tools
 (``INSTRUCTOR_ONLY``). The notebooks are generated afresh from the solved sources, so work done in this
 clone's ``notebooks/`` never reaches students. ``tests/test_classroom.py`` proves it.
+
+``--self-study`` is the release for a learner on their own (issue 27): the same, plus the model answers to the chosen
+notebooks' interview questions (``answers/``) and the one-page cheat sheet (``cheatsheet.md``). Still no reference and
+no hidden cases: the answers are prose, and a self-learner grades against the visible cases.
 """
 
 import argparse
@@ -16,7 +20,7 @@ import os
 import shutil
 import sys
 
-from grader.paths import GRADER_DIR, refuse_stray_folders
+from grader.paths import ANSWERS_DIR, CHEATSHEET_PATH, GRADER_DIR, refuse_stray_folders
 
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
@@ -163,13 +167,39 @@ def write_licenses(destination):
     return sorted(texts)
 
 
-def build_release(destination, make_zip=False, notebooks="all"):
+SELF_STUDY_README = """
+## Model answers (self-study)
+
+`answers/` holds a model answer to each interview question at the end of your notebooks: read one after you have
+written your own. `cheatsheet.md` is one page of every rule the grader checks, each with its reason.
+"""
+
+
+def write_self_study(destination, chosen):
+    """Copy the model answers of the ``chosen`` notebooks (file names) into ``destination/answers``, and the cheat
+    sheet to ``destination/cheatsheet.md``; returns the answer files written (list of str).
+
+    Raises:
+        FileNotFoundError: a chosen notebook has no model answers (a self-study release must not go out without them).
+    """
+    os.makedirs(os.path.join(destination, "answers"))
+    written = []
+    for filename in chosen:
+        name = filename.replace(".ipynb", ".md")
+        shutil.copyfile(os.path.join(ANSWERS_DIR, name), os.path.join(destination, "answers", name))
+        written.append(name)
+    shutil.copyfile(CHEATSHEET_PATH, os.path.join(destination, "cheatsheet.md"))
+    return written
+
+
+def build_release(destination, make_zip=False, notebooks="all", self_study=False):
     """Write the student release into ``destination`` (it must not exist yet).
 
     Args:
         destination: the folder to create (str).
         make_zip: also write ``destination + ".zip"`` (bool).
         notebooks: which notebooks to hand out, a ``--notebooks`` spec (``grader.classroom.assignment.select_notebooks``).
+        self_study: add the model answers and the cheat sheet (``write_self_study``) (bool).
     Returns:
         list of the release's files, relative to ``destination``.
     Raises:
@@ -196,7 +226,10 @@ def build_release(destination, make_zip=False, notebooks="all"):
     with open(os.path.join(destination, "requirements.txt"), "w", encoding="utf-8") as handle:
         handle.write(student_requirements())
     with open(os.path.join(destination, "README.md"), "w", encoding="utf-8") as handle:
-        handle.write(STUDENT_README.replace("{first}", chosen[0]).replace("{version}", __version__))
+        handle.write(STUDENT_README.replace("{first}", chosen[0]).replace("{version}", __version__)
+                     + (SELF_STUDY_README if self_study else ""))
+    if self_study:
+        write_self_study(destination, chosen)
     write_licenses(destination)
     files = sorted(os.path.relpath(os.path.join(base, name), destination)
                    for base, _, names in os.walk(destination) for name in names)
@@ -214,13 +247,19 @@ def main(argv=None):
     parser.add_argument("--notebooks", default="all", metavar="SPEC",
                         help="the notebooks to hand out: all (default), a number (05), a range (00-02), names, "
                              "comma-separated")
+    parser.add_argument("--self-study", action="store_true",
+                        help="add the model answers to the interview questions and the cheat sheet (for a learner "
+                             "on their own; still no reference and no hidden cases)")
     parser.add_argument("--zip", action="store_true", help="also write DESTINATION.zip")
     parser.add_argument("--version", action="version", version=version_line())
     args = parser.parse_args(argv)
     try:
-        files = build_release(args.destination, args.zip, args.notebooks)
+        files = build_release(args.destination, args.zip, args.notebooks, self_study=args.self_study)
     except FileExistsError:
         print(f"error: {args.destination} exists; choose a new folder.", file=sys.stderr)
+        return 2
+    except FileNotFoundError as exc:  # a notebook without model answers, in a self-study release
+        print(f"error: {exc.filename or exc} is missing; the self-study release needs it.", file=sys.stderr)
         return 2
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -42,6 +42,10 @@ SOLUTIONS_DIR = os.path.join(KIT_ROOT, "solutions")
 """The reference package (instructor-only): the grader's trusted steps, and the source of every notebook."""
 SOLVED_NOTEBOOKS_DIR = os.path.join(SOLUTIONS_DIR, "notebooks")
 """The solved notebooks every learner notebook, release and nbgrader assignment is generated from."""
+ANSWERS_DIR = os.path.join(SOLUTIONS_DIR, "answers")
+"""The model answers to each notebook's interview questions (``NN_name.md``, one per notebook)."""
+CHEATSHEET_PATH = os.path.join(KIT_ROOT, "docs", "cheatsheet.md")
+"""One page of every rule the grader checks with its reason; shipped in a self-study release too."""
 NOTEBOOKS_DIR = os.path.join(KIT_ROOT, "notebooks")
 """The learner notebooks (a clone, or a student release); absent from an installed kit."""
 REQUIREMENTS_PATH = os.path.join(KIT_ROOT, "requirements.txt")

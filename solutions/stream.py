@@ -40,16 +40,18 @@ def assemble_turn(chunks):
             usage chunk) carries nothing. Only the first choice (``index`` 0) is read.
     Returns:
         ``{"role": "assistant", "content": str or None, "tool_calls": [{"id", "type": "function", "function":
-        {"name", "arguments"}}, ...]}`` with the calls in the order they started (OpenAI's index order) and each
-        ``arguments`` the exact concatenation of its pieces (not parsed, not repaired); ``tool_calls`` only when there
-        are calls. None when the last ``finish_reason`` is not ``"stop"`` or ``"tool_calls"`` (``"length"``: cut at
-        max_tokens, ask again with more room; none: the stream broke off).
+        {"name", "arguments"}}, ...]}`` (each call in the shape a non-streamed response holds: no ``index``) with the
+        calls in the order they started (OpenAI's index order) and each ``arguments`` the exact concatenation of its
+        pieces (not parsed, not repaired); ``content`` the text pieces joined, None when no text came;
+        ``tool_calls`` only when there are calls. None when the last ``finish_reason`` that is not null is not
+        ``"stop"`` or ``"tool_calls"`` (``"length"``: cut at max_tokens, ask again with more room; none: the stream
+        broke off).
     """
     content, calls, open_calls, finish = [], [], {}, None
     for chunk in chunks:
         for choice in chunk.get("choices") or []:
             if choice.get("index", 0) != 0:
-                continue  # another choice (n > 1) is another answer: not mixed into this one
+                continue  # another choice (n > 1) is another answer: not mixed into this one (no index: the first)
             delta = choice.get("delta") or {}
             if isinstance(delta.get("content"), str):
                 content.append(delta["content"])
@@ -67,7 +69,8 @@ def assemble_turn(chunks):
                 finish = choice["finish_reason"]
     if finish not in FINISHED:
         return None
-    message = {"role": "assistant", "content": "".join(content) if content else None}
+    # None when no text came, as a non-streamed tool-call turn has it (OpenAI's first delta often carries "").
+    message = {"role": "assistant", "content": "".join(content) or None}
     if calls:
         message["tool_calls"] = calls
     return message

@@ -24,7 +24,7 @@ MAXIMA = {
     "json-schema": 56.0,
     "adapters": 32.0,
     "turn": 31.0,
-    "stream": 21.0,
+    "stream": 26.0,
 }
 
 

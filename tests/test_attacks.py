@@ -32,6 +32,9 @@ ATTACKS = os.path.join(ROOT, "tests", "attacks")
 # The batch's own attacks (the gradebook and the submissions folder) belong to issue 13, which changes
 # grader/classroom/batch.py; their fixtures are here so that the list is complete, and run there.
 OWNED_ELSEWHERE = {
+    **{f"stream_{name}.py": "issue 27: notebook 7b's attacker trial (tests/test_turn_grading.py)"
+       for name in ("a1_tell_object_none", "a2_tell_skeleton_none", "w1_mixes_choices", "w2_drops_delta_on_finish_chunk",
+                    "w3_crashes_on_null_tool_calls", "w4_new_call_on_any_id", "w5_concatenates_names")},
     **{name: "issue 27: notebook 7a's attacker trial (tests/test_turn_grading.py)"
        for name in ("turn_raises_after_running.py", "turn_own_cache_instead_of_done.py", "turn_error_with_traceback.py",
                     "turn_check_by_keyword.py", "turn_check_with_two_arguments.py", "turn_dispatch_from_threads.py")},

@@ -124,6 +124,28 @@ def test_a_release_of_some_notebooks_ships_only_their_exercises(tmp_path):
     assert bad.returncode == 2 and "90-99 names no notebook" in bad.stderr and not (tmp_path / "nope").exists()
 
 
+def test_a_self_study_release_adds_the_model_answers_and_the_cheat_sheet_only(tmp_path):
+    """Issue 27: a self-learner with a release had no model answers; --self-study adds them (and the cheat sheet) for
+    the notebooks handed out, and still no reference, no hidden case, no canary pool."""
+    destination = tmp_path / "alone"
+    process = subprocess.run([sys.executable, "-m", "course.release", str(destination), "--notebooks", "06-07",
+                              "--self-study"], cwd=ROOT, capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    assert sorted(os.listdir(destination / "answers")) == ["06_beyond.md", "07_turn.md"]
+    with open(os.path.join(ROOT, "solutions", "answers", "07_turn.md"), encoding="utf-8") as handle:
+        assert (destination / "answers" / "07_turn.md").read_text(encoding="utf-8") == handle.read()
+    assert "`turn.idempotent`" in (destination / "cheatsheet.md").read_text(encoding="utf-8")
+    assert "## Model answers (self-study)" in (destination / "README.md").read_text(encoding="utf-8")
+    shipped = {os.path.relpath(os.path.join(base, name), destination) for base, _, names in os.walk(destination)
+               for name in names}
+    assert not any(path.startswith(("solutions", os.path.join("grader", "judging", "cases", "turn"))) or
+                   path.endswith("canary_pools.json") for path in shipped)
+    plain = tmp_path / "plain"
+    subprocess.run([sys.executable, "-m", "course.release", str(plain), "--notebooks", "07"], cwd=ROOT, check=True,
+                   capture_output=True)
+    assert not (plain / "answers").exists() and not (plain / "cheatsheet.md").exists()
+
+
 @pytest.mark.parametrize("path, only", [
     ("batch.py", True), ("gradescope.py", True), ("autograde.py", True), ("insight/", True),
     ("insight/class_report.py", True), ("insight/charts.py", True), ("classroom/batch.py", True),

@@ -434,14 +434,48 @@ def test_the_hint_cell_points_at_the_first_failing_check(capsys, monkeypatch):
     namespace = {}
     exec(BASES["validate-call"].replace("type(value) is declared", "isinstance(value, declared)"), namespace)
     monkeypatch.setattr(notebook_file, "user_namespace", lambda: namespace)
-    selfcheck.hint("validate-call")
+    selfcheck.hint("validate-call", level=3)
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:3] == ["First failing check: True is not an integer",
-                         "Rule: bool is not an int, although isinstance(True, int) is True.",
-                         "Hint for that check: Compare type(value) with the declared type instead of using isinstance."]
-    assert lines[-1] == BY_ID["validate-call"].hint.splitlines()[-1]
-    selfcheck.hint("validate-call", function="not yet")  # not a function: the general hint only
-    assert capsys.readouterr().out.startswith(f"Hint for {BY_ID['validate-call'].title}:")
+    assert lines[1:4] == ["First failing check: True is not an integer",
+                          "Rule: bool is not an int, although isinstance(True, int) is True.",
+                          "Hint for that check: Compare type(value) with the declared type instead of using isinstance."]
+    assert lines[-2] == BY_ID["validate-call"].hint.splitlines()[-1]
+    selfcheck.hint("validate-call", function="not yet", level=3)  # not a function: the general hint only
+    assert capsys.readouterr().out.startswith(f"Hint 3 of 3 (the recipe) for {BY_ID['validate-call'].title}:")
+
+
+def test_the_hint_cell_gives_one_level_each_time_it_runs(capsys, monkeypatch):
+    """Issue 27: the hint cell gave the whole recipe at once; run again, it gives a nudge, the rule, then the recipe
+    (which stays), each about the first failing check."""
+    from grader.learner import notebook_file, selfcheck
+    from grader.intake.exercises import BY_ID
+
+    namespace = {}
+    exec("def answer_turn(message, provider, check, dispatch, done):\n    return []\n", namespace)
+    monkeypatch.setattr(notebook_file, "user_namespace", lambda: namespace)
+    monkeypatch.setattr(selfcheck, "_shown_levels", {})
+    info, outputs = BY_ID["turn"], []
+    for _ in range(4):
+        selfcheck.hint("turn")
+        outputs.append(capsys.readouterr().out)
+    assert [out.splitlines()[0].split(" for ")[0] for out in outputs] == [
+        "Hint 1 of 3 (a nudge)", "Hint 2 of 3 (the rule)", "Hint 3 of 3 (the recipe)", "Hint 3 of 3 (the recipe)"]
+    assert info.nudge in outputs[0] and info.rule not in outputs[0] and info.hint not in outputs[0]
+    assert info.rule in outputs[1] and info.hint not in outputs[1] and "Rule: " in outputs[1]
+    assert info.hint in outputs[2] and "Hint for that check: " in outputs[2]
+    assert all("First failing check: Two valid OpenAI calls" in out for out in outputs)
+    selfcheck.hint("turn", level=1)
+    assert capsys.readouterr().out.startswith("Hint 1 of 3 (a nudge)")
+
+
+def test_every_exercise_has_three_distinct_hint_levels():
+    from grader.intake.exercises import EXERCISES
+
+    assert len(EXERCISES) >= 10
+    for exercise in EXERCISES:
+        levels = [exercise.nudge, exercise.rule, exercise.hint]
+        assert all(len(text) > 40 for text in levels) and len(set(levels)) == 3, exercise.id
+        assert len(exercise.nudge) < len(exercise.hint), exercise.id  # a nudge, not the recipe
 
 
 def test_folded_lines_never_mix_two_reasons():

@@ -47,13 +47,14 @@ def test_hint_names_the_next_exercise_and_its_first_failing_case(tmp_path):
     cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution"))
     cell.source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
     nbformat.write(notebook, folder / "01_parsing.ipynb")
-    process = learner("--notebooks", str(folder), "hint")
+    process = learner("--notebooks", str(folder), "hint", "--level", "3")
     assert process.stdout.startswith("1 · parse_call")
-    assert "First failing case:" in process.stdout and "Hint: Check that raw is a str" in process.stdout
+    assert "First failing case:" in process.stdout and "Hint 3 of 3 (the recipe): Check that raw is a str" in process.stdout
 
 
 def test_hint_for_a_named_exercise_and_when_everything_is_done(tmp_path):
-    assert "Hint: Return a new dict with exactly four keys" in learner("hint", "tool-result").stdout
+    assert "Hint 3 of 3 (the recipe): Return a new dict with exactly four keys" in learner(
+        "hint", "tool-result", "--level", "3").stdout
     folder = tmp_path / "all"
     shutil.copytree(SOLVED, folder)
     assert learner("--notebooks", str(folder), "hint").stdout.strip() == "Every exercise is done. Well done!"
@@ -84,9 +85,24 @@ def test_hint_points_at_the_first_failing_cases_rule(tmp_path):
     cell = next(c for c in notebook.cells if c.metadata.get("nbgrader", {}).get("solution"))
     cell.source = "import json\n\ndef parse_call(raw):\n    return json.loads(raw), []\n"
     nbformat.write(notebook, folder / "01_parsing.ipynb")
-    lines = learner("--notebooks", str(folder), "hint").stdout.splitlines()
+    lines = learner("--notebooks", str(folder), "hint", "--level", "3").stdout.splitlines()
     # parse_call's first failing case is the visible "valid" one, not counted because json.loads returns an array
     # for "[]" (the canary): its rule is the one to read.
     assert lines[1] == "First failing case: Visible self-checks: A valid call parses to (call, [])"
     assert lines[2] == "Rule it checks: A raw call that is one JSON object parses to that object."
-    assert lines[-1].startswith("Hint: Check that raw is a str")
+    assert lines[-1].startswith("Hint 3 of 3 (the recipe): Check that raw is a str")
+
+
+def test_hint_levels_come_one_at_a_time(tmp_path):
+    """Issue 27: one hint gave the whole recipe at once; now a nudge by default, the rule and the recipe on request,
+    each level saying how to ask for the next."""
+    from grader.intake.exercises import BY_ID
+
+    turn = BY_ID["turn"]
+    first = learner("hint", "turn").stdout
+    assert f"Hint 1 of 3 (a nudge): {turn.nudge}" in first and turn.hint not in first and turn.rule not in first
+    assert "hint turn --level 2 (the rule)" in first
+    second = learner("hint", "turn", "--level", "2").stdout
+    assert f"Hint 2 of 3 (the rule): {turn.rule}" in second and turn.hint not in second
+    third = learner("hint", "turn", "--level", "3").stdout
+    assert f"Hint 3 of 3 (the recipe): {turn.hint}" in third and "--level 4" not in third

@@ -1,5 +1,5 @@
-"""Issue 27: notebook 7a's grading holds against the attacker's trial (tests/attacks/turn_*.py, each headed by its
-expected outcome) and agrees with the notebook's self-check."""
+"""Issue 27: notebook 7's grading holds against the attacker's trials (tests/attacks/turn_*.py and stream_*.py, each
+headed by its expected outcome) and agrees with the notebook's self-check."""
 
 import os
 
@@ -78,3 +78,38 @@ def test_requests_from_threads_are_answered_one_at_a_time(grade):
         for case in failed(results):
             assert "another order than the model sent them" in case["output"], case["output"][:300]
             assert "must be what dispatch returned" not in case["output"]
+
+
+# -- notebook 7b: assemble_turn ---------------------------------------------------------------------------------------
+
+REFERENCE_7 = os.path.join(ROOT, "solutions", "notebooks", "07_turn.ipynb")
+
+
+@pytest.mark.parametrize("seed", ["9", "39", "64", "135", "0d171e8f52417f4d", "597e1ac2aa12c162"])
+def test_the_reference_keeps_full_marks_on_the_draws_that_failed_its_canary(grade, seed):
+    """The canary's json.dumps wrote Córdoba as C\\u00f3rdoba and cut the stream inside the escape; the draw renamed the
+    joined word back, and the reference got 0/21 on 14 of 140 seeds (these among them)."""
+    process, results = grade(REFERENCE_7, "--exercise", "stream", "--seed", seed)
+    assert results["score"] == available("stream"), [(t["name"], t["output"][:200]) for t in failed(results)]
+
+
+@pytest.mark.parametrize("name", ["stream_a1_tell_object_none.py", "stream_a2_tell_skeleton_none.py"])
+def test_a_submission_that_tells_the_canary_apart_earns_no_hidden_point(grade, name):
+    """A1 and A2: the canary's chunks lacked the cases' id and object keys, and its shape was fixed: None for every
+    other stream earned the cut cases (8/21 and 6/21)."""
+    for seed in ("tell-1", "tell-2", "tell-3"):
+        process, results = grade(os.path.join(ATTACKS, name), "--exercise", "stream", "--seed", seed)
+        assert sum(t["score"] for t in results["tests"] if "hidden" in t["tags"]) == 0, seed
+
+
+@pytest.mark.parametrize("name, case", [
+    ("stream_w1_mixes_choices.py", "second-choice-ignored"),
+    ("stream_w2_drops_delta_on_finish_chunk.py", "finish-on-the-last-delta"),
+    ("stream_w3_crashes_on_null_tool_calls.py", "sdk-nulls"),
+    ("stream_w4_new_call_on_any_id.py", "id-and-name-repeated"),
+    ("stream_w5_concatenates_names.py", "id-and-name-repeated"),
+])
+def test_a_stream_joined_wrongly_loses_the_case_written_for_it(grade, name, case):
+    """W1-W5 kept 21/21: no case had two choices, a finish on the last delta, the SDK's nulls, or a repeated id/name."""
+    process, results = grade(os.path.join(ATTACKS, name), "--exercise", "stream")
+    assert any(t["name"].endswith(f"[{case}]") for t in failed(results, hidden=True)), [t["name"] for t in failed(results)]

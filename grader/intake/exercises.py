@@ -2,7 +2,8 @@
 
 One metadata file for the whole course, as rustlings keeps one ``info.toml``: each exercise names
 its notebook, the functions the learner writes, the folder of hidden cases under ``grader/judging/cases``,
-how the cases call the functions (``style``), and a hint.
+how the cases call the functions (``style``), and its hint in three levels (``nudge``, ``rule``, ``hint``: a push, the
+rules, then the recipe; issue 27).
 """
 
 import ast
@@ -24,7 +25,9 @@ class Exercise:
         cases: folder of hidden cases under ``grader/judging/cases`` (str).
         style: how cases call the entry: ``"seed"`` (TOOLS and dispatch are module globals),
             ``"explicit"`` (tools and dispatch are arguments) or ``"call"`` (plain function).
-        hint: the hint shown on demand (str).
+        hint: the recipe, the last of the three hint levels (str).
+        nudge: the first hint level, a push in the right direction (str).
+        rule: the second hint level, the rules the exercise grades in one breath (str).
     """
 
     id: str
@@ -34,6 +37,8 @@ class Exercise:
     cases: str
     style: str
     hint: str
+    nudge: str = ""
+    rule: str = ""
 
     @property
     def entry(self):
@@ -51,7 +56,8 @@ def load_exercises(path=EXERCISES_PATH):
     """
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
-    return [Exercise(e["id"], e["notebook"], e["title"], tuple(e["functions"]), e["cases"], e.get("style", "call"), e["hint"])
+    return [Exercise(e["id"], e["notebook"], e["title"], tuple(e["functions"]), e["cases"], e.get("style", "call"), e["hint"],
+                     e.get("nudge", ""), e.get("rule", ""))
             for e in data["exercises"]]
 
 

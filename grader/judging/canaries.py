@@ -370,19 +370,41 @@ def _turn_answers(harness):
 
 
 def _stream_assembles(harness):
-    """One ordinary call streamed in pieces must come back as the whole message it makes."""
-    call_id, text = f"call_{token_hex(6)}", json.dumps({"city": _random.choice(CITIES)})
-    # Cut between a word and what is not one: a word split in two is renamed in neither piece by a grading's draw,
-    # and the joined word would then not be the one the draw renames back.
-    cut = _random.choice([i for i in range(1, len(text)) if not (text[i - 1].isalnum() and text[i].isalnum())])
-    pieces = [{"index": 0, "id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": ""}},
-              {"index": 0, "function": {"arguments": text[:cut]}}, {"index": 0, "function": {"arguments": text[cut:]}}]
-    stream = [{"choices": [{"index": 0, "delta": {"tool_calls": [piece]}, "finish_reason": None}]} for piece in pieces]
-    stream.append({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    """One ordinary call, streamed in two to five pieces in one of the shapes a real stream has (a role-only first
+    delta or not, the finish on the last delta or on a chunk of its own, a usage chunk or not, chunk ids and
+    ``object`` as OpenAI writes them), must come back as the whole message it makes.
+
+    Its shape is drawn: a fixed one was a tell (return None unless the stream has the canary's four chunks, and the
+    cut cases' None counted: an attacker's trial of notebook 7b, 6/21), and so were chunks without the ``id`` and
+    ``object`` keys every case's chunks carry (8/21)."""
+    call_id = f"call_{token_hex(6)}"
+    # Non-ASCII written as it is: json.dumps's \u escapes put a backslash where the cut below may fall, and a word
+    # cut there was renamed in neither piece by the grading's draw, but renamed back once joined (0/21 for the
+    # reference on about one grading in ten).
+    text = json.dumps({"city": _random.choice(CITIES)}, ensure_ascii=False)
+    cuts = [i for i in range(1, len(text)) if not (text[i - 1].isalnum() and text[i].isalnum())]
+    points = sorted(_random.sample(cuts, min(len(cuts), 1 + _random.randrange(3))))
+    parts = [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
+    first = "" if _random.random() < 0.5 else parts.pop(0)
+    pieces = [{"index": 0, "id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": first}}]
+    pieces += [{"index": 0, "function": {"arguments": part}} for part in parts]
+    deltas = ([{"role": "assistant", "content": None}] if _random.random() < 0.5 else []) + \
+        [{"tool_calls": [piece]} for piece in pieces]
+    stream_id = f"chatcmpl-{token_hex(6)}"
+    stream = [{"id": stream_id, "object": "chat.completion.chunk",
+               "choices": [{"index": 0, "delta": delta, "finish_reason": None}]} for delta in deltas]
+    if _random.random() < 0.5:
+        stream[-1]["choices"][0]["finish_reason"] = "tool_calls"
+    else:
+        stream.append({"id": stream_id, "object": "chat.completion.chunk",
+                       "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]})
+    if _random.random() < 0.5:
+        stream.append({"id": stream_id, "object": "chat.completion.chunk", "choices": [],
+                       "usage": {"prompt_tokens": 10 + _random.randrange(90), "completion_tokens": 5, "total_tokens": 99}})
     wanted = {"role": "assistant", "content": None, "tool_calls": [
         {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": text}}]}
     if not expect.strict_equal(expect.returned(harness.call(stream, function="assemble_turn")), wanted):
-        expect.fail("assemble_turn did not join an ordinary call streamed in three pieces into its message")
+        expect.fail("assemble_turn did not join an ordinary call streamed in pieces into its message")
 
 
 CANARIES = {

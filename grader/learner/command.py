@@ -1,8 +1,8 @@
 """The learner's command line, rustlings-style: ``python -m grader.learner {progress,hint,watch}``.
 
 - ``progress``: every exercise, done / failing / not started, with scores (graded by the grader).
-- ``hint [ID]``: the hint for an exercise; without an id, for the first exercise not done yet,
-  with the first case it fails.
+- ``hint [ID] [--level N]``: the hint for an exercise; without an id, for the first exercise not done yet, with the
+  first case it fails; in three levels asked for one at a time (1 a nudge, 2 the rule, 3 the recipe).
 - ``watch``: re-grade a notebook each time it is saved and print where you stand.
 
 All three use the grader itself (``grader.learner.progress``), never a second copy of its checks.
@@ -23,8 +23,9 @@ def next_exercise(rows):
     return next((row for row in rows if row.state not in ("done", "visible ok")), None)
 
 
-def hint_text(rows, exercise_id=None):
-    """The hint to print: for ``exercise_id``, or for the first exercise not done yet (str)."""
+def hint_text(rows, exercise_id=None, level=1):
+    """The hint to print: for ``exercise_id``, or for the first exercise not done yet (str), at ``level`` (1 a nudge,
+    2 the rule, 3 the recipe: each level asked for separately, as the notebooks' hint cells give them; issue 27)."""
     if exercise_id:
         exercise = BY_ID[exercise_id]
         row = next((r for r in rows if r.exercise is exercise), None) if rows else None
@@ -33,13 +34,17 @@ def hint_text(rows, exercise_id=None):
         if row is None:
             return "Every exercise is done. Well done!"
         exercise = row.exercise
+    names = {1: "a nudge", 2: "the rule", 3: "the recipe"}
     lines = [f"{exercise.title}  (notebooks/{exercise.notebook})"]
     if row is not None and row.state == "failing":
         lines.append(row.detail)
         # The first failing case's own rule (and a visible case's hint) before the exercise's general hint (issue 11).
-        lines += [f"Rule it checks: {row.rule}"] if row.rule else []
-        lines += [f"Hint for that case: {row.case_hint}"] if row.case_hint else []
-    lines += ["", f"Hint: {exercise.hint}"]
+        lines += [f"Rule it checks: {row.rule}"] if row.rule and level >= 2 else []
+        lines += [f"Hint for that case: {row.case_hint}"] if row.case_hint and level >= 3 else []
+    text = {1: exercise.nudge, 2: exercise.rule, 3: exercise.hint}[level] or exercise.hint
+    lines += ["", f"Hint {level} of 3 ({names[level]}): {text}"]
+    if level < 3:
+        lines.append(f"More: python -m grader.learner hint {exercise.id} --level {level + 1} ({names[level + 1]}).")
     return "\n".join(lines)
 
 
@@ -98,6 +103,8 @@ def main(argv=None):
     commands.add_parser("progress", help="show every exercise: done, failing or not started")
     hint = commands.add_parser("hint", help="print the hint for the next exercise (or the one named)")
     hint.add_argument("exercise", nargs="?", choices=sorted(BY_ID), help="an exercise id")
+    hint.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
+                      help="1 a nudge (the default), 2 the rule, 3 the recipe: ask for the next one when stuck")
     watcher = commands.add_parser("watch", help="watch the notebooks folder; re-check whichever notebook you save")
     watcher.add_argument("--interval", type=float, default=1.0, help="seconds between checks for a save")
     watcher.add_argument("--max-events", type=int, default=None, help=argparse.SUPPRESS)
@@ -105,7 +112,7 @@ def main(argv=None):
     if args.command == "progress":
         print(format_progress(course_progress(args.notebooks)))
     elif args.command == "hint":
-        print(hint_text(course_progress(args.notebooks), args.exercise))
+        print(hint_text(course_progress(args.notebooks), args.exercise, args.level))
     else:
         watch(args.notebooks, args.interval, args.max_events)
     return 0

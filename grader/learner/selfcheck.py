@@ -475,35 +475,61 @@ def show(exercise, case_id=None):
         print()
 
 
-def hint(exercise, function=None):
-    """Print the hint for the first visible check that fails (its rule and its own hint), then the exercise's hint
-    (from ``grader/intake/exercises.json``); returns None.
+# The hint levels, in the order a learner gets them: a push, then the rules, then the recipe (issue 27: one hint cell
+# gave the whole recipe at once). The notebook's hint cell shows the next level each time it runs.
+HINT_LEVELS = {1: "a nudge", 2: "the rule", 3: "the recipe"}
+_shown_levels = {}  # exercise id -> the last level shown in this kernel
+
+
+def hint_lines(info, level, case=None, case_note=None):
+    """The lines of one hint level for exercise ``info`` (list of str): level 1 names the first failing check and
+    nudges; level 2 adds that check's rule and the exercise's rules; level 3 adds that check's own hint and the
+    recipe. ``case`` is the first failing visible case (or None); ``case_note`` replaces its hint (a voided check)."""
+    lines = [f"Hint {level} of 3 ({HINT_LEVELS[level]}) for {info.title}:"]
+    if case is not None:
+        lines.append(f"First failing check: {case.title}")
+        if level >= 2:
+            lines.append(f"Rule: {case.rule}")
+        if level >= 3:
+            lines.append(case_note or f"Hint for that check: {case.hint}")
+    lines.append({1: info.nudge, 2: info.rule, 3: info.hint}[level] or info.hint)
+    lines.append(f"Run this again for hint {level + 1} of 3 ({HINT_LEVELS[level + 1]})." if level < 3 else
+                 "That was the last level. kit_selfcheck.hint(\"" + info.id + "\", level=1) starts again.")
+    return lines
+
+
+def hint(exercise, function=None, level=None):
+    """Print the next hint level for an exercise (a nudge, then the rule, then the recipe: one level each time it
+    runs), about its first failing visible check; returns None.
 
     Args:
         exercise: the exercise id (str), e.g. ``"parse-call"``.
         function: the learner's function; default: the exercise's function in the notebook's namespace, if any.
+        level: 1, 2 or 3 to ask for that level; None for the one after the level shown last in this kernel (1 at
+            first, then 2, then 3, which stays).
     """
     info = BY_ID[exercise]
+    if level not in HINT_LEVELS:
+        level = min(_shown_levels.get(exercise, 0) + 1, 3)
+    _shown_levels[exercise] = level
     if function is None:
         function = notebook_file.user_namespace().get(info.entry)
+    case = note = None
     if callable(function):
         report = check(function, exercise)
         failing = next((number for number, (_, ok, _) in enumerate(report.rows) if not ok), None)
         if failing is None:
             print(f"Every visible check of {info.title} passes. Run the grader cell: its report gives the rule of each "
-                  "hidden case that fails.")
+                  "hidden case that fails.\n")
         else:
             case = VISIBLE_CASES[exercise][failing]
-            detail = report.rows[failing][2]
-            print(f"First failing check: {case.title}\nRule: {case.rule}")
-            if detail.startswith("Not counted:") and report.notes:
-                print(f"Why it is not counted: {report.notes[0]}")
-            else:
-                print(f"Hint for that check: {case.hint}")
-            for note in kept_between_calls(function, info.entry):  # a check that passed before may fail now
-                print(f"Note: {note}")
-            print()
-    print(f"Hint for {info.title}:\n{info.hint}")
+            if report.rows[failing][2].startswith("Not counted:") and report.notes:
+                note = f"Why it is not counted: {report.notes[0]}"
+    for line in hint_lines(info, level, case, note):
+        print(line)
+    if callable(function):
+        for note in kept_between_calls(function, info.entry):  # a check that passed before may fail now
+            print(f"Note: {note}")
 
 
 class GraderRun:

@@ -371,7 +371,7 @@ def assemble_turn(chunks):
                 finish = choice["finish_reason"]
     if finish not in ("stop", "tool_calls"):
         return None
-    message = {"role": "assistant", "content": "".join(content) if content else None}
+    message = {"role": "assistant", "content": "".join(content) or None}
     if calls:
         message["tool_calls"] = calls
     return message
@@ -730,6 +730,6 @@ STEP_FAULTS += [
           ('                if isinstance(function.get("arguments"), str):', '                if "arguments" in function:'),
           caught_by=STREAM + "A streamed turn becomes exactly"),
     fault("stream", "empty_content_string", "Sends content \"\" when nothing was said (None is what the API sends).",
-          ('"content": "".join(content) if content else None}', '"content": "".join(content)}'),
+          ('"content": "".join(content) or None}', '"content": "".join(content)}'),
           caught_by=STREAM + "A final answer streamed in pieces"),
 ]

@@ -11,12 +11,14 @@ GROUP = "A streamed turn"
 ORDER = 2
 
 
-def chunks(*deltas, finish="tool_calls", usage=False):
-    """A Chat Completions stream: one chunk per delta, then one with ``finish`` (none when None), then the usage chunk
-    (no choices) when ``usage``."""
+def chunks(*deltas, finish="tool_calls", usage=False, finish_on_last=False):
+    """A Chat Completions stream: one chunk per delta, then one with ``finish`` (none when None; on the last delta's
+    own chunk when ``finish_on_last``), then the usage chunk (no choices) when ``usage``."""
     out = [{"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [
         {"index": 0, "delta": delta, "finish_reason": None}]} for delta in deltas]
-    if finish is not None:
+    if finish is not None and finish_on_last:
+        out[-1]["choices"][0]["finish_reason"] = finish
+    elif finish is not None:
         out.append({"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [
             {"index": 0, "delta": {}, "finish_reason": finish}]})
     if usage:
@@ -77,8 +79,9 @@ def expect_message(harness, stream, expected, why):
         fail(why)
 
 
-JOIN_RULE = ("A call's pieces are joined by index, in arrival order: its id and name from its first piece, its "
-             "arguments the exact concatenation of every piece's arguments; the calls in the order they started.")
+JOIN_RULE = ("A call's pieces are joined by index, in arrival order: its id and name from its first piece (repeats add "
+             "nothing), its arguments the exact concatenation of every piece's arguments; the calls in the order they "
+             "started; only the choice whose index is 0, and every chunk's delta, the last one too.")
 JOINED = {
     "one-call-many-pieces": (chunks({"role": "assistant", "content": None}, start(0, "call_s1", "get_weather"),
                                     more(0, '{"city"'), more(0, ': "Paris"'), more(0, ', "units": '), more(0, '"metric"}')),
@@ -95,6 +98,29 @@ JOINED = {
                                                      "function": {"name": "get_weather", "arguments": None}}]},
                                     more(0, '{"city": "Oslo"}')),
                              message(("call_s5", "get_weather", '{"city": "Oslo"}'))),
+    # The finish reason on the chunk that carries the last piece (OpenAI sends it apart; other servers do not).
+    "finish-on-the-last-delta": (chunks(start(0, "call_s9", "get_weather", '{"city": '), more(0, '"Oslo"}'),
+                                        finish_on_last=True),
+                                 message(("call_s9", "get_weather", '{"city": "Oslo"}'))),
+    # Deltas as the OpenAI SDK's model_dump() gives them: every absent field written as null.
+    "sdk-nulls": (chunks({"role": "assistant", "content": None, "tool_calls": None, "function_call": None, "refusal": None},
+                         {"content": None, "tool_calls": [{"index": 0, "id": "call_sa", "type": "function",
+                                                           "function": {"name": "get_time", "arguments": "{}"}}],
+                          "function_call": None, "refusal": None, "role": None}),
+                  message(("call_sa", "get_time", "{}"))),
+    # A server that repeats the id and the name in every piece: one call, its name once.
+    "id-and-name-repeated": (chunks(start(0, "call_sb", "get_weather", '{"city": '),
+                                    start(0, "call_sb", "get_weather", '"Rome"}')),
+                             message(("call_sb", "get_weather", '{"city": "Rome"}'))),
+    # Two choices (n=2): only the choice whose index is 0 is this answer; the other is cut and must not count.
+    "second-choice-ignored": ([{"id": "chatcmpl-2", "object": "chat.completion.chunk", "choices": [
+        {"index": 0, "delta": {"content": "Sunny"}, "finish_reason": None},
+        {"index": 1, "delta": {"content": "Rain"}, "finish_reason": None}]},
+        {"id": "chatcmpl-2", "object": "chat.completion.chunk", "choices": [
+            {"index": 1, "delta": {"content": " and"}, "finish_reason": "length"}]},
+        {"id": "chatcmpl-2", "object": "chat.completion.chunk", "choices": [
+            {"index": 0, "delta": {"content": " today."}, "finish_reason": "stop"}]}],
+        message(content="Sunny today.")),
     "three-calls-usage-chunk": (chunks(start(0, "call_s6", "get_time", "{"), more(0, "}"), start(1, "call_s7", "get_time", "{}"),
                                        start(2, "call_s8", "get_weather", '{"city": "Rome"}'), usage=True),
                                 message(("call_s6", "get_time", "{}"), ("call_s7", "get_time", "{}"),
@@ -204,11 +230,15 @@ def test_a_stream_that_did_not_finish_is_no_turn(harness, stream):
     expect_message(harness, stream, None, "")
 
 
-TEXT_RULE = "A stream of text only is a final answer: its content joined, no tool_calls key."
+TEXT_RULE = ("A stream of text only is a final answer: its content joined, no tool_calls key; content is None when no "
+             "text came (empty text is none).")
 TEXT = {
     "text-only": (chunks({"role": "assistant", "content": ""}, {"content": "Sunny, "}, {"content": "21 degrees."},
                          finish="stop", usage=True), message(content="Sunny, 21 degrees.")),
     "nothing-said": (chunks({"role": "assistant"}, finish="stop"), message()),
+    # OpenAI's first delta carries "content": "" even before tool calls: empty text is no text.
+    "empty-text-before-a-call": (chunks({"role": "assistant", "content": ""}, start(0, "call_t1", "get_time", "{}")),
+                                 message(("call_t1", "get_time", "{}"))),
 }
 
 
@@ -224,5 +254,5 @@ def test_a_text_stream_is_a_final_answer(harness, stream, expected):
     end has no choices at all, and reading choices[0] there raises IndexError.
     """
     expect_message(harness, stream, expected,
-                   "A text-only stream gives {\"role\": \"assistant\", \"content\": <the pieces joined, or None>} and no "
-                   "tool_calls key.")
+                   "content is the text pieces joined, None when no text came (an empty text is none), and a stream "
+                   "without calls gives no tool_calls key.")

@@ -1,0 +1,36 @@
+# EXPECTED: loses points; starts a new call at every piece that carries an id, so a server repeating the id in later pieces splits one call
+FINISHED = ("stop", "tool_calls")
+
+def assemble_turn(chunks):
+    content, calls, open_calls, finish = [], [], {}, None
+    for chunk in chunks:
+        for choice in chunk.get("choices") or []:
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") or {}
+            
+            if isinstance(delta.get("content"), str):
+                content.append(delta["content"])
+            for piece in delta.get("tool_calls") or []:
+                i = piece.get("index")
+                call = open_calls.get(i) if i is not None else (calls[-1] if calls else None)
+                if call is None or piece.get("id"):
+                    call = {"id": "", "type": "function", "function": {"name": "", "arguments": ""}}
+                    calls.append(call)
+                if i is not None:
+                    open_calls[i] = call
+                f = piece.get("function") or {}
+                if piece.get("id") and not call["id"]:
+                    call["id"] = piece["id"]
+                if f.get("name") and not call["function"]["name"]:
+                    call["function"]["name"] = f["name"]
+                if isinstance(f.get("arguments"), str):
+                    call["function"]["arguments"] += f["arguments"]
+            if choice.get("finish_reason") is not None:
+                finish = choice["finish_reason"]
+    if finish not in FINISHED:
+        return None
+    m = {"role": "assistant", "content": "".join(content) if content else None}
+    if calls:
+        m["tool_calls"] = calls
+    return m

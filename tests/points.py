@@ -25,6 +25,7 @@ MAXIMA = {
     "adapters": 32.0,
     "turn": 31.0,
     "stream": 26.0,
+    "loop": 35.0,
 }
 
 

@@ -398,7 +398,7 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
     from grader.learner import selfcheck
     from grader.intake.exercises import BY_ID
     from grader.judging.registries import fresh
-    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, TurnCase, expand
+    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, LoopCase, TurnCase, expand
 
     for exercise, cases in VISIBLE_CASES.items():
         for case in cases:
@@ -415,6 +415,11 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
                 assert len(calls) == case.times and all(args[:2] == (case.message, case.provider) for args in calls)
                 check, dispatch, done = calls[0][2:]
                 assert callable(check) and callable(dispatch) and done == {} and all(a[4] is done for a in calls)
+                continue
+            if isinstance(case, LoopCase):  # notebook 8: the task, a scripted model, the kit's check, dispatch, sleep
+                [(task, model, check, dispatch, sleep, limits)] = calls
+                assert task == case.task and limits == case.limits and model.steps == case.steps
+                assert callable(check) and callable(dispatch) and sleep is print
                 continue
             assert len(calls) == 1, source
             if isinstance(case, CallCase):

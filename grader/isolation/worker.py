@@ -608,7 +608,7 @@ def decode(value, proxies):
 
 def make_proxies(channel):
     """The ``ask_model``, ``dispatch`` and ``check`` the learner's code calls (and ``check_call``, notebook 7's check of
-    one provider tool call); the grader answers them all."""
+    one provider tool call; ``model`` and ``sleep``, notebook 8's); the grader answers them all."""
     # One request and its reply at a time: a submission that dispatches from threads sent two requests before reading
     # either reply, and each thread read the other's (an attacker's trial of notebook 7: a different score each run).
     one_at_a_time = threading.Lock()
@@ -640,7 +640,18 @@ def make_proxies(channel):
         call, observation = ask("check", {"raw": describe(tool_call)})
         return call, observation
 
-    return {"ask_model": ask_model, "dispatch": dispatch, "check": check, "check_call": check_call}
+    def model(messages):
+        # Notebook 8's model: the whole conversation goes to the grader's scripted model, which replies with the next
+        # assistant message or raises TimeoutError/ConnectionError (a transient failure) or RuntimeError.
+        return ask("model", {"messages": describe(messages)})
+
+    def sleep(seconds):
+        # Notebook 8's wait before a retry: recorded by the grader, never slept (a case must not take the backoff's
+        # seconds of wall clock).
+        ask("sleep", {"seconds": describe(seconds)})
+
+    return {"ask_model": ask_model, "dispatch": dispatch, "check": check, "check_call": check_call, "model": model,
+            "sleep": sleep}
 
 
 def safe_str(value):

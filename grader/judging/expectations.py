@@ -6,6 +6,7 @@ the same checks serve hidden cases (input secret) and visible self-checks.
 Standard library only: the notebooks' self-checks import this module in the learner's kernel.
 """
 
+import copy
 import json
 import re
 
@@ -678,3 +679,247 @@ def expect_turn_answered(transcript, provider, tools):
     if any(not strict_equal(result, results[0]) for result in results[1:]):
         fail("Answering the same turn again with the same done must give the very same answers, error flags included: "
              "store each answer whole (its text and whether it was an error) and send it again as it is.")
+
+
+# -- notebook 8: the agent loop ---------------------------------------------------------------------------------------
+
+# The budgets a loop case runs with unless it says otherwise, and the stop reasons (notebook 8 states each).
+LOOP_LIMITS = {"max_turns": 10, "tool_failures": 3, "model_retries": 2, "backoff": 0.5}
+# What the scripted model (``scripted_models.LoopScript``) answers once its script runs out: a plain answer, so a loop
+# that asks on past where it should have stopped still ends (and is judged by the requests it made).
+LOOP_FINAL = {"role": "assistant", "content": "That is all I can do.", "calls": []}
+LOOP_STOPS = ("answered", "no_progress", "tool_failures", "max_turns", "model_unavailable", "model_error")
+LOOP_RESULT_KEYS = {"stop", "answer", "turns", "tool", "messages"}
+TRANSIENT_ERRORS = ("TimeoutError", "ConnectionError")
+LOOP_STOP_RULES = {
+    "answered": "A reply without calls is the model's answer: stop with \"answered\" and its content as the answer.",
+    "no_progress": ("A call sent again exactly as one refused in an earlier turn is no progress: answer that turn, then "
+                    "stop with \"no_progress\" and the tool's name (the same call meets the same refusal; one run sent "
+                    "one 85 times until its turns ran out)."),
+    "tool_failures": ("A tool whose calls failed (refused, or the tool raised) tool_failures times in a row, counted "
+                      "across turns, stops the run after that turn with \"tool_failures\" and the tool's name."),
+    "max_turns": ("After max_turns replies from the model, answer the last reply's calls and stop with \"max_turns\" "
+                  "instead of asking again."),
+    "model_unavailable": ("A model that raises TimeoutError or ConnectionError is retried at most model_retries times for "
+                          "one request; when that runs out, stop with \"model_unavailable\"."),
+    "model_error": ("A model that raises anything other than TimeoutError or ConnectionError is not retried (the same "
+                    "request fails the same way): stop at once with \"model_error\"."),
+}
+TOOL_MESSAGE = ("{\"role\": \"tool\", \"id\": the call's id, \"content\": text, \"is_error\": bool}, one per call of the "
+                "reply, in the order sent")
+
+
+class _Content:
+    """What a tool message's content must be: ``kind`` ``"observation"`` (``value`` the check's text, unchanged),
+    ``"result"`` (``value`` what dispatch returned: the same text, or it as JSON) or ``"raised"`` (``value`` the
+    exception: a bounded error text naming its type)."""
+
+    def __init__(self, kind, value):
+        self.kind, self.value = kind, value
+
+
+def _loop_key(value):
+    """A hashable key for a raw call (any JSON value): its JSON text."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _loop_tool(call):
+    """Whose failure a call is: the tool name when it is a str, else None (every nameless failure shares a count)."""
+    return call["name"] if isinstance(call, dict) and isinstance(call.get("name"), str) else None
+
+
+def loop_expected(transcript, tools):
+    """What notebook 8's rules make of a loop case: the run the reference would make with the same model, the same
+    check and the dispatch replies the case actually gave.
+
+    Args:
+        transcript: the case's ``Transcript`` (``loop``, ``checks``, ``dispatches``, ``dispatch_replies``).
+        tools: the registry (Python classes, the cases' words).
+    Returns:
+        dict: ``requests`` (the conversations the model should get, tool contents as ``_Content``), ``sleeps``
+        (seconds), ``dispatches`` (``(name, arguments)``), ``stop``, ``answer``, ``turns``, ``tool``, ``messages``.
+    """
+    from grader.judging import reference_steps
+
+    task, steps, limits = transcript.loop
+    checked = {}
+    for raw, answer in transcript.checks:
+        if isinstance(answer, (list, tuple)) and len(answer) == 2:
+            checked.setdefault(_loop_key(raw), list(answer))
+    replies = list(transcript.dispatch_replies)
+    messages = [{"role": "user", "content": task}]
+    out = {"requests": [], "sleeps": [], "dispatches": [], "answer": None, "tool": None}
+    failures, refused, turns, index = {}, set(), 0, 0
+
+    def end(stop, **extra):
+        out.update(stop=stop, turns=turns, messages=messages, **extra)
+        return out
+
+    while True:
+        reply = None
+        for attempt in range(limits["model_retries"] + 1):
+            out["requests"].append(copy.deepcopy(messages))
+            step = steps[index] if index < len(steps) else LOOP_FINAL
+            index += 1
+            if "raise" not in step:
+                reply = step
+                break
+            if step["raise"] not in TRANSIENT_ERRORS:
+                return end("model_error")
+            if attempt < limits["model_retries"]:
+                out["sleeps"].append(limits["backoff"] * 2 ** attempt)
+        if reply is None:
+            return end("model_unavailable")
+        turns += 1
+        messages.append(copy.deepcopy(reply))
+        calls = reply.get("calls") or []
+        if not calls:
+            return end("answered", answer=reply.get("content"))
+        repeated, keys, refused_now = None, [], set()
+        for entry in calls:
+            raw = entry.get("raw")
+            call, observation = checked.get(_loop_key(raw)) or reference_steps.check(raw, tools)
+            key = _loop_tool(call)
+            keys.append(key)
+            if observation is not None:
+                content, is_error = _Content("observation", observation), True
+                if _loop_key(raw) in refused and repeated is None:
+                    repeated = (key,)  # a tuple: a nameless call repeated is no progress too
+                refused_now.add(_loop_key(raw))
+            else:
+                out["dispatches"].append((call["name"], call["arguments"]))
+                given = replies[len(out["dispatches"]) - 1] if len(out["dispatches"]) <= len(replies) else None
+                is_error = isinstance(given, Exception)
+                content = _Content("raised" if is_error else "result", given)
+            failures[key] = failures.get(key, 0) + 1 if is_error else 0
+            messages.append({"role": "tool", "id": entry.get("id"), "content": content, "is_error": is_error})
+        refused |= refused_now
+        if repeated is not None:
+            return end("no_progress", tool=repeated[0])
+        worn = [key for key in keys if failures[key] >= limits["tool_failures"]]
+        if worn:
+            return end("tool_failures", tool=worn[0])
+        if turns >= limits["max_turns"]:
+            return end("max_turns")
+
+
+def _same_content(actual, expected):
+    """Whether a tool message's ``actual`` content is what ``expected`` (a ``_Content``) asks for."""
+    if expected.kind == "observation":
+        return actual == expected.value
+    if expected.kind == "raised":
+        return isinstance(actual, str) and type(expected.value).__name__ in actual
+    return _carries(actual, expected.value)
+
+
+def _conversation_problem(actual, expected, where):
+    """The first way ``actual`` (a conversation, JSON data) differs from ``expected`` (``loop_expected``'s), as one
+    sentence naming no hidden input, or None when they agree. ``where``: what the conversation is, for the sentence."""
+    if not isinstance(actual, list):
+        return f"{where} must be the list of messages, not {describe_value(actual)}."
+    for position, (got, want) in enumerate(zip(actual, expected)):
+        if want.get("role") != "tool":
+            if not strict_equal(got, want):
+                what = "the task as the user's message" if position == 0 else "the model's reply, exactly as it came"
+                return (f"{where}: message {position + 1} must be {what}; the conversation is the task, then each reply "
+                        f"followed by its tool messages ({TOOL_MESSAGE}).")
+            continue
+        if not isinstance(got, dict) or set(got) != {"role", "id", "content", "is_error"} or got.get("role") != "tool":
+            return f"{where}: after a reply with calls come its tool messages, each exactly {TOOL_MESSAGE}."
+        if got.get("id") != want["id"]:
+            return (f"{where}: each tool message carries its call's id, in the order the calls were sent (the id "
+                    "is how the model matches an answer to its call).")
+        if type(got["is_error"]) is not bool or got["is_error"] is not want["is_error"]:
+            return (f"{where}: is_error must be true for a refused call or a tool that raised, false for a result "
+                    "(the boolean, not a string).")
+        content = want["content"]
+        if not isinstance(got["content"], str):
+            return f"{where}: a tool message's content is text (str), not {describe_value(got['content'])}."
+        if not _same_content(got["content"], content):
+            return {"observation": f"{where}: a refused call's tool message carries check's observation, unchanged: it "
+                                   "is what tells the model what to fix.",
+                    "result": f"{where}: a dispatched call's tool message carries what dispatch returned, as text (a "
+                              "string as it is, anything else as JSON).",
+                    "raised": f"{where}: when dispatch raises, the tool message names the exception's type "
+                              "(TimeoutError, RuntimeError...), as an error."}[content.kind]
+        if content.kind == "raised":
+            check_error_text(got["content"], "The tool message for a tool that raised")
+    if len(actual) != len(expected):
+        return (f"{where} held {_count(len(actual), 'message')} where the rules give {len(expected)}: the task, then each "
+                f"reply followed by one tool message per call ({TOOL_MESSAGE}).")
+    return None
+
+
+def expect_loop(transcript, tools):
+    """Judge notebook 8's ``run_agent`` on one task (``grader.judging.harness.ExerciseHarness.loop``).
+
+    The rules (notebook 8 states each): the model gets the whole conversation (the task, then each reply followed by
+    one tool message per call, in order); every call of a reply is checked and answered, a refused one with its
+    observation as an error and never dispatched, a valid one dispatched once as check returned it, a tool that raised
+    as an error naming its type; a tool's failures in a row are counted across turns and reset by its success; after a
+    turn the run stops for no progress (a call sent again exactly as one refused in an earlier turn), then a tool's
+    failures reaching ``tool_failures``, then ``max_turns`` replies; a reply without calls is the answer; a transient
+    model error is retried at most ``model_retries`` times per request after ``sleep(backoff * 2**k)`` (from half to
+    all of it, for jitter), any other is not retried; the result is ``{"stop", "answer", "turns", "tool",
+    "messages"}``; ``run_agent`` never raises.
+
+    Args:
+        transcript: the case's ``Transcript`` (``loop`` set). tools: the registry (Python classes, the cases' words).
+    Raises:
+        CaseFailed: the first rule broken, in one sentence that names no hidden input.
+    """
+    finished(transcript, none_is_stub=False)
+    result = returned(transcript)
+    if result is None and not transcript.model_requests:
+        fail("run_agent returned None without asking the model: it still behaves like the stub.")
+    if not isinstance(result, dict) or set(result) != LOOP_RESULT_KEYS:
+        fail("run_agent must return a dict with exactly the keys stop, answer, turns, tool and messages, so the caller "
+             f"can act on why the run ended; it returned {describe_value(result)}.")
+    expected = loop_expected(transcript, tools)
+    _task, _steps, limits = transcript.loop
+    wanted = list(expected["dispatches"])
+    for sent in transcript.dispatches:
+        match = next((i for i, want in enumerate(wanted) if strict_equal(list(sent), list(want))), None)
+        if match is None:
+            fail("A call was dispatched that check refused, or with other arguments than check returned, or a second "
+                 "time, or after the run should have stopped: dispatch each call check passes once, as check returned "
+                 "it.")
+        wanted.pop(match)
+    stop = result["stop"]
+    if stop != expected["stop"]:
+        if stop not in LOOP_STOPS:
+            fail(f"stop must be one of {', '.join(LOOP_STOPS)}: the caller acts on it; it was {describe_value(stop)}.")
+        fail(f"The run ended with {stop!r} where the rules give another reason. {LOOP_STOP_RULES[expected['stop']]}")
+    requests, want_requests = transcript.model_requests, expected["requests"]
+    if len(requests) > len(want_requests):
+        fail(f"run_agent asked the model {_count(len(requests), 'time')} where the rules stop after "
+             f"{len(want_requests)}: once a stop is due, return; never ask again. {LOOP_STOP_RULES[expected['stop']]}")
+    if len(requests) < len(want_requests):
+        fail(f"run_agent asked the model {_count(len(requests), 'time')} where the rules ask {len(want_requests)}: keep "
+             "asking while no stop is due, and retry a TimeoutError or ConnectionError up to model_retries times.")
+    for number, (got, want) in enumerate(zip(requests, want_requests), start=1):
+        problem = _conversation_problem(got, want, f"The conversation handed to the model in request {number}")
+        if problem:
+            fail(problem)
+    if wanted:
+        fail("A call that check passed was not dispatched: every valid call of a reply runs, even beside a refused one.")
+    sleeps, want_sleeps = transcript.sleeps, expected["sleeps"]
+    if len(sleeps) != len(want_sleeps):
+        fail(f"run_agent waited {_count(len(sleeps), 'time')} where the rules wait {len(want_sleeps)}: call "
+             "sleep(backoff * 2**k) before retry k of a request (k = 0, 1...), and only before a retry.")
+    for k, (got, want) in enumerate(zip(sleeps, want_sleeps)):
+        if type(got) not in (int, float) or not want / 2 <= got <= want:
+            fail("The wait before retry k is backoff * 2**k seconds (k = 0 for the first retry of a request; with "
+                 "jitter, from half of that to all of it): exponential backoff gives an overloaded service room.")
+    if result["turns"] != expected["turns"] or type(result["turns"]) is not int:
+        fail("turns must count the model's replies (a retried request that failed is no turn).")
+    if expected["stop"] == "answered" and not strict_equal(result["answer"], expected["answer"]):
+        fail("answer must be the content of the model's reply without calls, as it came.")
+    if expected["stop"] != "answered" and result["answer"] is not None:
+        fail("answer is None unless the model answered: a run stopped by a budget has no answer.")
+    if not strict_equal(result["tool"], expected["tool"]):
+        fail("tool must name the tool behind a no_progress or tool_failures stop (the first of that turn's calls to "
+             "reach it), and be None for every other stop.")
+    problem = _conversation_problem(result["messages"], expected["messages"], "The returned messages")
+    if problem:
+        fail(problem)

@@ -176,6 +176,9 @@ class Transcript:
         checks: ``(value, [call, observation])`` for each ``check`` a turn case (notebook 7) asked the grader, in order.
         turn: the assistant message a turn case handed over (``ExerciseHarness.turn``), in the cases' words, or None.
         done: what the caller's record held before a turn case's first answer (``{call_id: answer}``), or {}.
+        model_requests: the conversations a loop case (notebook 8) handed its model, in order (lists of messages).
+        sleeps: the waits a loop case asked for, in seconds, in order (list of whatever was passed).
+        loop: a loop case's ``(task, steps, limits)`` as the cases wrote them (``ExerciseHarness.loop``), or None.
     """
 
     returns: list = field(default_factory=list)
@@ -196,6 +199,9 @@ class Transcript:
     checks: list = field(default_factory=list)
     turn: object = None
     done: dict = field(default_factory=dict)
+    model_requests: list = field(default_factory=list)
+    sleeps: list = field(default_factory=list)
+    loop: object = None
 
     @property
     def result(self):
@@ -236,12 +242,14 @@ class Responder:
         checker: what answers ``check``: ``callable(value, tools) -> [call, observation]``; the trusted steps on a raw
             call (``reference_steps.check``) by default, on a provider's tool call for notebook 7
             (``reference_steps.check_tool_call``).
+        loop_model: notebook 8's model (``grader.judging.scripted_models.LoopScript``), or None: then ``model`` and
+            ``sleep`` requests are refused.
 
     ``dispatch_reply`` may raise ``ConnectionError``, ``TimeoutError`` or ``RuntimeError`` (a tool that failed or timed
     out): the submission's ``dispatch`` then raises the same (``grader.isolation.worker.PROXY_ERRORS``).
     """
 
-    def __init__(self, transcript, model, dispatch_reply, tools=None, allow_check=False, checker=None):
+    def __init__(self, transcript, model, dispatch_reply, tools=None, allow_check=False, checker=None, loop_model=None):
         from grader.judging import reference_steps
 
         self.transcript = transcript
@@ -253,6 +261,9 @@ class Responder:
         # Only a turn's checks are judged from the record (expectations.expect_turn_answered); a loop's check may be
         # handed a 1 MB call, and renaming it back to record it cost the case its time (a clean-clone CI's slow tier).
         self.record_checks = checker is not None
+        # Notebook 8's model (``scripted_models.LoopScript``), answering ``model`` requests, and its ``sleep``; any
+        # other exercise asking for either is refused like an unknown request.
+        self.loop_model = loop_model
 
     def answer(self, op, message):
         """Return the reply message for one request from the worker (see ``Sandbox.run``)."""
@@ -276,6 +287,18 @@ class Responder:
                 return {"op": "raise", "type": type(exc).__name__, "message": str(exc)}
             self.transcript.dispatch_replies.append(reply)
             return {"op": "reply", "value": reply}
+        if op == "model" and self.loop_model is not None:
+            messages = from_description(message.get("messages"))
+            self.transcript.model_requests.append(copy.deepcopy(messages))
+            try:
+                reply = self.loop_model(messages)
+            except (ConnectionError, TimeoutError, RuntimeError) as exc:
+                self.transcript.model_raised += 1
+                return {"op": "raise", "type": type(exc).__name__, "message": str(exc)}
+            return {"op": "reply", "value": reply}
+        if op == "sleep" and self.loop_model is not None:
+            self.transcript.sleeps.append(from_description(message.get("seconds")))
+            return {"op": "reply", "value": None}
         if op == "check" and self.allow_check:
             raw = from_description(message.get("raw"))  # an Unplain is no string: the check says so
             answer = self.checker(raw, self.tools if self.tools is not None else SEED_TOOLS)
@@ -1250,6 +1273,40 @@ class ExerciseHarness:
         allowed = Limits.max_requests + 2 * len(expectations.turn_calls(message, provider))
         return self.harness.execute(transcript, self.entry, [[message, provider, *proxies]] * times,
                                     responder=responder, max_requests=allowed)
+
+    def loop(self, task, steps, *, tools=None, dispatch_reply=receipt_dispatch, limits=None):
+        """Run one task through the exercise's agent loop (notebook 8's ``run_agent``) and record what happens.
+
+        The entry is called as ``run_agent(task, model, check, dispatch, sleep, limits)``: ``model`` is a scripted
+        model (``scripted_models.LoopScript(steps)``) that gets the whole conversation, ``check`` the grader's trusted
+        steps 1 to 3 on a raw call against ``tools``, ``dispatch`` answers with ``dispatch_reply``, and ``sleep`` is
+        recorded, never slept. In a hidden case the words are drawn (``Harness.execute``).
+
+        Args:
+            task: the user's request (str). steps: the model's script (``LoopScript``'s steps, the cases' words).
+            tools: the registry (Python classes; the seed's by default). dispatch_reply: ``callable(name, arguments)
+            -> value``; may raise ``TimeoutError``, ``ConnectionError`` or ``RuntimeError``. limits: the loop's
+            budgets (dict; ``grader.judging.expectations.LOOP_LIMITS`` by default).
+        Returns:
+            ``Transcript`` (``returns``, ``model_requests``, ``sleeps``, ``dispatches``, ``checks``); its ``loop`` is
+            ``(task, steps, limits)``.
+        """
+        from grader.judging import reference_steps
+        from grader.judging.scripted_models import LoopScript
+
+        transcript = Transcript()
+        limits = dict(limits or expectations.LOOP_LIMITS)
+        transcript.loop = (task, copy.deepcopy(steps), limits)
+        tools = tools if tools is not None else SEED_TOOLS
+        responder = Responder(transcript, NeverCorrects(None), dispatch_reply, tools, allow_check=True,
+                              checker=reference_steps.check, loop_model=LoopScript(steps))
+        proxies = [{"__kit__": "model"}, {"__kit__": "check"}, {"__kit__": "dispatch"}, {"__kit__": "sleep"}]
+        calls = sum(len(step.get("calls") or []) for step in steps if isinstance(step, dict))
+        # Every request the script allows (a model request per step and one past it, a check and a dispatch per call,
+        # a wait per failure) and the usual margin: a loop that asks on and on still stops.
+        allowed = Limits.max_requests + 2 * len(steps) + 2 * calls + 2
+        return self.harness.execute(transcript, self.entry, [[task, *proxies, limits]], responder=responder,
+                                    max_requests=allowed)
 
     def call(self, *args, function=None, view=None, times=1, vary=True):
         """Call a plain function of the exercise and record what it returned.

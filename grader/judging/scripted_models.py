@@ -8,7 +8,7 @@ in the notebooks' self-checks, in the learner's kernel. Each records what it was
 import copy
 import json
 
-from grader.judging.expectations import names_more
+from grader.judging.expectations import LOOP_FINAL, names_more
 
 
 class ScriptedModel:
@@ -156,3 +156,37 @@ def make_call(name, arguments=None, **extra):
         call["arguments"] = arguments
     call.update(extra)
     return json.dumps(call)
+
+
+# Notebook 8's model: given the whole conversation, it replies with an assistant message; past its script it answers
+# ``LOOP_FINAL`` (grader.judging.expectations, whose judge replays the script). The exceptions a script may raise, by
+# name: a model client's transient failures and one that is not.
+LOOP_ERRORS = {"TimeoutError": TimeoutError, "ConnectionError": ConnectionError, "RuntimeError": RuntimeError}
+
+
+class LoopScript:
+    """Notebook 8's scripted model: ``model(messages) -> reply``, the next step of a script on each request.
+
+    Args:
+        steps: list; each an assistant reply (``{"role": "assistant", "content", "calls": [{"id", "raw"}]}``) or
+            ``{"raise": "TimeoutError" | "ConnectionError" | "RuntimeError", "message": str}``. Past the last step it
+            answers ``LOOP_FINAL``.
+    Attributes:
+        requests: the conversations it was handed, in order (list of lists, copies).
+    Raises (when called):
+        the step's exception, for a ``raise`` step.
+    """
+
+    description = "a scripted model for the agent loop"
+
+    def __init__(self, steps):
+        self.steps = list(steps)
+        self.requests = []
+
+    def __call__(self, messages):
+        index = len(self.requests)
+        self.requests.append(copy.deepcopy(messages))
+        step = self.steps[index] if index < len(self.steps) else LOOP_FINAL
+        if "raise" in step:
+            raise LOOP_ERRORS[step["raise"]](step.get("message", ""))
+        return copy.deepcopy(step)

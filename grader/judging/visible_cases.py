@@ -72,6 +72,8 @@ def visible_calls(exercise_ids=None):
                 pairs = [(case.raw, case.tools)] + ([(case.retry, case.tools)] if case.retry is not None else [])
             elif isinstance(case, TurnCase):  # a provider's tool calls, keyed as reference_steps reads them
                 pairs = [(reference_steps.tool_call_key(c), case.tools) for c in case.tool_calls()]
+            elif isinstance(case, LoopCase):
+                pairs = [(raw, case.tools) for raw in case.raws()]
             else:
                 pairs = [(a.raw, a.tools) for a in case.args if isinstance(a, Checked)]
             for raw, tools in pairs:
@@ -584,6 +586,102 @@ STREAM_CASES = [
 ]
 
 
+# -- notebook 8: the agent loop ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LoopCase:
+    """A visible case for notebook 8's ``run_agent``: one task, a scripted model, the loop's budgets.
+
+    Attributes:
+        case_id, title, rule, hint, gate: as ``ToolCallCase``.
+        task: the user's request (str). steps: the model's script (``grader.judging.scripted_models.LoopScript``).
+        limits: the budgets (dict, ``expectations.LOOP_LIMITS``' keys). errors: ``((tool name, exception type name,
+        message), ...)``: the tools whose dispatch raises. tools: the registry (Python classes).
+    """
+
+    case_id: str
+    title: str
+    rule: str
+    task: str
+    steps: list
+    hint: str
+    limits: dict = field(default_factory=lambda: dict(expect.LOOP_LIMITS))
+    errors: tuple = ()
+    tools: dict = field(default_factory=lambda: TYPED_TOOLS)
+    gate: str | None = None
+
+    def check(self, transcript):
+        """Judge a run of this case (``expectations.expect_loop``); raises ``CaseFailed``."""
+        expect.expect_loop(transcript, self.tools)
+
+    def dispatch_reply(self):
+        """The case's dispatcher (``callable(name, arguments)``): a fresh receipt, or the case's exception."""
+        return TurnCase.dispatch_reply(self)
+
+    def raws(self):
+        """Every raw call the script sends (list of str), for the visible table of checks."""
+        return [entry["raw"] for step in self.steps for entry in step.get("calls") or []]
+
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str): the task, the script, the budgets, the tools that raise."""
+        raising = "; ".join(f"dispatch raises {kind} for {name}" for name, kind, _ in self.errors)
+        return (f"task={self.task!r}, model script={json.dumps(self.steps)}, limits={json.dumps(self.limits)}"
+                + (f" ({raising})" if raising else "")
+                + f' (print the whole input with kit_selfcheck.show("loop", "{self.case_id}"))')
+
+    def python_source(self, function):
+        """The case as Python a learner can paste into the notebook (str): the model, ``check``, ``dispatch`` and
+        ``sleep`` are the self-check's (``grader.learner.selfcheck.loop_model``, ``loop_check``...)."""
+        return "\n".join([
+            f"model = kit_selfcheck.loop_model({self.steps!r})  # replies in this order, then a final answer",
+            "check = kit_selfcheck.loop_check()  # the kit's steps 1-3 on one raw call, on the notebook's tools",
+            f"dispatch = kit_selfcheck.turn_dispatch({[list(e) for e in self.errors]!r})",
+            "sleep = print  # shows each wait instead of waiting",
+            f"{function}({self.task!r}, model, check, dispatch, sleep, {self.limits!r})"])
+
+
+def _reply(*calls, content=None):
+    return {"role": "assistant", "content": content, "calls": [{"id": i, "raw": r} for i, r in calls]}
+
+
+def _final(text):
+    return {"role": "assistant", "content": text, "calls": []}
+
+
+_WEATHER = '{"name": "get_weather", "arguments": {"city": "Lima"}}'
+_BAD_ALARM = '{"name": "set_alarm", "arguments": {"hour": "seven", "minute": 30}}'
+LOOP_CASES = [
+    LoopCase("one-call", "One call, then the answer", "The whole conversation each time; a reply without calls ends it.",
+             "What is the weather in Lima?", [_reply(("call_1", _WEATHER)), _final("It is sunny in Lima.")],
+             "Ask with the whole list of messages; append the reply, then one {\"role\": \"tool\", \"id\", "
+             "\"content\", \"is_error\"} per call; a reply without calls ends the run: stop \"answered\"."),
+    LoopCase("same-bad-call", "The same refused call again stops the run",
+             "A call sent again exactly as one refused before is no progress.", "Wake me at seven.",
+             [_reply(("call_1", _BAD_ALARM)), _reply(("call_2", _BAD_ALARM))],
+             "Keep the raw text of every refused call in a set across turns; when a refused call's raw is already in "
+             "it, answer the turn, then stop \"no_progress\" with the tool's name."),
+    LoopCase("keeps-failing", "Three different mistakes with one tool stop the run",
+             "A tool's failures in a row count across turns.", "Wake me at seven.",
+             [_reply(("call_1", '{"name": "set_alarm", "arguments": {"hour": "7", "minute": 30}}')),
+              _reply(("call_2", '{"name": "set_alarm", "arguments": {"hour": 7}}')),
+              _reply(("call_3", '{"name": "set_alarm", "arguments": {"hour": 7, "minute": "30"}}'))],
+             "Keep failures = {tool name: failures in a row} outside the loop; +1 on a refusal or a tool's exception, 0 "
+             "on a result; after the turn, a tool at tool_failures stops the run \"tool_failures\"."),
+    LoopCase("max-turns", "A model that never stops is stopped after max_turns replies",
+             "max_turns replies, then stop.", "Plan my trip.",
+             [_reply((f"call_{i}", '{"name": "get_time", "arguments": {"timezone": "UTC+%d"}}' % i)) for i in range(5)],
+             "Count the replies; after answering the calls of reply number max_turns, stop \"max_turns\" without "
+             "asking again.", limits=dict(expect.LOOP_LIMITS, max_turns=3)),
+    LoopCase("timeout", "A timed-out request is sent again after a wait",
+             "TimeoutError and ConnectionError: retry with exponential backoff.", "What is the weather in Paris?",
+             [{"raise": "TimeoutError", "message": "the request timed out"}, _final("It is sunny in Paris.")],
+             "Wrap model(messages) in try/except (TimeoutError, ConnectionError); call sleep(backoff * 2 ** attempt), "
+             "then ask again with the same messages, at most model_retries times."),
+]
+
+
 def _gated(cases):
     """Give each case of a checker exercise its canary gate: accepting cases need the function to
     refuse bad input, refusing cases need it to accept good input (``grader.judging.canaries``)."""
@@ -602,6 +700,7 @@ VISIBLE_CASES = {
     "adapters": [replace(c, gate="converts") for c in ADAPTER_CASES],  # see grader.judging.canaries: "converts"
     "turn": TURN_CASES,
     "stream": STREAM_CASES,
+    "loop": LOOP_CASES,
 }
 
 
@@ -641,4 +740,7 @@ def run_visible(harness, case):
     if isinstance(case, TurnCase):
         return harness.turn(case.message, case.provider, tools=case.tools, dispatch_reply=case.dispatch_reply(),
                             times=case.times)
+    if isinstance(case, LoopCase):
+        return harness.loop(case.task, case.steps, tools=case.tools, dispatch_reply=case.dispatch_reply(),
+                            limits=case.limits)
     return harness.call(*expand(case.args, encode_registry), function=case.function, view=case.view)

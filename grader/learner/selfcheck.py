@@ -24,6 +24,7 @@ from grader.judging.harness import (
 from grader.judging.registries import fresh
 from grader.judging.visible_cases import (
     VISIBLE_CASES,
+    LoopCase,
     ToolCallCase,
     TurnCase,
     expand,
@@ -199,6 +200,95 @@ def run_turn_case(function, case):
     for _ in range(case.times):
         _call_with_limits(transcript, function, (copy.deepcopy(case.message), case.provider, check_, dispatch, done))
     return transcript
+
+
+def run_loop_case(function, case):
+    """Run one ``LoopCase`` in-process (``run_agent(task, model, check, dispatch, sleep, limits)``) and return its
+    Transcript, as ``grader.judging.harness.ExerciseHarness.loop`` builds it: the scripted model, the kit's check and
+    the case's dispatch answered by a ``Responder``, each wait recorded and not slept."""
+    from grader.judging.scripted_models import LoopScript, NeverCorrects
+
+    transcript = Transcript(function=getattr(function, "__name__", "the function"))
+    transcript.loop = (case.task, copy.deepcopy(case.steps), dict(case.limits))
+    responder = Responder(transcript, NeverCorrects(None), case.dispatch_reply(), case.tools, allow_check=True,
+                          checker=reference_steps.check, loop_model=LoopScript(case.steps))
+    errors = {"TimeoutError": TimeoutError, "ConnectionError": ConnectionError}
+
+    def model(messages):
+        reply = responder.answer("model", {"messages": describe(messages)})
+        if reply["op"] == "raise":
+            raise errors.get(reply["type"], RuntimeError)(reply["message"])
+        return reply["value"]
+
+    def check(raw, tools=None):
+        return tuple(responder.answer("check", {"raw": describe(raw)})["value"])
+
+    _, dispatch = _turn_proxies(responder)
+
+    def sleep(seconds):
+        responder.answer("sleep", {"seconds": describe(seconds)})
+
+    expectations.renamed_by = None  # a visible case's texts are as written
+    _call_with_limits(transcript, function, (case.task, model, check, dispatch, sleep, dict(case.limits)))
+    return transcript
+
+
+def loop_model(steps):
+    """A scripted model for notebook 8's playground: ``model(messages)`` answers with ``steps`` in order (a reply, or
+    ``{"raise": "TimeoutError" | "ConnectionError" | "RuntimeError", "message": ...}``), then a final answer."""
+    from grader.judging.scripted_models import LoopScript
+
+    return LoopScript(steps)
+
+
+def loop_check(tools=None):
+    """A ``check(raw) -> (call, observation)`` for notebook 8's playground: the kit's steps 1 to 3 on one raw call
+    (``reference_steps.check``), against ``tools`` (Python classes; notebook 2's five tools by default). In a student
+    release only the visible cases' calls can be checked; any other gets an observation saying so."""
+    from grader.judging.registries import TYPED_TOOLS
+
+    registry = tools if tools is not None else TYPED_TOOLS
+
+    def check(raw):
+        call, observation = reference_steps.check(raw, registry)
+        return call, observation
+    return check
+
+
+def try_loop(function, task, steps, errors=(), limits=None, tools=None):
+    """Run one task through the learner's ``run_agent`` in the notebook, and show what happened (notebook 8's "Try
+    it"): each dispatch and each wait as it comes, then the stop, the turns and the answer.
+
+    Args:
+        function: the learner's ``run_agent``. task: the user's request (str). steps: the model's script
+            (``loop_model``). errors: as ``turn_dispatch``. limits: the budgets (dict; ``LOOP_LIMITS`` by default).
+        tools: as ``loop_check``.
+    Returns:
+        what ``function`` returned, or None when it raised (the error is printed). Never raises for what the
+        learner's code does.
+    """
+    inner = turn_dispatch(errors)
+
+    def dispatch(name, arguments):
+        print(f"dispatch({name!r}, {arguments!r})")
+        return inner(name, arguments)
+
+    def sleep(seconds):
+        print(f"sleep({seconds!r})")
+
+    try:
+        result = function(task, loop_model(steps), loop_check(tools), dispatch, sleep,
+                          dict(limits or expectations.LOOP_LIMITS))
+    except NotImplementedError:
+        print("run_agent is not written yet: write it in the cell above, run that cell, then this one.")
+        return None
+    except Exception as exc:  # the learner's bug is shown, never raised into the notebook
+        print(f"run_agent raised {type(exc).__name__}: {exc}")
+        return None
+    if isinstance(result, dict):
+        print(f"stop={result.get('stop')!r} turns={result.get('turns')!r} tool={result.get('tool')!r} "
+              f"answer={result.get('answer')!r}")
+    return result
 
 
 def turn_check(tools=None):
@@ -386,6 +476,8 @@ def check(function, exercise="capstone"):
             transcript = run_tool_call_case(function, case, style)
         elif isinstance(case, TurnCase):
             transcript = run_turn_case(function, case)
+        elif isinstance(case, LoopCase):
+            transcript = run_loop_case(function, case)
         else:
             transcript = run_call_case(function, case)
         try:

@@ -376,6 +376,64 @@ def assemble_turn(chunks):
         message["tool_calls"] = calls
     return message
 ''',
+    "loop": '''
+import json
+
+
+def _ask(model, messages, limits, sleep):
+    for attempt in range(limits["model_retries"] + 1):
+        try:
+            return model(messages), None
+        except (TimeoutError, ConnectionError):
+            if attempt == limits["model_retries"]:
+                return None, "model_unavailable"
+            sleep(limits["backoff"] * 2 ** attempt)
+        except Exception:
+            return None, "model_error"
+
+
+def run_agent(task, model, check, dispatch, sleep, limits):
+    messages = [{"role": "user", "content": task}]
+    failures, refused, turns = {}, set(), 0
+
+    def stop(reason, answer=None, tool=None):
+        return {"stop": reason, "answer": answer, "turns": turns, "tool": tool, "messages": messages}
+
+    while True:
+        reply, reason = _ask(model, messages, limits, sleep)
+        if reason:
+            return stop(reason)
+        turns += 1
+        messages.append(reply)
+        if not reply.get("calls"):
+            return stop("answered", reply.get("content"))
+        again, names, now = [], [], set()
+        for entry in reply["calls"]:
+            call, observation = check(entry["raw"])
+            name = call.get("name") if isinstance(call, dict) and isinstance(call.get("name"), str) else None
+            names.append(name)
+            if observation is not None:
+                content, error = observation, True
+                if entry["raw"] in refused:
+                    again.append(name)
+                now.add(entry["raw"])
+            else:
+                try:
+                    result = dispatch(call["name"], call["arguments"])
+                    content, error = result if isinstance(result, str) else json.dumps(result), False
+                except Exception as exc:
+                    content, error = f"{call['name']} failed: {type(exc).__name__}: {exc}", True
+            failures[name] = failures.get(name, 0) + 1 if error else 0
+            messages.append({"role": "tool", "id": entry["id"], "content": content, "is_error": error})
+        refused |= now
+        if again:
+            return stop("no_progress", tool=again[0])
+        for name in names:
+            if failures[name] >= limits["tool_failures"]:
+                return stop("tool_failures", tool=name)
+        if turns >= limits["max_turns"]:
+            return stop("max_turns")
+''',
 }
 
 
@@ -732,4 +790,62 @@ STEP_FAULTS += [
     fault("stream", "empty_content_string", "Sends content \"\" when nothing was said (None is what the API sends).",
           ('"content": "".join(content) or None}', '"content": "".join(content)}'),
           caught_by=STREAM + "A final answer streamed in pieces"),
+]
+
+# Notebook 8: the agent loop (issue 27).
+LOOP = "The agent loop: "
+STEP_FAULTS += [
+    fault("loop", "no_reset_on_success", "Never starts a tool's count again: failures add up across successes.",
+          ('failures[name] = failures.get(name, 0) + 1 if error else 0',
+           'failures[name] = failures.get(name, 0) + (1 if error else 0)'),
+          caught_by=LOOP + "One tool fails again and again"),
+    fault("loop", "counts_per_turn_only", "Counts failures within one turn only (notebook 4's bound): a tool fails forever.",
+          ("        again, names, now = [], [], set()\n", "        failures = {}\n        again, names, now = [], [], set()\n"),
+          caught_by=LOOP + "One tool fails again and again"),
+    fault("loop", "one_count_for_all_tools", "Counts every tool's failures together: a failure of one tool stops another.",
+          ('failures[name] = failures.get(name, 0) + 1 if error else 0',
+           'failures["all"] = failures.get("all", 0) + 1 if error else 0'),
+          ('            if failures[name] >= limits["tool_failures"]:', '            if failures["all"] >= limits["tool_failures"]:'),
+          caught_by=LOOP + "One tool fails again and again"),
+    fault("loop", "no_progress_unseen", "Never notices the same refused call again: it spends the tool's whole budget.",
+          ('                if entry["raw"] in refused:\n                    again.append(name)\n', ''),
+          caught_by=LOOP + "The model repeats a refused call unchanged"),
+    fault("loop", "no_progress_by_tool", "Calls any refused call to a tool refused before no progress, changed or not.",
+          ('                if entry["raw"] in refused:', '                if name in refused:'),
+          ('                now.add(entry["raw"])', '                now.add(name)'),
+          caught_by=LOOP + "One tool fails again and again"),
+    fault("loop", "one_turn_too_many", "Stops after max_turns + 1 replies (> instead of >=).",
+          ('        if turns >= limits["max_turns"]:', '        if turns > limits["max_turns"]:'),
+          caught_by=LOOP + "A model that never stops calling tools"),
+    fault("loop", "last_turn_unanswered", "Stops at max_turns before answering the last reply's calls.",
+          ("        again, names, now = [], [], set()\n",
+           '        if turns >= limits["max_turns"]:\n            return stop("max_turns")\n        again, names, now = [], [], set()\n'),
+          caught_by=LOOP + "A model that never stops calling tools"),
+    fault("loop", "constant_backoff", "Waits the same time before every retry: no exponential backoff.",
+          ('            sleep(limits["backoff"] * 2 ** attempt)', '            sleep(limits["backoff"])'),
+          caught_by=LOOP + "The model's client times out"),
+    fault("loop", "waits_after_the_last_try", "Waits after the last failed try too, when no retry follows.",
+          ('            if attempt == limits["model_retries"]:\n                return None, "model_unavailable"\n'
+           '            sleep(limits["backoff"] * 2 ** attempt)\n',
+           '            sleep(limits["backoff"] * 2 ** attempt)\n            if attempt == limits["model_retries"]:\n'
+           '                return None, "model_unavailable"\n'),
+          caught_by=LOOP + "The model's client times out"),
+    fault("loop", "retries_every_model_error", "Retries any exception from the model, a refused request too.",
+          ("        except (TimeoutError, ConnectionError):", "        except Exception:"),
+          caught_by=LOOP + "The model's client raises an error a retry cannot cure"),
+    fault("loop", "model_error_escapes", "Lets a model error that is not transient raise out of run_agent.",
+          ('        except Exception:\n            return None, "model_error"\n', ''),
+          caught_by=LOOP + "The model's client raises an error a retry cannot cure"),
+    fault("loop", "gives_up_at_first_refusal", "Stops the run at a tool's first failure.",
+          ('            if failures[name] >= limits["tool_failures"]:', '            if failures[name] >= 1:'),
+          caught_by=LOOP + "A run the model finishes"),
+    fault("loop", "hands_over_the_last_messages", "Hands the model only the last three messages, not the conversation.",
+          ("        reply, reason = _ask(model, messages, limits, sleep)", "        reply, reason = _ask(model, messages[-3:], limits, sleep)"),
+          caught_by=LOOP + "A run the model finishes"),
+    fault("loop", "python_str_of_result", "Sends str(result): a dict goes back as Python, not JSON.",
+          ("result if isinstance(result, str) else json.dumps(result)", "str(result)"),
+          caught_by=LOOP + "A run the model finishes"),
+    fault("loop", "error_without_its_type", "Answers a tool's failure with its message only: the type (TimeoutError) is lost.",
+          ("failed: {type(exc).__name__}: {exc}", "failed: {exc}"),
+          caught_by=LOOP + "One tool fails again and again"),
 ]

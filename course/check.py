@@ -50,7 +50,7 @@ CAPSTONE_ONLY = {
 
 # The areas of notebook 0's and notebook 6's rule ids, which no capstone case carries, and the capstone's own.
 OTHER_AREAS = {"result": "tool-result", "keyword": "json-schema", "adapter": "adapters", "turn": "turn", "stream": "stream",
-               "loop": "loop",
+               "loop": "loop", "path": "authorise",
                "seed": "capstone"}
 _NAMED_ID = re.compile(r"`((?:%s)\.[a-z0-9-]+)`" % "|".join(sorted({*TAUGHT_IN, *OTHER_AREAS})))
 

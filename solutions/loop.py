@@ -106,8 +106,9 @@ def run_agent(task, model, check, dispatch, sleep, limits=LIMITS):
     The rules, each stated in notebook 8: every call of a reply is answered, in order (a refused call with its
     observation, never run; a tool that raised with an error naming the exception's type); a tool's failures in a row
     are counted across turns and a success of that tool starts its count again; a call sent again exactly as one
-    refused in an earlier turn is no progress; after a turn the loop stops for no progress first, then for a tool's
-    failures reaching ``tool_failures``, then for ``max_turns`` replies; a transient model error is retried at most
+    refused in an earlier turn is no progress; after a turn the loop stops for no progress first, then for a tool
+    whose failures reached ``tool_failures`` during the turn (pydantic-ai raises at that failure; a later success in
+    the same turn does not take it back), then for ``max_turns`` replies; a transient model error is retried at most
     ``model_retries`` times per request, waiting ``backoff * 2**k`` seconds before retry k.
     """
     messages = [{"role": "user", "content": task}]
@@ -127,13 +128,12 @@ def run_agent(task, model, check, dispatch, sleep, limits=LIMITS):
             return {"stop": ANSWERED, "answer": reply.get("content"), "turns": turns, "tool": None, "messages": messages}
         repeated = None
         refused_now = set()
-        keys = []  # whose calls this turn made, in the order sent
+        worn = None  # the first tool of this turn whose failures in a row reached the limit
         for entry in calls:
             entry = entry if isinstance(entry, dict) else {}
             raw = entry.get("raw")
             call, observation = check(raw)
             key = tool_key(call)
-            keys.append(key)
             if observation is not None:
                 content, is_error = observation, True
                 if isinstance(raw, str) and raw in refused and repeated is None:
@@ -146,12 +146,13 @@ def run_agent(task, model, check, dispatch, sleep, limits=LIMITS):
                 except Exception as exc:  # the tool's fault: an answer for the model, and a failure counted
                     content, is_error = failure_text(call["name"], exc), True
             failures[key] = failures.get(key, 0) + 1 if is_error else 0
+            if failures[key] >= limits["tool_failures"] and worn is None:
+                worn = (key,)  # reached now: a later success in the same turn does not take it back
             messages.append({"role": "tool", "id": entry.get("id"), "content": content, "is_error": is_error})
         refused |= refused_now
         if repeated is not None:
             return {"stop": NO_PROGRESS, "answer": None, "turns": turns, "tool": repeated[0], "messages": messages}
-        worn = [key for key in keys if failures[key] >= limits["tool_failures"]]
-        if worn:
+        if worn is not None:
             return {"stop": TOOL_FAILURES, "answer": None, "turns": turns, "tool": worn[0], "messages": messages}
         if turns >= limits["max_turns"]:
             return {"stop": MAX_TURNS, "answer": None, "turns": turns, "tool": None, "messages": messages}

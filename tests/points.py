@@ -25,7 +25,8 @@ MAXIMA = {
     "adapters": 32.0,
     "turn": 31.0,
     "stream": 26.0,
-    "loop": 35.0,
+    "loop": 40.0,
+    "authorise": 32.0,
 }
 
 

@@ -281,7 +281,7 @@ def test_extra_exercise_functions_graded_alone_earn_nothing(tmp_path):
     process, results = grade_attack(tmp_path, "gradebook_adds_exercises.py")
     assert results["score"] == 0
     assert {t["extra_data"]["exercise"] for t in results["tests"]} == {
-        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters", "turn", "stream", "loop"}
+        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters", "turn", "stream", "loop", "authorise"}
 
 
 def scratch_usage(folder):

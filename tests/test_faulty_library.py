@@ -171,7 +171,7 @@ def test_notebook_4_feedback_speaks_about_the_loop(grade, tmp_path, name, says):
 
 def test_every_step_exercise_has_faults():
     assert {f.exercise for f in STEP_FAULTS} == set(BASES) == {
-        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters", "turn", "stream", "loop"}
+        "tool-result", "parse-call", "validate-call", "observe", "retry-loop", "json-schema", "adapters", "turn", "stream", "loop", "authorise"}
 
 
 def test_every_kind_of_the_public_reports_has_a_caught_fault():

@@ -397,8 +397,9 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
     calls the function with exactly the case's arguments (notebook 2's five-tool registry was never shown)."""
     from grader.learner import selfcheck
     from grader.intake.exercises import BY_ID
+    from grader.judging import file_trees
     from grader.judging.registries import fresh
-    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, LoopCase, TurnCase, expand
+    from grader.judging.visible_cases import VISIBLE_CASES, CallCase, LoopCase, PathCase, TurnCase, expand
 
     for exercise, cases in VISIBLE_CASES.items():
         for case in cases:
@@ -415,6 +416,11 @@ def test_every_visible_input_can_be_reproduced_in_the_notebook(capsys):
                 assert len(calls) == case.times and all(args[:2] == (case.message, case.provider) for args in calls)
                 check, dispatch, done = calls[0][2:]
                 assert callable(check) and callable(dispatch) and done == {} and all(a[4] is done for a in calls)
+                continue
+            if isinstance(case, PathCase):  # notebook 9: a path in the kit's example folder, and that folder
+                [(path, root)] = calls
+                assert root.endswith(os.path.join("case", "workspace")) and os.path.isdir(root)
+                assert path == case.template.format(**dict(file_trees.SHOWN, root=root))
                 continue
             if isinstance(case, LoopCase):  # notebook 8: the task, a scripted model, the kit's check, dispatch, sleep
                 [(task, model, check, dispatch, sleep, limits)] = calls

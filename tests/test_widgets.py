@@ -57,7 +57,7 @@ def test_progress_grades_started_and_solved_notebooks(tmp_path):
     from points import available
 
     assert [(r.state, r.score, r.max_score) for r in rows] == [("done", available(r.exercise.id), available(r.exercise.id))
-                                                               for r in rows] and len(rows) == 11
+                                                               for r in rows] and len(rows) == 12
 
 
 def test_without_the_kits_steps_the_views_use_the_learners_own_saved_steps(monkeypatch):

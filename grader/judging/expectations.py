@@ -8,6 +8,7 @@ Standard library only: the notebooks' self-checks import this module in the lear
 
 import copy
 import json
+import os
 import re
 
 from grader.isolation.limits import OUTPUT_LIMIT
@@ -697,7 +698,8 @@ LOOP_STOP_RULES = {
                     "stop with \"no_progress\" and the tool's name (the same call meets the same refusal; one run sent "
                     "one 85 times until its turns ran out)."),
     "tool_failures": ("A tool whose calls failed (refused, or the tool raised) tool_failures times in a row, counted "
-                      "across turns, stops the run after that turn with \"tool_failures\" and the tool's name."),
+                      "across turns, stops the run after that turn with \"tool_failures\" and the tool's name, even if "
+                      "the tool succeeds later in the same turn."),
     "max_turns": ("After max_turns replies from the model, answer the last reply's calls and stop with \"max_turns\" "
                   "instead of asking again."),
     "model_unavailable": ("A model that raises TimeoutError or ConnectionError is retried at most model_retries times for "
@@ -746,7 +748,9 @@ def loop_expected(transcript, tools):
     for raw, answer in transcript.checks:
         if isinstance(answer, (list, tuple)) and len(answer) == 2:
             checked.setdefault(_loop_key(raw), list(answer))
-    replies = list(transcript.dispatch_replies)
+    # Each dispatch's reply, taken by the call it answered: a loop may run a turn's calls in another order (threads
+    # do), and a reply given to the wrong call's message must not pass (an attacker's trial of notebook 8).
+    unused = list(zip(transcript.dispatches, transcript.dispatch_replies))
     messages = [{"role": "user", "content": task}]
     out = {"requests": [], "sleeps": [], "dispatches": [], "answer": None, "tool": None}
     failures, refused, turns, index = {}, set(), 0, 0
@@ -775,12 +779,11 @@ def loop_expected(transcript, tools):
         calls = reply.get("calls") or []
         if not calls:
             return end("answered", answer=reply.get("content"))
-        repeated, keys, refused_now = None, [], set()
+        repeated, worn, refused_now = None, None, set()
         for entry in calls:
             raw = entry.get("raw")
             call, observation = checked.get(_loop_key(raw)) or reference_steps.check(raw, tools)
             key = _loop_tool(call)
-            keys.append(key)
             if observation is not None:
                 content, is_error = _Content("observation", observation), True
                 if _loop_key(raw) in refused and repeated is None:
@@ -788,16 +791,21 @@ def loop_expected(transcript, tools):
                 refused_now.add(_loop_key(raw))
             else:
                 out["dispatches"].append((call["name"], call["arguments"]))
-                given = replies[len(out["dispatches"]) - 1] if len(out["dispatches"]) <= len(replies) else None
+                pair = next((p for p in unused if strict_equal(list(p[0]), [call["name"], call["arguments"]])), None)
+                given = None
+                if pair is not None:
+                    unused.remove(pair)
+                    given = pair[1]
                 is_error = isinstance(given, Exception)
                 content = _Content("raised" if is_error else "result", given)
             failures[key] = failures.get(key, 0) + 1 if is_error else 0
+            if failures[key] >= limits["tool_failures"] and worn is None:
+                worn = (key,)
             messages.append({"role": "tool", "id": entry.get("id"), "content": content, "is_error": is_error})
         refused |= refused_now
         if repeated is not None:
             return end("no_progress", tool=repeated[0])
-        worn = [key for key in keys if failures[key] >= limits["tool_failures"]]
-        if worn:
+        if worn is not None:
             return end("tool_failures", tool=worn[0])
         if turns >= limits["max_turns"]:
             return end("max_turns")
@@ -857,8 +865,8 @@ def expect_loop(transcript, tools):
     one tool message per call, in order); every call of a reply is checked and answered, a refused one with its
     observation as an error and never dispatched, a valid one dispatched once as check returned it, a tool that raised
     as an error naming its type; a tool's failures in a row are counted across turns and reset by its success; after a
-    turn the run stops for no progress (a call sent again exactly as one refused in an earlier turn), then a tool's
-    failures reaching ``tool_failures``, then ``max_turns`` replies; a reply without calls is the answer; a transient
+    turn the run stops for no progress (a call sent again exactly as one refused in an earlier turn), then a tool whose
+    failures reached ``tool_failures`` during the turn, then ``max_turns`` replies; a reply without calls is the answer; a transient
     model error is retried at most ``model_retries`` times per request after ``sleep(backoff * 2**k)`` (from half to
     all of it, for jitter), any other is not retried; the result is ``{"stop", "answer", "turns", "tool",
     "messages"}``; ``run_agent`` never raises.
@@ -919,7 +927,69 @@ def expect_loop(transcript, tools):
         fail("answer is None unless the model answered: a run stopped by a budget has no answer.")
     if not strict_equal(result["tool"], expected["tool"]):
         fail("tool must name the tool behind a no_progress or tool_failures stop (the first of that turn's calls to "
-             "reach it), and be None for every other stop.")
+             "repeat a refused call, or whose failure brought its tool to the limit), and be None for every other stop.")
     problem = _conversation_problem(result["messages"], expected["messages"], "The returned messages")
     if problem:
         fail(problem)
+
+
+# -- notebook 9: validation is not authorisation ----------------------------------------------------------------------
+
+def path_rule(path, root):
+    """Which rule a refused ``path`` breaks, as the sentence a failed case gives (str); None when it is allowed. Taken
+    while the case's tree stands (links are read)."""
+    from grader.judging.file_trees import verdict
+
+    if verdict(path, root) is not None:
+        return None
+    if not isinstance(path, str) or not path:
+        return "A path must be a non-empty string: anything else is refused, never guessed at."
+    if "\x00" in path:
+        return "A path holding a NUL character is refused: the operating system would cut it there."
+    lexical = os.path.normpath(os.path.join(os.path.realpath(root), path))
+    if os.path.commonpath([lexical, os.path.realpath(root)]) == os.path.realpath(root):
+        return ("A path that leads outside the allowed folder through a symbolic link is refused: resolve links with "
+                "os.path.realpath before the check, as the operating system will follow them.")
+    return ("A path that leads outside the allowed folder (through .., or an absolute path elsewhere, or a sibling "
+            "whose name starts like the folder's) is refused: compare whole components of the real paths "
+            "(os.path.commonpath), not strings.")
+
+
+def expect_confined(transcript):
+    """Judge notebook 9's ``allowed_path`` on a case's path and its control (``ExerciseHarness.confined``).
+
+    The rules (notebook 9 states each): a path is allowed when it is a non-empty string without NUL that, joined to the
+    real allowed folder when relative and with ``..`` and every symbolic link resolved (``os.path.realpath``), stays
+    inside that folder by whole components; then ``allowed_path`` returns ``(real_path, None)`` with that real path.
+    Otherwise it returns ``(None, reason)``: a non-empty, bounded sentence with no traceback that names no real path
+    outside the folder. It never raises.
+
+    Raises:
+        CaseFailed: the first rule broken, in one sentence that names no hidden input.
+    """
+    finished(transcript, none_is_stub=False)
+    results = [value for kind, value in transcript.returns if kind == "returned"]
+    if len(results) != len(transcript.paths):
+        fail("allowed_path did not return for every path it was given.")
+    for (path, root, expected, rule, target), value in zip(transcript.paths, results):
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            fail(f"allowed_path must return a pair (real_path, None) or (None, reason); it returned {describe_value(value)}.")
+        real, reason = value
+        if expected is not None:
+            if real is None:
+                fail("A path that stays inside the allowed folder was refused: only where a path really leads decides "
+                     "(a name with dots, a/../b inside, a link that stays inside and a file not made yet are all "
+                     "inside).")
+            if real != expected or reason is not None:
+                fail("An allowed path must come back as (real_path, None), real_path the path with .. and every "
+                     "symbolic link resolved (os.path.realpath), joined to the allowed folder when relative: that is "
+                     "the file the tool will open.")
+            continue
+        if real is not None:
+            fail(rule)
+        if not isinstance(reason, str) or not reason.strip():
+            fail(f"A refused path must come with a reason for the model, a sentence; it was {describe_value(reason)}.")
+        check_error_text(reason, "The reason for a refused path")
+        if target and target in reason and target not in path:  # quoting what the model sent tells it nothing new
+            fail("The reason names the real path outside the allowed folder that the path led to: the model (and "
+                 "whoever reads its context) must not learn what lies outside; say which rule the path broke.")

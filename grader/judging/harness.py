@@ -11,7 +11,9 @@ import contextlib
 import copy
 import functools
 import json
+import os
 import secrets
+import shutil
 import threading
 import time
 from dataclasses import dataclass, field
@@ -179,6 +181,7 @@ class Transcript:
         model_requests: the conversations a loop case (notebook 8) handed its model, in order (lists of messages).
         sleeps: the waits a loop case asked for, in seconds, in order (list of whatever was passed).
         loop: a loop case's ``(task, steps, limits)`` as the cases wrote them (``ExerciseHarness.loop``), or None.
+        paths: a path case's ``[(path, root, verdict, rule, target), ...]`` as handed over (``ExerciseHarness.confined``), or [].
     """
 
     returns: list = field(default_factory=list)
@@ -202,6 +205,7 @@ class Transcript:
     model_requests: list = field(default_factory=list)
     sleeps: list = field(default_factory=list)
     loop: object = None
+    paths: list = field(default_factory=list)
 
     @property
     def result(self):
@@ -583,7 +587,7 @@ class Harness:
         return notes
 
     def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None,
-                counted=True, max_requests=None):
+                counted=True, max_requests=None, prepare=None):
         """Run ``function(*args)`` for each argument list in the worker and fill ``transcript``.
 
         Args:
@@ -598,6 +602,9 @@ class Harness:
             counted: False for a sibling, which may run at the same time as its case in the other worker: it leaves the
                 harness's record alone (the last transcript, what was printed, the cases cut short in a row and in all).
             max_requests: requests one call may make (int; ``grader.isolation.sandbox.Sandbox.run``), or None.
+            prepare: ``callable(scratch) -> invocations`` run in the grader once the worker is chosen, given its scratch
+                folder (str), returning the invocations (replacing ``invocations``), handed over without renaming: a
+                case whose input names files the grader makes there (notebook 9), whose names are drawn by the case.
         Returns:
             the same ``transcript``.
         """
@@ -611,7 +618,13 @@ class Harness:
             transcript.problem = problem or fatal
             return transcript
         responder = responder or Responder(transcript, NeverCorrects(None), receipt_dispatch)
-        draw = self.draw if self.redact else None
+        if prepare is not None:
+            try:
+                invocations = prepare(sandbox.scratch)
+            except OSError as exc:  # the grader's own files: a machine that refuses links cannot run this case
+                transcript.problem = f"The grader could not make this case's folder here ({type(exc).__name__})."
+                return transcript
+        draw = self.draw if self.redact and prepare is None else None
         expectations.renamed_by = draw
         if draw is not None:
             # What the worker gets is renamed; what it sends back is renamed back before anything records it.
@@ -1296,6 +1309,9 @@ class ExerciseHarness:
 
         transcript = Transcript()
         limits = dict(limits or expectations.LOOP_LIMITS)
+        draw = self.harness.draw if self.harness.redact else None
+        if draw is not None:
+            steps, limits = self._drawn_script(draw, task, steps, limits)
         transcript.loop = (task, copy.deepcopy(steps), limits)
         tools = tools if tools is not None else SEED_TOOLS
         responder = Responder(transcript, NeverCorrects(None), dispatch_reply, tools, allow_check=True,
@@ -1307,6 +1323,69 @@ class ExerciseHarness:
         allowed = Limits.max_requests + 2 * len(steps) + 2 * calls + 2
         return self.harness.execute(transcript, self.entry, [[task, *proxies, limits]], responder=responder,
                                     max_requests=allowed)
+
+    @staticmethod
+    def _drawn_script(draw, task, steps, limits):
+        """A hidden loop case's script and budgets, drawn: every call id gets a drawn tail, one or two turns of valid
+        calls with drawn numbers go first (``max_turns`` grows by as many), and the backoff is scaled. Renaming words
+        alone left ids, digits, punctuation and limits as written, and a table keyed by them knew every case (an
+        attacker's trial of notebook 8: 35/35 with no budget kept). Returns ``(steps, limits)``."""
+        generator = draw.generator(f"loop {task}")
+        tails = {}
+        drawn = []
+        for _ in range(generator.randint(1, 2)):
+            arguments = {"timezone": f"UTC+{generator.randint(1, 12)}"} if generator.random() < 0.7 else {}
+            drawn.append({"role": "assistant", "content": None, "calls": [
+                {"id": draw.with_id_tail("call_"), "raw": json.dumps({"name": "get_time", "arguments": arguments})}]})
+        for step in steps:
+            if isinstance(step, dict) and step.get("calls"):
+                step = dict(step, calls=[dict(call, id=tails.setdefault(call["id"], draw.with_id_tail(call["id"])))
+                                         for call in step["calls"]])
+            drawn.append(step)
+        limits = dict(limits, max_turns=limits["max_turns"] + len(drawn) - len(steps),
+                      backoff=limits["backoff"] * generator.choice((0.5, 1.0, 2.0)))
+        return drawn, limits
+
+    def confined(self, template, control, via_link=False):
+        """Hand notebook 9's ``allowed_path`` a path in a folder the grader makes, and a control path of the other
+        verdict, and record what it returns (``grader.judging.file_trees``).
+
+        The grader makes the case's tree in the worker's scratch folder (files, a sibling folder, symbolic links), with
+        names drawn for a hidden case and readable ones for a visible case, then calls ``allowed_path(path, root)`` for
+        the case's path and for the control. The control catches a function that gives one verdict to every path.
+
+        Args:
+            template: the case's path (``file_trees.render``: ``{part}`` names, ``{root}``; or a value that is no str).
+            control: a path template the rules decide the other way (str).
+            via_link: hand the allowed folder over by a path that reaches it through a symbolic link (bool), as
+                macOS's ``/tmp`` does.
+        Returns:
+            ``Transcript``: ``returns`` one entry per path; ``paths`` ``(path, root, verdict, rule, target)`` for the
+            path and the control, as handed, with ``file_trees.verdict``, ``expectations.path_rule`` and
+            ``file_trees.real_target`` taken while the tree stood.
+        """
+        from grader.judging import file_trees
+
+        transcript = Transcript()
+        draw = self.harness.draw if self.harness.redact else None
+        names = (file_trees.drawn_names(draw.generator(f"tree {template!r}")) if draw is not None
+                 else dict(file_trees.SHOWN))
+
+        def prepare(scratch):
+            root = file_trees.make_tree(scratch, names)
+            if via_link:
+                root = os.path.join(os.path.dirname(root), names["alias"])
+            paths = [file_trees.render(template, root, names), file_trees.render(control, root, names)]
+            # Judged now, while the tree stands: it is gone when the case's verdict is given.
+            transcript.paths = [(path, root, file_trees.verdict(path, root), expectations.path_rule(path, root),
+                                 file_trees.real_target(path, root)) for path in paths]
+            return [[path, root] for path in paths]
+
+        try:
+            return self.harness.execute(transcript, self.entry, [], prepare=prepare)
+        finally:
+            if transcript.paths:
+                shutil.rmtree(os.path.dirname(transcript.paths[0][1]), ignore_errors=True)
 
     def call(self, *args, function=None, view=None, times=1, vary=True):
         """Call a plain function of the exercise and record what it returned.

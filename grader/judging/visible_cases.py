@@ -74,6 +74,8 @@ def visible_calls(exercise_ids=None):
                 pairs = [(reference_steps.tool_call_key(c), case.tools) for c in case.tool_calls()]
             elif isinstance(case, LoopCase):
                 pairs = [(raw, case.tools) for raw in case.raws()]
+            elif isinstance(case, PathCase):  # no call to check: a path
+                pairs = []
             else:
                 pairs = [(a.raw, a.tools) for a in case.args if isinstance(a, Checked)]
             for raw, tools in pairs:
@@ -682,6 +684,66 @@ LOOP_CASES = [
 ]
 
 
+# -- notebook 9: validation is not authorisation ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PathCase:
+    """A visible case for notebook 9's ``allowed_path``: a path in a folder the kit makes (``grader.judging.file_trees``,
+    the readable names of ``SHOWN``), and a control path of the other verdict.
+
+    Attributes:
+        case_id, title, rule, hint, gate: as ``ToolCallCase``. template: the path (``file_trees.render``).
+        control: the control path's template (str).
+    """
+
+    case_id: str
+    title: str
+    rule: str
+    template: object
+    control: str
+    hint: str
+    gate: str | None = None
+
+    def check(self, transcript):
+        """Judge a run of this case (``expectations.expect_confined``); raises ``CaseFailed``."""
+        expect.expect_confined(transcript)
+
+    @property
+    def shown_input(self):
+        """The input as the feedback shows it (str): the path, relative to the kit's folder of files."""
+        from grader.judging.file_trees import SHOWN
+
+        shown = self.template.format(**dict(SHOWN, root="<root>")) if isinstance(self.template, str) else self.template
+        return (f"path={shown!r} in the folder <root> = {SHOWN['case']}/{SHOWN['root']} "
+                f'(print the whole input with kit_selfcheck.show("authorise", "{self.case_id}"))')
+
+    def python_source(self, function):
+        """The case as Python a learner can paste into the notebook (str): the kit makes the folder
+        (``grader.learner.selfcheck.path_folder``)."""
+        return "\n".join([
+            "root, names = kit_selfcheck.path_folder()  # the kit's example folder, made in a temporary folder",
+            f"path = kit_selfcheck.path_of({self.template!r}, root, names)",
+            f"{function}(path, root)"])
+
+
+PATH_CASES = [
+    PathCase("inside", "A file inside the folder is allowed as its real path", "Allowed: (real_path, None).",
+             "{notes}", "../{secret}", "Join the path to the real folder, resolve it with os.path.realpath, and return "
+             "(that real path, None) when it is inside."),
+    PathCase("dot-dot", "../secret.txt is refused", "A path that leads outside is refused with a reason.",
+             "../{secret}", "{notes}", "Refuse when the real path is not inside the real folder: return (None, reason)."),
+    PathCase("prefix", "A sibling folder whose name starts like the folder's is outside",
+             "Compare whole components, not strings.", "../{old}/{notes}", "{notes}",
+             "startswith(root) lets workspace-old through: use os.path.commonpath([real, real_root]) == real_root."),
+    PathCase("link-out", "A link inside that points outside is refused", "Resolve links before the check.",
+             "{outside_link}", "{notes}", "os.path.normpath and abspath do not read links; os.path.realpath does."),
+    PathCase("dot-dot-inside", "reports/../notes.txt stays inside and is allowed",
+             "Only where a path leads decides, not whether it holds \"..\".", "{sub}/../{notes}", "../{secret}",
+             "Do not refuse on the text: resolve the path, then check where it leads."),
+]
+
+
 def _gated(cases):
     """Give each case of a checker exercise its canary gate: accepting cases need the function to
     refuse bad input, refusing cases need it to accept good input (``grader.judging.canaries``)."""
@@ -701,6 +763,7 @@ VISIBLE_CASES = {
     "turn": TURN_CASES,
     "stream": STREAM_CASES,
     "loop": LOOP_CASES,
+    "authorise": PATH_CASES,
 }
 
 
@@ -743,4 +806,6 @@ def run_visible(harness, case):
     if isinstance(case, LoopCase):
         return harness.loop(case.task, case.steps, tools=case.tools, dispatch_reply=case.dispatch_reply(),
                             limits=case.limits)
+    if isinstance(case, PathCase):
+        return harness.confined(case.template, case.control)
     return harness.call(*expand(case.args, encode_registry), function=case.function, view=case.view)

@@ -25,6 +25,7 @@ from grader.judging.registries import fresh
 from grader.judging.visible_cases import (
     VISIBLE_CASES,
     LoopCase,
+    PathCase,
     ToolCallCase,
     TurnCase,
     expand,
@@ -231,6 +232,96 @@ def run_loop_case(function, case):
     expectations.renamed_by = None  # a visible case's texts are as written
     _call_with_limits(transcript, function, (case.task, model, check, dispatch, sleep, dict(case.limits)))
     return transcript
+
+
+def path_folder(folder=None):
+    """Make the kit's example folder for notebook 9 (``grader.judging.file_trees``, readable names) in ``folder`` or a
+    new temporary folder, and return ``(root, names)``: the allowed folder's path and the names of what is in it.
+
+    Raises:
+        OSError: the folder could not be made (on Windows, making symbolic links may need Developer Mode).
+    """
+    import tempfile
+
+    from grader.judging import file_trees
+
+    names = dict(file_trees.SHOWN)
+    return file_trees.make_tree(folder or tempfile.mkdtemp(prefix="kit-paths-"), names), names
+
+
+def path_of(template, root, names):
+    """The path a notebook 9 case names (``file_trees.render``), in the folder ``path_folder`` made."""
+    from grader.judging import file_trees
+
+    return file_trees.render(template, root, names)
+
+
+def try_paths(function, paths):
+    """Show what the learner's ``allowed_path`` makes of ``paths`` (list of str, in the kit's example folder's names)
+    in a fresh copy of the kit's example folder (notebook 9's "Try it"), beside what the rules say; never raises for
+    what the learner's code does. Returns None."""
+    import os
+    import shutil
+    import tempfile
+
+    from grader.judging import file_trees
+
+    folder = tempfile.mkdtemp(prefix="kit-paths-")
+    try:
+        try:
+            root, _ = path_folder(folder)
+        except OSError as exc:
+            print(f"The kit could not make the example folder here ({type(exc).__name__}); on Windows, turn on "
+                  "Developer Mode so that symbolic links can be made.")
+            return None
+        print(f"The allowed folder: {root}")
+        for path in paths:
+            expected = file_trees.verdict(path, root)
+            try:
+                real, reason = function(path, root)
+            except NotImplementedError:
+                print("allowed_path is not written yet: write it in the cell above, run that cell, then this one.")
+                return None
+            except Exception as exc:  # the learner's bug is shown, never raised into the notebook
+                print(f"{path!r}: allowed_path raised {type(exc).__name__}: {exc}")
+                continue
+            where = os.path.relpath(real, os.path.realpath(root)) if isinstance(real, str) else real
+            shown = f"allowed as {where!r}" if real is not None else f"refused: {reason}"
+            rules = "allowed" if expected is not None else "refused"
+            mark = "" if (real is None) == (expected is None) else "   <- the rules say: " + rules
+            print(f"{path!r}: {shown}{mark}")
+        return None
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_path_case(function, case):
+    """Run one ``PathCase`` in-process: the kit's folder made in a temporary folder, ``allowed_path`` called with the
+    case's path and its control, the verdicts taken while the folder stands; the Transcript as
+    ``ExerciseHarness.confined`` builds it."""
+    import shutil
+    import tempfile
+
+    from grader.judging import file_trees
+
+    transcript = Transcript(function=getattr(function, "__name__", "the function"))
+    folder = tempfile.mkdtemp(prefix="kit-paths-")
+    try:
+        try:
+            root, names = path_folder(folder)
+        except OSError as exc:
+            transcript.problem = (f"The kit could not make the example folder here ({type(exc).__name__}: {exc}); on "
+                                  "Windows, turn on Developer Mode so that symbolic links can be made.")
+            return transcript
+        paths = [file_trees.render(case.template, root, names), file_trees.render(case.control, root, names)]
+        transcript.paths = [(p, root, file_trees.verdict(p, root), expectations.path_rule(p, root),
+                             file_trees.real_target(p, root)) for p in paths]
+        expectations.renamed_by = None
+        for path in paths:
+            _call_with_limits(transcript, function, (path, root))
+        return transcript
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def loop_model(steps):
@@ -478,6 +569,8 @@ def check(function, exercise="capstone"):
             transcript = run_turn_case(function, case)
         elif isinstance(case, LoopCase):
             transcript = run_loop_case(function, case)
+        elif isinstance(case, PathCase):
+            transcript = run_path_case(function, case)
         else:
             transcript = run_call_case(function, case)
         try:

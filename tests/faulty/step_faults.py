@@ -407,11 +407,10 @@ def run_agent(task, model, check, dispatch, sleep, limits):
         messages.append(reply)
         if not reply.get("calls"):
             return stop("answered", reply.get("content"))
-        again, names, now = [], [], set()
+        again, worn, now = [], [], set()
         for entry in reply["calls"]:
             call, observation = check(entry["raw"])
             name = call.get("name") if isinstance(call, dict) and isinstance(call.get("name"), str) else None
-            names.append(name)
             if observation is not None:
                 content, error = observation, True
                 if entry["raw"] in refused:
@@ -424,15 +423,29 @@ def run_agent(task, model, check, dispatch, sleep, limits):
                 except Exception as exc:
                     content, error = f"{call['name']} failed: {type(exc).__name__}: {exc}", True
             failures[name] = failures.get(name, 0) + 1 if error else 0
+            if failures[name] >= limits["tool_failures"]:
+                worn.append(name)
             messages.append({"role": "tool", "id": entry["id"], "content": content, "is_error": error})
         refused |= now
         if again:
             return stop("no_progress", tool=again[0])
-        for name in names:
-            if failures[name] >= limits["tool_failures"]:
-                return stop("tool_failures", tool=name)
+        if worn:
+            return stop("tool_failures", tool=worn[0])
         if turns >= limits["max_turns"]:
             return stop("max_turns")
+''',
+    "authorise": '''
+import os
+
+
+def allowed_path(path, root):
+    if not isinstance(path, str) or not path or "\\x00" in path:
+        return None, "the path must be a non-empty string without NUL"
+    base = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(base, path))
+    if os.path.commonpath([real, base]) != base:
+        return None, "the path leads outside the allowed folder"
+    return real, None
 ''',
 }
 
@@ -800,12 +813,13 @@ STEP_FAULTS += [
            'failures[name] = failures.get(name, 0) + (1 if error else 0)'),
           caught_by=LOOP + "One tool fails again and again"),
     fault("loop", "counts_per_turn_only", "Counts failures within one turn only (notebook 4's bound): a tool fails forever.",
-          ("        again, names, now = [], [], set()\n", "        failures = {}\n        again, names, now = [], [], set()\n"),
+          ("        again, worn, now = [], [], set()\n", "        failures = {}\n        again, worn, now = [], [], set()\n"),
           caught_by=LOOP + "One tool fails again and again"),
     fault("loop", "one_count_for_all_tools", "Counts every tool's failures together: a failure of one tool stops another.",
           ('failures[name] = failures.get(name, 0) + 1 if error else 0',
            'failures["all"] = failures.get("all", 0) + 1 if error else 0'),
-          ('            if failures[name] >= limits["tool_failures"]:', '            if failures["all"] >= limits["tool_failures"]:'),
+          ('            if failures[name] >= limits["tool_failures"]:\n                worn.append(name)',
+           '            if failures["all"] >= limits["tool_failures"]:\n                worn.append(name)'),
           caught_by=LOOP + "One tool fails again and again"),
     fault("loop", "no_progress_unseen", "Never notices the same refused call again: it spends the tool's whole budget.",
           ('                if entry["raw"] in refused:\n                    again.append(name)\n', ''),
@@ -818,8 +832,8 @@ STEP_FAULTS += [
           ('        if turns >= limits["max_turns"]:', '        if turns > limits["max_turns"]:'),
           caught_by=LOOP + "A model that never stops calling tools"),
     fault("loop", "last_turn_unanswered", "Stops at max_turns before answering the last reply's calls.",
-          ("        again, names, now = [], [], set()\n",
-           '        if turns >= limits["max_turns"]:\n            return stop("max_turns")\n        again, names, now = [], [], set()\n'),
+          ("        again, worn, now = [], [], set()\n",
+           '        if turns >= limits["max_turns"]:\n            return stop("max_turns")\n        again, worn, now = [], [], set()\n'),
           caught_by=LOOP + "A model that never stops calling tools"),
     fault("loop", "constant_backoff", "Waits the same time before every retry: no exponential backoff.",
           ('            sleep(limits["backoff"] * 2 ** attempt)', '            sleep(limits["backoff"])'),
@@ -837,7 +851,7 @@ STEP_FAULTS += [
           ('        except Exception:\n            return None, "model_error"\n', ''),
           caught_by=LOOP + "The model's client raises an error a retry cannot cure"),
     fault("loop", "gives_up_at_first_refusal", "Stops the run at a tool's first failure.",
-          ('            if failures[name] >= limits["tool_failures"]:', '            if failures[name] >= 1:'),
+          ('            if failures[name] >= limits["tool_failures"]:\n', '            if failures[name] >= 1:\n'),
           caught_by=LOOP + "A run the model finishes"),
     fault("loop", "hands_over_the_last_messages", "Hands the model only the last three messages, not the conversation.",
           ("        reply, reason = _ask(model, messages, limits, sleep)", "        reply, reason = _ask(model, messages[-3:], limits, sleep)"),
@@ -848,4 +862,30 @@ STEP_FAULTS += [
     fault("loop", "error_without_its_type", "Answers a tool's failure with its message only: the type (TimeoutError) is lost.",
           ("failed: {type(exc).__name__}: {exc}", "failed: {exc}"),
           caught_by=LOOP + "One tool fails again and again"),
+]
+
+# Notebook 9: validation is not authorisation (issue 27).
+PATHS = "A file tool confined to one folder: "
+STEP_FAULTS += [
+    fault("authorise", "prefix_by_startswith", "Checks the real path with startswith: a sibling folder whose name starts alike passes.",
+          ("    if os.path.commonpath([real, base]) != base:", "    if not real.startswith(base):"),
+          caught_by=PATHS + "A path that leads out of the folder"),
+    fault("authorise", "normpath_not_realpath", "Resolves .. with normpath but never reads links.",
+          ("    real = os.path.realpath(os.path.join(base, path))", "    real = os.path.normpath(os.path.join(base, path))"),
+          caught_by=PATHS + "A link inside the folder that points outside it"),
+    fault("authorise", "refuses_any_dot_dot", "Refuses every path that holds \"..\", even one that stays inside.",
+          ("    base = os.path.realpath(root)", "    if \"..\" in path:\n        return None, \"no .. allowed\"\n    base = os.path.realpath(root)"),
+          caught_by=PATHS + "A path that stays inside"),
+    fault("authorise", "returns_the_path_as_sent", "Returns the path as the model sent it instead of the real path.",
+          ("    return real, None", "    return path, None"),
+          caught_by=PATHS + "A path that stays inside"),
+    fault("authorise", "crashes_on_no_string", "Never checks the value: None raises TypeError, a NUL byte ValueError.",
+          ("    if not isinstance(path, str) or not path or \"\\x00\" in path:\n        return None, \"the path must be a non-empty string without NUL\"\n", ""),
+          caught_by=PATHS + "Values a model sends where a path is declared"),
+    fault("authorise", "refuses_links_that_stay_inside", "Refuses every symbolic link, even one inside the folder.",
+          ("    base = os.path.realpath(root)", "    if os.path.islink(os.path.join(root, path)):\n        return None, \"links are not allowed\"\n    base = os.path.realpath(root)"),
+          caught_by=PATHS + "A path that stays inside"),
+    fault("authorise", "root_not_resolved", "Resolves the path but not the folder: on a folder reached through a link every path is outside.",
+          ("    base = os.path.realpath(root)", "    base = os.path.abspath(root)"),
+          caught_by=PATHS + "The allowed folder itself is handed over"),
 ]

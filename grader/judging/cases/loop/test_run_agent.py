@@ -90,6 +90,9 @@ NO_PROGRESS = {
                                               reply(("c2", '{"name": "get_weather", "arguments": {"city": "Rome"'))]),
     "beside-a-valid-call": ("Both, please.", [reply(("c1", BAD_ALARM), ("c2", WEATHER)),
                                               reply(("c3", WEATHER), ("c4", BAD_ALARM))]),
+    # The same refused call twice in one reply is no repeat of an earlier turn: two failures, and the run goes on.
+    "twice-in-one-turn-is-not-a-repeat": ("Two alarms at seven.", [reply(("c1", BAD_ALARM), ("c2", BAD_ALARM)),
+                                                                  reply(("c3", ALARM)), answer("Set.")]),
 }
 
 
@@ -131,6 +134,20 @@ FAILURES = {
                                         reply(("c3", raw("set_alarm", hour=8)))], None),
     "nameless-calls": ("Weather?", [reply(("c1", "get_weather(city='Paris')")), reply(("c2", "```json\n{}\n```")),
                                     reply(("c3", '{"arguments": {"city": "Paris"}}'))], None),
+    # A name that is no string counts with the calls that have none: 5 and 6 are not two tools.
+    "names-that-are-no-strings": ("Time?", [reply(("c1", '{"name": 5, "arguments": {}}')),
+                                            reply(("c2", '{"name": 6, "arguments": {}}')),
+                                            reply(("c3", "get_time()"))], None),
+    # Two tools reach the limit in the same turn: the first of that turn's calls names the stop.
+    "two-tools-at-once": ("Alarm and weather.", [reply(("c1", raw("set_alarm", hour="1", minute=0)), ("c2", raw("get_weather"))),
+                                                 reply(("c3", raw("set_alarm", hour="2", minute=0)), ("c4", raw("get_weather", town="Oslo"))),
+                                                 reply(("c5", raw("get_weather", city=5)), ("c6", raw("set_alarm", hour="3", minute=0)))],
+                          None),
+    # Counts are read after the turn: a success later in the same turn starts the tool's count again, and the run goes on.
+    "a-success-later-in-the-turn": ("Alarm.", [reply(("c1", raw("set_alarm", hour="7", minute=0))),
+                                              reply(("c2", raw("set_alarm", hour=7))),
+                                              reply(("c3", raw("set_alarm", minute=0)), ("c4", ALARM)),
+                                              answer("Set.")], None),
 }
 
 
@@ -202,6 +219,8 @@ RETRIES = {
     "a-longer-backoff": ([error("TimeoutError"), error("TimeoutError"), error("TimeoutError"), answer("Sunny.")],
                          dict(LIMITS, model_retries=3, backoff=2.0)),
     "after-a-turn": ([reply(("c1", WEATHER)), error("TimeoutError"), error("TimeoutError"), error("TimeoutError")], LIMITS),
+    # Five retries: the waits 1, 2, 4, 8, 16 times backoff; a wait that grows by a step (1, 2, 3, 4, 5) falls behind.
+    "five-retries": ([error("TimeoutError")] * 5 + [answer("Sunny.")], dict(LIMITS, model_retries=5)),
 }
 
 

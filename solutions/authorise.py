@@ -34,7 +34,10 @@ def allowed_path(path, root):
     if "\x00" in path:
         return None, "a file name must not contain a NUL character"
     real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(real_root, path))
+    try:
+        real = os.path.realpath(os.path.join(real_root, path))
+    except ValueError:  # a character no file name can hold (a lone surrogate raises UnicodeEncodeError)
+        return None, "a file name must hold only characters a file name can have"
     if not inside(real, real_root):
         return None, "this leads outside the allowed folder (through .., an absolute name or a symbolic link)"
     return real, None

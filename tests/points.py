@@ -26,7 +26,7 @@ MAXIMA = {
     "turn": 31.0,
     "stream": 26.0,
     "loop": 40.0,
-    "authorise": 32.0,
+    "authorise": 38.0,
 }
 
 

@@ -18,7 +18,8 @@ CORPUS = os.path.join(ROOT, "tests", "corpus")
 EXERCISE_OF = {"tool_result.py": "tool-result", "parse_call.py": "parse-call", "validate_call.py": "validate-call",
                "observe.py": "observe", "run_tool_call.py": "retry-loop", "capstone.py": "capstone",
                "validate_arguments.py": "json-schema", "adapters.py": "adapters", "answer_turn.py": "turn",
-               "assemble_turn.py": "stream", "run_agent.py": "loop"}
+               "assemble_turn.py": "stream", "run_agent.py": "loop",
+               "allowed_path.py": "authorise"}
 FILES = sorted(os.path.join(style, name) for style in os.listdir(CORPUS) if os.path.isdir(os.path.join(CORPUS, style))
                for name in os.listdir(os.path.join(CORPUS, style)) if name.endswith(".py"))
 

@@ -1,5 +1,8 @@
 """The notebook self-check: fast, in-process, polite, and honest about what it checks."""
 
+import os
+
+from conftest import ROOT
 from course.assemble import seed_form
 from grader.learner import selfcheck
 from grader.learner.selfcheck import SelfCheckReport, check
@@ -166,3 +169,24 @@ def test_the_self_check_names_a_global_counter_and_a_bound_registry_from_the_cod
     # The hint cell reruns the checks after the counter is spent, so its first failing check differs: it says why.
     selfcheck.hint("capstone", namespace["handle_tool_call"])
     assert "Note: handle_tool_call assigns the global RETRIES" in capsys.readouterr().out
+
+
+def test_the_loop_playground_checks_with_the_learners_own_steps_in_a_release(monkeypatch):
+    """Issue 27 ("building on the learner's own earlier steps"): notebook 8's playground check answers a visible case's
+    call from the kit's table and any other call with the learner's own steps 1 to 3 from their saved notebooks, when
+    the kit's reference is absent (a student release)."""
+    import grader.paths
+    from grader.judging import reference_steps
+    from grader.learner import selfcheck
+
+    monkeypatch.setattr(reference_steps, "_reference", lambda: None)
+    monkeypatch.setattr(grader.paths, "NOTEBOOKS_DIR", os.path.join(ROOT, "solutions", "notebooks"))
+    check = selfcheck.loop_check()
+    visible = '{"name": "set_alarm", "arguments": {"hour": 7}}'  # a call of the visible case "keeps-failing"
+    call, observation = check(visible)
+    assert call == {"name": "set_alarm", "arguments": {"hour": 7}} and "minute" in observation
+    call, observation = check('{"name": "get_weather", "arguments": {"city": 1}}')  # in no visible case
+    assert call == {"name": "get_weather", "arguments": {"city": 1}}
+    assert "argument 'city' is the integer 1" in observation  # the wording of the solved notebook 2's own steps
+    monkeypatch.setattr(grader.paths, "NOTEBOOKS_DIR", os.path.join(ROOT, "notebooks"))  # the shipped stubs
+    assert check("{}")[1].startswith("Your own steps from notebooks 1 and 2 check the call here")

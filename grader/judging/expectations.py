@@ -938,7 +938,7 @@ def expect_loop(transcript, tools):
 def path_rule(path, root):
     """Which rule a refused ``path`` breaks, as the sentence a failed case gives (str); None when it is allowed. Taken
     while the case's tree stands (links are read)."""
-    from grader.judging.file_trees import verdict
+    from grader.judging.file_trees import real_target, verdict
 
     if verdict(path, root) is not None:
         return None
@@ -946,6 +946,9 @@ def path_rule(path, root):
         return "A path must be a non-empty string: anything else is refused, never guessed at."
     if "\x00" in path:
         return "A path holding a NUL character is refused: the operating system would cut it there."
+    if real_target(path, root) is None:
+        return ("A path that cannot be resolved (a character no file name can hold: realpath raises ValueError) is "
+                "refused, never raised.")
     lexical = os.path.normpath(os.path.join(os.path.realpath(root), path))
     if os.path.commonpath([lexical, os.path.realpath(root)]) == os.path.realpath(root):
         return ("A path that leads outside the allowed folder through a symbolic link is refused: resolve links with "
@@ -971,7 +974,7 @@ def expect_confined(transcript):
     results = [value for kind, value in transcript.returns if kind == "returned"]
     if len(results) != len(transcript.paths):
         fail("allowed_path did not return for every path it was given.")
-    for (path, root, expected, rule, target), value in zip(transcript.paths, results):
+    for (path, root, expected, rule, secrets), value in zip(transcript.paths, results):
         if not isinstance(value, (list, tuple)) or len(value) != 2:
             fail(f"allowed_path must return a pair (real_path, None) or (None, reason); it returned {describe_value(value)}.")
         real, reason = value
@@ -990,6 +993,8 @@ def expect_confined(transcript):
         if not isinstance(reason, str) or not reason.strip():
             fail(f"A refused path must come with a reason for the model, a sentence; it was {describe_value(reason)}.")
         check_error_text(reason, "The reason for a refused path")
-        if target and target in reason and target not in path:  # quoting what the model sent tells it nothing new
-            fail("The reason names the real path outside the allowed folder that the path led to: the model (and "
-                 "whoever reads its context) must not learn what lies outside; say which rule the path broke.")
+        squeezed = "".join(reason.split())
+        if any("".join(item.split()) in squeezed for item in secrets):
+            fail("The reason names what lies outside the allowed folder (where the path really leads, a link's target, "
+                 "a file outside or its contents): the model, and whoever reads its context, must not learn it; say "
+                 "which rule the path broke and quote at most the path the model sent.")

@@ -181,7 +181,7 @@ class Transcript:
         model_requests: the conversations a loop case (notebook 8) handed its model, in order (lists of messages).
         sleeps: the waits a loop case asked for, in seconds, in order (list of whatever was passed).
         loop: a loop case's ``(task, steps, limits)`` as the cases wrote them (``ExerciseHarness.loop``), or None.
-        paths: a path case's ``[(path, root, verdict, rule, target), ...]`` as handed over (``ExerciseHarness.confined``), or [].
+        paths: a path case's ``[(path, root, verdict, rule, secrets), ...]`` as handed over (``ExerciseHarness.confined``), or [].
     """
 
     returns: list = field(default_factory=list)
@@ -1360,9 +1360,9 @@ class ExerciseHarness:
             via_link: hand the allowed folder over by a path that reaches it through a symbolic link (bool), as
                 macOS's ``/tmp`` does.
         Returns:
-            ``Transcript``: ``returns`` one entry per path; ``paths`` ``(path, root, verdict, rule, target)`` for the
+            ``Transcript``: ``returns`` one entry per path; ``paths`` ``(path, root, verdict, rule, secrets)`` for the
             path and the control, as handed, with ``file_trees.verdict``, ``expectations.path_rule`` and
-            ``file_trees.real_target`` taken while the tree stood.
+            ``file_trees.secrets_of`` taken while the tree stood.
         """
         from grader.judging import file_trees
 
@@ -1370,6 +1370,7 @@ class ExerciseHarness:
         draw = self.harness.draw if self.harness.redact else None
         names = (file_trees.drawn_names(draw.generator(f"tree {template!r}")) if draw is not None
                  else dict(file_trees.SHOWN))
+        names["token"] = secrets.token_hex(8)
 
         def prepare(scratch):
             root = file_trees.make_tree(scratch, names)
@@ -1378,7 +1379,7 @@ class ExerciseHarness:
             paths = [file_trees.render(template, root, names), file_trees.render(control, root, names)]
             # Judged now, while the tree stands: it is gone when the case's verdict is given.
             transcript.paths = [(path, root, file_trees.verdict(path, root), expectations.path_rule(path, root),
-                                 file_trees.real_target(path, root)) for path in paths]
+                                 file_trees.secrets_of(path, root, names, names["token"])) for path in paths]
             return [[path, root] for path in paths]
 
         try:

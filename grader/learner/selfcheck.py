@@ -241,12 +241,18 @@ def path_folder(folder=None):
     Raises:
         OSError: the folder could not be made (on Windows, making symbolic links may need Developer Mode).
     """
+    import atexit
+    import secrets
+    import shutil
     import tempfile
 
     from grader.judging import file_trees
 
-    names = dict(file_trees.SHOWN)
-    return file_trees.make_tree(folder or tempfile.mkdtemp(prefix="kit-paths-"), names), names
+    names = dict(file_trees.SHOWN, token=secrets.token_hex(8))
+    if folder is None:
+        folder = tempfile.mkdtemp(prefix="kit-paths-")
+        atexit.register(shutil.rmtree, folder, True)  # the kernel's end removes it: a notebook leaves nothing behind
+    return file_trees.make_tree(folder, names), names
 
 
 def path_of(template, root, names):
@@ -315,7 +321,7 @@ def run_path_case(function, case):
             return transcript
         paths = [file_trees.render(case.template, root, names), file_trees.render(case.control, root, names)]
         transcript.paths = [(p, root, file_trees.verdict(p, root), expectations.path_rule(p, root),
-                             file_trees.real_target(p, root)) for p in paths]
+                             file_trees.secrets_of(p, root, names, names["token"])) for p in paths]
         expectations.renamed_by = None
         for path in paths:
             _call_with_limits(transcript, function, (path, root))
@@ -335,14 +341,23 @@ def loop_model(steps):
 def loop_check(tools=None):
     """A ``check(raw) -> (call, observation)`` for notebook 8's playground: the kit's steps 1 to 3 on one raw call
     (``reference_steps.check``), against ``tools`` (Python classes; notebook 2's five tools by default). In a student
-    release only the visible cases' calls can be checked; any other gets an observation saying so."""
+    release, which has no reference, a visible case's call is answered from the kit's table and any other by the
+    learner's own steps 1 to 3 from their saved notebooks (``grader.learner.own_steps``), as notebook 4's simulator
+    does; when those cannot check it, the observation says why."""
+    import grader.paths
     from grader.judging.registries import TYPED_TOOLS
+    from grader.learner.own_steps import own_check, own_steps
 
     registry = tools if tools is not None else TYPED_TOOLS
 
     def check(raw):
         call, observation = reference_steps.check(raw, registry)
-        return call, observation
+        if reference_steps.available() or observation != reference_steps.UNCHECKED:
+            return call, observation
+        try:  # a student release: the learner's own steps, building on notebooks 1 to 3, as saved now
+            return own_check(raw, registry, own_steps(grader.paths.NOTEBOOKS_DIR))
+        except LookupError as exc:
+            return None, str(exc)
     return check
 
 

@@ -442,7 +442,10 @@ def allowed_path(path, root):
     if not isinstance(path, str) or not path or "\\x00" in path:
         return None, "the path must be a non-empty string without NUL"
     base = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(base, path))
+    try:
+        real = os.path.realpath(os.path.join(base, path))
+    except ValueError:
+        return None, "the file name holds a character no file name can have"
     if os.path.commonpath([real, base]) != base:
         return None, "the path leads outside the allowed folder"
     return real, None
@@ -871,7 +874,7 @@ STEP_FAULTS += [
           ("    if os.path.commonpath([real, base]) != base:", "    if not real.startswith(base):"),
           caught_by=PATHS + "A path that leads out of the folder"),
     fault("authorise", "normpath_not_realpath", "Resolves .. with normpath but never reads links.",
-          ("    real = os.path.realpath(os.path.join(base, path))", "    real = os.path.normpath(os.path.join(base, path))"),
+          ("        real = os.path.realpath(os.path.join(base, path))", "        real = os.path.normpath(os.path.join(base, path))"),
           caught_by=PATHS + "A link inside the folder that points outside it"),
     fault("authorise", "refuses_any_dot_dot", "Refuses every path that holds \"..\", even one that stays inside.",
           ("    base = os.path.realpath(root)", "    if \"..\" in path:\n        return None, \"no .. allowed\"\n    base = os.path.realpath(root)"),
@@ -885,6 +888,23 @@ STEP_FAULTS += [
     fault("authorise", "refuses_links_that_stay_inside", "Refuses every symbolic link, even one inside the folder.",
           ("    base = os.path.realpath(root)", "    if os.path.islink(os.path.join(root, path)):\n        return None, \"links are not allowed\"\n    base = os.path.realpath(root)"),
           caught_by=PATHS + "A path that stays inside"),
+    fault("authorise", "surrogate_escapes", "Never expects realpath to fail: a lone surrogate raises UnicodeEncodeError.",
+          ("    try:\n        real = os.path.realpath(os.path.join(base, path))\n    except ValueError:\n"
+           "        return None, \"the file name holds a character no file name can have\"\n",
+           "    real = os.path.realpath(os.path.join(base, path))\n"),
+          caught_by=PATHS + "Values a model sends where a path is declared"),
+    fault("authorise", "normpath_first", "Tidies the path with normpath before realpath: link/.. is cancelled as text, not where the link leads.",
+          ("        real = os.path.realpath(os.path.join(base, path))", "        real = os.path.realpath(os.path.normpath(os.path.join(base, path)))"),
+          caught_by=PATHS + "A link inside the folder that points outside it"),
+    fault("authorise", "dangling_link_allowed", "Resolves only paths that exist, else the parent: a link to a file not made yet leads out on write.",
+          ("        real = os.path.realpath(os.path.join(base, path))",
+           "        full = os.path.join(base, path)\n        real = os.path.realpath(full) if os.path.exists(full) else "
+           "os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))"),
+          caught_by=PATHS + "A link inside the folder that points outside it"),
+    fault("authorise", "reason_names_the_target", "Tells the model where the path really led, outside the folder.",
+          ('        return None, "the path leads outside the allowed folder"',
+           '        return None, f"the path leads to {real}, outside the allowed folder"'),
+          caught_by=PATHS + "A path that leads out of the folder"),
     fault("authorise", "root_not_resolved", "Resolves the path but not the folder: on a folder reached through a link every path is outside.",
           ("    base = os.path.realpath(root)", "    base = os.path.abspath(root)"),
           caught_by=PATHS + "The allowed folder itself is handed over"),

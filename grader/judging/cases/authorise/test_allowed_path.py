@@ -88,7 +88,13 @@ LINKS = {
     "a-link-to-a-file-outside": "{outside_link}",
     "through-a-linked-folder": "{up_link}/{secret}",
     "a-link-to-the-folder-above": "{up_link}",
-    "dot-dot-after-a-link": "{up_link}/{root}/../{secret}",
+    "dot-dot-after-a-link": "{up_link}/{root_name}/../{secret}",
+    # Text says inside (parent/.. cancels out); the system says outside (.. is taken from where the link leads).
+    "a-link-then-dot-dot": "{up_link}/../{root_name}/{notes}",
+    "a-link-to-a-file-not-made": "{dangling}",
+    "a-new-file-through-a-linked-folder": "{up_link}/new-{notes}",
+    "a-chain-of-links": "{chain}",
+    "an-absolute-link-target": "{absolute_link}",
 }
 
 
@@ -105,14 +111,16 @@ def test_a_link_that_leads_outside_is_refused(harness, template):
     expect_confined(harness.confined(template, ALLOWED_CONTROL))
 
 
-VALUE_RULE = ("A path that is no non-empty string, or holds a NUL character, is refused with a reason; allowed_path "
-              "never raises.")
+VALUE_RULE = ("A path that is no non-empty string, holds a NUL character, or cannot be resolved (a character no file name "
+              "can hold) is refused with a reason; allowed_path never raises.")
 VALUES = {
     "empty": "",
     "none": None,
     "a-number": 7,
     "a-list": ["{notes}"],
     "a-nul-character": "{notes}\x00.png",
+    # JSON may carry a lone surrogate (\ud800); no file name can hold it, and realpath raises UnicodeEncodeError.
+    "a-lone-surrogate": "{notes}\ud800",
 }
 
 

@@ -38,6 +38,9 @@ OWNED_ELSEWHERE = {
     **{name: "issue 27: notebook 7a's attacker trial (tests/test_turn_grading.py)"
        for name in ("turn_raises_after_running.py", "turn_own_cache_instead_of_done.py", "turn_error_with_traceback.py",
                     "turn_check_by_keyword.py", "turn_check_with_two_arguments.py", "turn_dispatch_from_threads.py")},
+    **{name: "issue 27: notebook 8's and 9's attacker trials (tests/test_loop_grading.py)"
+       for name in ("loop_reverse_dispatch.py", "loop_swapped_replies.py", "loop_linear_backoff.py", "loop_never_stops.py",
+                    "path_dangling_parent.py", "path_links_by_text.py", "path_normpath_first.py", "path_leaky_reason.py")},
     "csv_formula_in_file_name.sh": "issue 13: no gradebook cell may start a spreadsheet formula",
     "gradebook_adds_exercises.sh": "issue 13: the assignment's exercises come from the instructor, not the students",
     "symlink_submissions.sh": "issue 13: symlinks in a submissions folder are not submissions",

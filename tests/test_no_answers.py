@@ -91,7 +91,7 @@ def test_no_code_cell_of_a_learner_notebook_or_the_release_earns_hidden_points(t
 
 def test_no_python_file_of_a_gradescope_bundle_earns_hidden_points(tmp_path):
     bundle = tmp_path / "autograder.zip"
-    process = subprocess.run([sys.executable, "-m", "grader.gradescope", str(bundle), "--notebooks", "00-06"], cwd=ROOT,
+    process = subprocess.run([sys.executable, "-m", "grader.gradescope", str(bundle), "--notebooks", "00-09"], cwd=ROOT,
                              capture_output=True, text=True)
     assert process.returncode == 0, process.stderr
     with zipfile.ZipFile(bundle) as archive:

@@ -649,7 +649,12 @@ class Sandbox:
         deadline = Deadline(self.limits.case_seconds, self.process.pid, waits=self.transport.worker_waits)
         requests = 0
         allowed = self.limits.max_requests if max_requests is None else max_requests
-        unbounded = f"made more than {allowed} requests to ask_model/dispatch for one call: the retry is not bounded"
+        # A retry loop's bound is the retry; a turn's or an agent loop's (notebooks 7 and 8: ``max_requests`` given) is
+        # its own stop, which a learner of those notebooks would not call a retry.
+        unbounded = (f"made more than {allowed} requests to ask_model/dispatch for one call: the retry is not bounded"
+                     if max_requests is None else
+                     f"made more than {allowed} requests to the grader (model, check, dispatch) for one call: it did not "
+                     "stop where the case's rules stop it")
         try:
             what = f"{self.limits.case_seconds:g} s"
             self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_, "view": view},

@@ -25,7 +25,7 @@ from grader.paths import ANSWERS_DIR, CHEATSHEET_PATH, GRADER_DIR, refuse_stray_
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
 # choice, nbgrader's entry) with their command entries, and the class report. A student keeps ``python -m grader``.
-INSTRUCTOR_ONLY = ("judging/canary_pools.json", "batch.py", "gradescope.py", "autograde.py", "classroom/*", "insight/*")
+INSTRUCTOR_ONLY = ("judging/canary_pools.json", "batch.py", "gradescope.py", "prairielearn.py", "autograde.py", "classroom/*", "insight/*")
 STUDENT_TOOLS = ("classroom/__init__.py", "classroom/cli.py")
 # And every case folder but these, which hold the hidden cases:
 CASES = "judging/cases/"

@@ -38,7 +38,7 @@ def test_release_holds_nothing_hidden(release):
     assert sorted(os.listdir(release / "grader" / "judging" / "cases")) == ["pytest.ini", "visible"]
     # Only the grader needs these: the tools that grade a class, their commands, the class report and the canary
     # value pools. A student keeps python -m grader (classroom/cli.py).
-    for name in ("batch.py", "gradescope.py", "autograde.py", "classroom/batch.py", "classroom/gradebook.py",
+    for name in ("batch.py", "gradescope.py", "prairielearn.py", "autograde.py", "classroom/batch.py", "classroom/gradebook.py",
                  "classroom/gradescope_bundle.py", "classroom/assignment.py", "classroom/nbgrader_entry.py", "insight",
                  "judging/canary_pools.json"):
         assert not (release / "grader" / name).exists(), name
@@ -147,7 +147,7 @@ def test_a_self_study_release_adds_the_model_answers_and_the_cheat_sheet_only(tm
 
 
 @pytest.mark.parametrize("path, only", [
-    ("batch.py", True), ("gradescope.py", True), ("autograde.py", True), ("insight/", True),
+    ("batch.py", True), ("gradescope.py", True), ("prairielearn.py", True), ("autograde.py", True), ("insight/", True),
     ("insight/class_report.py", True), ("insight/charts.py", True), ("classroom/batch.py", True),
     ("classroom/gradebook.py", True), ("classroom/assignment.py", True), ("classroom/nbgrader_entry.py", True),
     ("classroom/", False), ("classroom/__init__.py", False), ("classroom/cli.py", False),

@@ -21,7 +21,8 @@ KIT_PACKAGES = ("grader", "course", "benchmarks")
 COMMAND = re.compile(r"python3?(?: -I)? -m ((?:" + "|".join(KIT_PACKAGES) + r")(?:\.[a-z_]+)*)(?![\w.])")
 READ_BY_USERS = ["README.md", "docs/*.md", "notebooks/*.ipynb", "grader/**/*.py", "course/*.py", "benchmarks/*.py"]
 # The files the kit generates hold these commands too; their templates are in the modules above.
-GENERATED = {"grader.gradescope": "grader/classroom/gradescope_bundle.py", "grader.autograde": "course/nbgrader.py"}
+GENERATED = {"grader.gradescope": "grader/classroom/gradescope_bundle.py", "grader.autograde": "course/nbgrader.py",
+             "grader.prairielearn": "grader/classroom/prairielearn_question.py"}
 
 
 def documented_commands():
@@ -42,7 +43,7 @@ COMMANDS = documented_commands()
 
 
 def test_the_commands_are_found_where_users_read_them():
-    expected = {"grader", "grader.batch", "grader.gradescope", "grader.autograde", "grader.insight", "grader.learner",
+    expected = {"grader", "grader.batch", "grader.gradescope", "grader.prairielearn", "grader.autograde", "grader.insight", "grader.learner",
                 "course.release", "course.nbgrader", "course.build", "course.check", "course.misconceptions",
                 "course.visible_checks", "benchmarks.grading_speed"}
     assert expected <= set(COMMANDS), sorted(expected - set(COMMANDS))
@@ -64,7 +65,7 @@ def test_each_console_script_names_a_function_that_exists():
     tomllib = pytest.importorskip("tomllib")  # Python 3.11 and newer
     with open(os.path.join(KIT_ROOT, "pyproject.toml"), "rb") as handle:
         scripts = tomllib.load(handle)["project"]["scripts"]
-    assert set(scripts) == {"toolcall-grade", "toolcall-batch", "toolcall-gradescope", "toolcall-release",
+    assert set(scripts) == {"toolcall-grade", "toolcall-batch", "toolcall-gradescope", "toolcall-prairielearn", "toolcall-release",
                             "toolcall-nbgrader"}
     for name, target in scripts.items():
         module, _, function = target.partition(":")

@@ -18,9 +18,10 @@ CORE = ("intake", "isolation", "judging", "results")
 BESIDE = ("classroom", "learner", "insight")
 # The top folder: the package, ``python -m grader``, the paths, the pipeline, the commands kept by name, and the
 # two names notebooks saved with kit 2.0.0 import (aliases of the moved modules).
-TOP = {"__init__.py", "__main__.py", "paths.py", "pipeline.py", "batch.py", "gradescope.py", "autograde.py",
+TOP = {"__init__.py", "__main__.py", "paths.py", "pipeline.py", "batch.py", "gradescope.py", "prairielearn.py", "autograde.py",
        "selfcheck.py", "widgets.py"}
 THIN_COMMANDS = {"batch.py": "grader.classroom.batch", "gradescope.py": "grader.classroom.gradescope_bundle",
+                 "prairielearn.py": "grader.classroom.prairielearn_question",
                  "autograde.py": "grader.classroom.nbgrader_entry"}
 OLD_NAMES = {"selfcheck.py": "grader.learner.selfcheck", "widgets.py": "grader.learner.widgets"}
 

@@ -19,7 +19,8 @@ import stat
 import sys
 import zipfile
 
-from grader.paths import GRADER_DIR, SOLUTIONS_DIR, refuse_stray_folders
+from grader.classroom.upload import (  # noqa: F401 (nothing_uploaded and the trusted steps: named here too)
+    TRUSTED_EXERCISES, grade_upload_folder, grader_files, needs_trusted_steps, nothing_uploaded, trusted_steps)
 from grader.results.grade_result import points_text
 
 
@@ -108,17 +109,6 @@ fi
 exit 0
 """
 
-def nothing_uploaded(assignment):
-    """The note for an upload holding no .py or .ipynb file (str), naming the assignment's own notebooks (an
-    instructor's trial: a bundle for notebooks 01-02 told students to upload 05_capstone.ipynb)."""
-    from grader.intake.exercises import BY_ID
-
-    notebooks = list(dict.fromkeys(BY_ID[e].notebook for e in assignment if e in BY_ID))
-    shown = " and ".join(notebooks) if len(notebooks) <= 3 else ", ".join(notebooks[:3]) + " and the others"
-    return (f"No .py or .ipynb file was found in your upload: upload your notebook{'s' if len(notebooks) > 1 else ''} "
-            f"({shown}) or your .py file, then submit again.")
-
-
 def uploader(folder):
     """Who uploaded ``folder`` (str): the ids of the users in Gradescope's ``submission_metadata.json`` beside it
     (``/autograder/submission_metadata.json``), sorted and joined, so that two students' equal files are drawn apart;
@@ -150,23 +140,13 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
         the combined ``GradeResult`` (``grader.results.grade_result.best_per_exercise`` over the files, plus the missing
         exercises' failed cases).
     """
-    from grader.classroom.batch import grade_files, missing_exercises, submission_files
     from grader.intake.exercises import DEFAULT
-    from grader.isolation.limits import Limits
     from grader.results.atomic_write import write_json_atomically
     from grader.results.formats import gradescope_results
-    from grader.results.grade_result import best_per_exercise
     from grader.results.text_report import text_report
 
     assignment = list(assignment or [DEFAULT.id])
-    files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
-    graded = list(grade_files(files, Limits(), within=assignment, secret=secret,  # one budget for all the files
-                              student=uploader(folder)))
-    combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
-    combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
-    if not files:
-        combined.notes.insert(0, nothing_uploaded(assignment))
-    missing_exercises(combined, assignment, "none of your files" if files else "your upload has no file that")
+    combined = grade_upload_folder(folder, assignment, secret, uploader(folder)).result
     write_json_atomically(results_path, gradescope_results(combined, hidden_visibility, score_visibility))
     print(text_report(combined))
     return combined
@@ -186,8 +166,6 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
     """
     from grader.results.provenance import license_texts
 
-    refuse_stray_folders("The bundle")
-
     options = " ".join([*(f"--exercise {e}" for e in assignment), f"--hidden-visibility {hidden_visibility}",
                         f"--score-visibility {score_visibility}",
                         *([f"--assignment-seed {shlex.quote(secret)}"] if secret else [])])
@@ -197,48 +175,10 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
         "requirements-grader.txt": (grader_requirements().encode(), False),
     }
     files.update({name: (text.encode(), False) for name, text in license_texts().items()})
-    for base, folders, names in os.walk(GRADER_DIR):
-        folders[:] = sorted(f for f in folders if f != "__pycache__")
-        for name in sorted(names):
-            if name.endswith((".py", ".json", ".ini")):
-                path = os.path.join(base, name)
-                with open(path, "rb") as handle:
-                    files[os.path.join("grader", os.path.relpath(path, GRADER_DIR))] = (handle.read(), False)
+    files.update({name: (data, False) for name, data in grader_files().items()})
     if needs_trusted_steps(assignment):
-        files.update(trusted_steps())
+        files.update({name: (data, False) for name, data in trusted_steps().items()})
     return files
-
-
-# The exercises judged alone (issue 11): the grader hands them earlier steps from its trusted side
-# (``grader.judging.reference_steps``), which runs in the grader's process only, never in the worker that runs the upload.
-TRUSTED_EXERCISES = {"observe", "retry-loop"}
-
-
-def needs_trusted_steps(assignment):
-    """Whether an assignment (exercise ids, list of str; empty: the capstone) needs the reference steps 1 to 3 on the
-    autograder: an exercise judged alone (``TRUSTED_EXERCISES``), or one whose hidden calls get siblings (the
-    capstone's style, ``"seed"``), each confirmed by the reference steps before it is handed over
-    (``grader.judging.siblings.confirmed``). Without them a bundle graded the capstone with no sibling, silently, and
-    a mistake the siblings dock scored more on Gradescope than in the batch (30 against 27, an instructor's trial)."""
-    from grader.intake.exercises import BY_ID, DEFAULT
-
-    chosen = set(assignment) or {DEFAULT.id}
-    return bool(chosen & TRUSTED_EXERCISES) or any(BY_ID[name].style == "seed" for name in chosen if name in BY_ID)
-TRUSTED_MODULES = ("violations", "registry", "parse", "schema", "observation")
-
-
-def trusted_steps():
-    """The reference steps 1 to 3 that ``grader.judging.reference_steps`` imports, as bundle members (``solutions/...``).
-
-    Only these modules, under a package ``__init__`` that imports nothing: no notebooks, no model answers,
-    no capstone. They stay on the autograder image (students never see the bundle) and out of the
-    submission's reach (the worker runs with ``python -I`` from a scratch folder).
-    """
-    members = {"solutions/__init__.py": (b'"""The grader\'s trusted steps 1 to 3 (see grader/judging/reference_steps.py)."""\n', False)}
-    for module in TRUSTED_MODULES:
-        with open(os.path.join(SOLUTIONS_DIR, module + ".py"), "rb") as handle:
-            members[f"solutions/{module}.py"] = (handle.read(), False)
-    return members
 
 
 def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None):

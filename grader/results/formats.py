@@ -172,3 +172,89 @@ def gradescope_results(result, hidden_visibility="visible", score_visibility="vi
         "extra_data": {**provenance(), **drawn_with(result)},
         "tests": tests,
     }
+
+
+# PrairieLearn reads at most 1 MB of results.json (docs/externalGrading.md, "Grading results"); the kit stays below
+# this many bytes of UTF-8, leaving room for what PrairieLearn adds.
+PRAIRIELEARN_RESULTS_BYTES = 900_000
+
+
+def prairielearn_results(result, format_errors=(), limit=PRAIRIELEARN_RESULTS_BYTES):
+    """Build PrairieLearn's results.json (PrairieLearn/PrairieLearn docs/externalGrading.md) as a dict.
+
+    A gradable upload: ``gradable`` true, ``score`` (float, 0 to 1: the points earned over the points available),
+    ``message`` (the summary and the notes), ``tests`` (one per case: ``name``, ``description`` (the rule),
+    ``points``, ``max_points`` (floats), ``message`` (what happened; "Passed." when it passed), ``output`` (what the
+    code printed, capped)), and ``kit`` (which grader and draw produced it: ``provenance()``, ``drawn_with``).
+    Hidden cases show their rule and what happened, never their input, as in every report of the kit.
+
+    An upload that cannot be graded (``format_errors`` not empty): ``gradable`` false and ``format_errors`` (list of
+    one-sentence str), so PrairieLearn awards no points and uses no attempt; no ``score``.
+
+    Args:
+        result: ``grader.results.grade_result.GradeResult``.
+        format_errors: sentences saying why the upload cannot be graded (iterable of str; empty: it can).
+        limit: the most bytes the JSON text may take (int): the longest texts are cut, outputs first, until it fits.
+    Returns:
+        dict, JSON-serialisable, whose ``json.dumps`` stays within ``limit`` bytes.
+    """
+    format_errors = [strip_controls(error) for error in format_errors]
+    kit = {**provenance(), **drawn_with(result)}
+    if format_errors:
+        return _fitted({"gradable": False, "format_errors": format_errors,
+                        "message": "Not graded: " + " ".join(format_errors) + " No attempt was used.",
+                        "kit": kit}, limit)
+    tests = []
+    for group, cases in result.groups():
+        for case in cases:
+            tests.append({
+                "name": f"{group}: {case.title}",
+                "description": case.rule_line() if case.rule else "",
+                "points": float(case.points),
+                "max_points": float(case.max_points),
+                "message": "Passed." if case.passed else case.feedback,
+                "output": capped(case.output) if case.output.strip() else "",
+            })
+    summary = [f"Score: {points_text(result.score)} / {points_text(result.max_score)} points"]
+    if result.error:
+        summary.append(f"Could not grade: {result.error}")
+    summary += [f"Note: {strip_controls(note)}" for note in result.notes]
+    score = result.score / result.max_score if result.max_score else 0.0
+    return _fitted({"gradable": True, "score": min(1.0, max(0.0, float(score))), "message": "\n".join(summary),
+                    "tests": tests, "kit": kit}, limit)
+
+
+def _size(results):
+    """The bytes ``grader.results.atomic_write.write_json_atomically`` writes for ``results`` (int)."""
+    import json
+
+    return len((json.dumps(results, indent=2, ensure_ascii=False) + "\n").encode("utf-8", "replace"))
+
+
+def _fitted(results, limit):
+    """``results`` with its longest texts cut (tests' outputs, then their messages, then the top message) until the
+    JSON takes at most ``limit`` bytes; each cut text ends with a note saying so."""
+    note = "… (cut to keep the results within PrairieLearn's 1 MB)"
+    for key, floor in (("output", 0), ("message", 200), ("description", 200)):
+        cap = 20_000
+        while _size(results) > limit and cap > floor:
+            cap //= 2
+            for test in results.get("tests", []):
+                if len(test[key]) > max(cap, floor):
+                    test[key] = test[key][:max(cap, floor)] + note
+    cap = 100_000
+    while _size(results) > limit and cap > 1_000:
+        cap //= 2
+        for key in ("message",):
+            if len(results[key]) > cap:
+                results[key] = results[key][:cap] + note
+        if results.get("format_errors"):
+            results["format_errors"] = [error[:cap] for error in results["format_errors"]]
+    if _size(results) > limit and results.get("tests"):
+        # Still too big (thousands of cases): keep the score, and say where the details are.
+        kept = results["tests"]
+        while kept and _size({**results, "tests": kept}) > limit:
+            kept = kept[: len(kept) // 2]
+        results["tests"] = kept
+        results["message"] += f"\nNote: only the first {len(kept)} cases are listed, to keep within PrairieLearn's 1 MB."
+    return results

@@ -73,6 +73,9 @@ class GradeResult:
             it again draws the same inputs; None when unknown, or for a combination of files drawn with several.
         isolation: the walls that stood around the worker (str, ``grader.isolation.protections.walls_line``), or
             None when nothing of the submission ran.
+        absent: ``{exercise id: [its functions the submission does not define]}`` for each graded exercise whose
+            code loaded without a problem but lacks one of its functions (dict; empty when every one was found). PrairieLearn's
+            question calls such an upload not gradable (``grader.classroom.prairielearn_question``).
     """
 
     submission: str
@@ -82,6 +85,7 @@ class GradeResult:
     execution_time: float = 0.0
     seed: str | None = None
     isolation: str | None = None
+    absent: dict = field(default_factory=dict)
 
     @property
     def score(self):
@@ -132,6 +136,10 @@ def best_per_exercise(results, submission):
                 best[exercise_id] = (score, result)
     for exercise_id, (_, result) in best.items():
         combined.cases += [case for case in result.cases if case.exercise_id == exercise_id]
+        # Absent only when no readable file graded on it defines its functions.
+        lacking = [r.absent.get(exercise_id) for r in readable if any(c.exercise_id == exercise_id for c in r.cases)]
+        if lacking and all(lacking):
+            combined.absent[exercise_id] = lacking[0]
     seeds = {result.seed for result in results}
     combined.seed = seeds.pop() if len(seeds) == 1 else None
     # The walls of the gradings that ran; they are one machine's, so they differ only if a limit was reached meanwhile.

@@ -100,3 +100,21 @@ def test_no_python_file_of_a_gradescope_bundle_earns_hidden_points(tmp_path):
     earned = hidden_points(dict(sorted(files.items())), tmp_path)
     assert len(earned) == len(files) >= 50
     assert {name: found for name, found in earned.items() if found[0]} == {}
+
+
+def test_no_python_file_of_a_prairielearn_question_earns_hidden_points(tmp_path):
+    """Issue 28: what the PrairieLearn question adds to the grader the Gradescope bundle already carries (the editors'
+    starting code, the packages in serverFilesCourse) holds no answer either."""
+    process = subprocess.run([sys.executable, "-m", "grader.prairielearn", str(tmp_path / "course"), "--notebooks",
+                              "00-09", "--input", "editor", "--qid", "all"], cwd=ROOT, capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    files = {}
+    for base, _, names in os.walk(tmp_path / "course"):
+        for name in names:
+            relative = os.path.relpath(os.path.join(base, name), tmp_path / "course")
+            if name.endswith(".py") and not relative.startswith(("questions/all/tests/grader/", "questions/all/tests/solutions/")):
+                with open(os.path.join(base, name), encoding="utf-8") as handle:
+                    files[relative] = handle.read()
+    assert len([name for name in files if name.startswith("questions/all/initial_code/")]) == len(EXERCISES)
+    earned = hidden_points(dict(sorted(files.items())), tmp_path)
+    assert {name: found for name, found in earned.items() if found[0]} == {}

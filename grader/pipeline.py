@@ -273,12 +273,13 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             internal_errors += plugin.internal_errors
             for function in exercise.functions:
                 result.notes += [n for n in harness.notes_for(function) if n not in result.notes]
-            # Absent: the code loaded without a problem and still lacks the function (PrairieLearn: not gradable).
-            if submission is not None and not fatal and not harness.report.fatal and not harness.report.problems:
+            # Absent: the code was loaded and lacks the function, perhaps because a cell could not be compiled or
+            # raised (PrairieLearn calls such an upload not gradable: a syntax error is its own example).
+            if submission is not None and not fatal and not harness.report.fatal:
                 lacking = [f for f in exercise.functions
                            if harness.report.entries.get(f, {}).get("state", "missing") == "missing"]
                 if lacking:
-                    result.absent[exercise.id] = lacking
+                    result.absent[exercise.id] = {"functions": lacking, "problem": (harness.report.problems or [""])[0]}
             loading = loading or (harness.report if submission is not None else None)
         finally:
             if sandbox is not first:

@@ -163,7 +163,7 @@ UPLOADS = {
     "faulty": (SEED_SAMPLE, "05_capstone.py"),  # the original card's sample solution, with its real faults
     "stub": (os.path.join(STUBS, "05_capstone.ipynb"), "05_capstone.ipynb"),
     "hostile: prints a flood": (os.path.join(HOSTILE, "prints_flood.py"), "flood.py"),
-    "hostile: edits the grader": (os.path.join(HOSTILE, "edits_the_grader.py"), "edits.py"),
+    "hostile: garbage in the channel": (os.path.join(HOSTILE, "garbage_in_the_channel.py"), "garbage.py"),
 }
 
 
@@ -214,6 +214,45 @@ def test_an_upload_without_the_exercises_function_is_not_gradable(tmp_path, cour
     assert results["gradable"] is False
     assert results["format_errors"] == ["No file of your upload defines handle_tool_call (the exercise of "
                                         "05_capstone.ipynb); upload the notebook or file that holds it."]
+
+
+def notebook_with(tmp_path, old, new):
+    """The solved capstone notebook with ``old`` replaced by ``new`` in the cell defining handle_tool_call."""
+    import nbformat
+
+    notebook = nbformat.read(os.path.join(SOLVED, "05_capstone.ipynb"), as_version=4)
+    cell = next(c for c in notebook.cells if c.cell_type == "code" and "def handle_tool_call(" in c.source)
+    cell.source = cell.source.replace(old, new, 1)
+    path = tmp_path / "changed.ipynb"
+    nbformat.write(notebook, str(path))
+    return path
+
+
+def test_code_that_cannot_load_its_function_is_not_gradable_and_says_why(tmp_path, course):
+    """PrairieLearn's own example of "not gradable" is a syntax error: the student fixes it without losing an
+    attempt, and is told where it is."""
+    broken = notebook_with(tmp_path, "def handle_tool_call(", "def handle_tool_call((")
+    results, _ = run_entrypoint(job(tmp_path / "a", course, (broken, "05_capstone.ipynb")))
+    assert results["gradable"] is False and len(results["format_errors"]) == 1
+    assert results["format_errors"][0].startswith("No file of your upload defines handle_tool_call (the exercise of "
+                                                  "05_capstone.ipynb); while loading: cell ")
+    assert "has a syntax error on line" in results["format_errors"][0]
+    raising = tmp_path / "raises.py"
+    raising.write_text("raise RuntimeError('not yet')\n\ndef handle_tool_call(raw, ask_model):\n    return None\n")
+    results, _ = run_entrypoint(job(tmp_path / "b", course, (raising, "raises.py")))
+    assert results["gradable"] is False and "RuntimeError" in results["format_errors"][0]
+
+
+def test_a_broken_cell_beside_the_function_is_graded(tmp_path, course):
+    """Only a missing function makes an upload not gradable: a notebook whose other cell fails still counts."""
+    import nbformat
+
+    notebook = nbformat.read(os.path.join(SOLVED, "05_capstone.ipynb"), as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell("undefined_name_here"))  # a cell of its own that raises NameError
+    changed = tmp_path / "changed.ipynb"
+    nbformat.write(notebook, str(changed))
+    results, _ = run_entrypoint(job(tmp_path, course, (changed, "05_capstone.ipynb")))
+    assert results["gradable"] is True and results["score"] > 0.5
 
 
 def test_an_empty_upload_is_told_what_to_upload(tmp_path, course):

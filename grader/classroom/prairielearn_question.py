@@ -310,8 +310,10 @@ def variant_of(root):
 def format_errors(upload, assignment):
     """Why PrairieLearn should call an upload not gradable (list of one-sentence str; empty: it is gradable).
 
-    Not gradable: nothing to grade, a file that cannot be read (a corrupt notebook, a syntax error: PrairieLearn's
-    own example of "invalid, not gradable"), or an exercise whose function no file defines.
+    Not gradable: nothing to grade, a file that cannot be read (a corrupt notebook), or an exercise whose function
+    no file defines once loaded, with what stopped it if anything did (a syntax error: PrairieLearn's own example of
+    "invalid, not gradable"; code that raised while loading). Code that defines the function is graded, whatever
+    it does then.
 
     Args:
         upload: ``grader.classroom.upload.GradedUpload``. assignment: exercise ids (list of str).
@@ -323,11 +325,13 @@ def format_errors(upload, assignment):
         return [nothing_uploaded(assignment)]
     errors = [sentence if sentence.startswith(name) else f"{name}: {sentence}" for name, sentence in upload.unreadable]
     errors += [sentence[0].upper() + sentence[1:] + "." for sentence in upload.missing.values()]
-    for exercise_id, functions in upload.result.absent.items():
+    for exercise_id, absent in upload.result.absent.items():
         if exercise_id not in upload.missing:
             exercise = BY_ID[exercise_id]
-            errors.append(f"No file of your upload defines {', '.join(functions)} (the exercise of "
-                          f"{exercise.notebook}); upload the notebook or file that holds it.")
+            problem = absent["problem"].strip().rstrip(".")
+            errors.append(f"No file of your upload defines {', '.join(absent['functions'])} (the exercise of "
+                          f"{exercise.notebook})" + (f"; while loading: {problem}. Fix that, or upload" if problem else
+                                                      "; upload") + " the notebook or file that holds it.")
     return errors
 
 

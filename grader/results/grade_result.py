@@ -73,9 +73,10 @@ class GradeResult:
             it again draws the same inputs; None when unknown, or for a combination of files drawn with several.
         isolation: the walls that stood around the worker (str, ``grader.isolation.protections.walls_line``), or
             None when nothing of the submission ran.
-        absent: ``{exercise id: [its functions the submission does not define]}`` for each graded exercise whose
-            code loaded without a problem but lacks one of its functions (dict; empty when every one was found). PrairieLearn's
-            question calls such an upload not gradable (``grader.classroom.prairielearn_question``).
+        absent: ``{exercise id: {"functions": [its functions the submission does not define], "problem": the first
+            problem while loading (str, "" for none: a cell that did not compile or raised)}}`` for each graded
+            exercise whose code was loaded but lacks one of its functions (dict; empty when every one was found).
+            PrairieLearn's question calls such an upload not gradable (``grader.classroom.prairielearn_question``).
     """
 
     submission: str

@@ -191,3 +191,21 @@ def test_the_bundle_command_names_an_option_it_accepts_for_rebuilding_with_its_s
     named = re.findall(r"with (--[a-z-]+)", said)
     assert named == ["--assignment-seed"]
     assert main([str(tmp_path / "again.zip"), "--notebooks", "05", named[0], "kept"]) == 0
+
+
+def test_a_students_files_are_drawn_together_so_copies_gain_nothing(tmp_path):
+    """An attacker's trial of issue 28: each copy of a solution that fails some inputs drew its own inputs, and the
+    best copy counted (ten copies, differing by a comment, scored 125 of 133 where one scored 28 to 122). Every file
+    of one student is now graded on the same inputs: one seed for the upload, named once."""
+    from grader.classroom.batch import grade_files, upload_digest
+    from grader.isolation.limits import Limits
+
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text("def tool_error_result(tool_use_id, message):\n    return {}\n")
+    second.write_text("def tool_error_result(tool_use_id, message):\n    return {}  # a copy\n")
+    graded = list(grade_files([str(first), str(second)], Limits(), secret="ps", student="mallory"))
+    seeds = {result.seed for _, result, _ in graded}
+    assert seeds == {seed_for("ps", "mallory", upload_digest([str(first), str(second)]))}
+    assert upload_digest([str(second), str(first)]) == upload_digest([str(first), str(second)])
+    assert upload_digest([str(first)]) == file_digest(str(first))  # a lone file draws as python -m grader does
+    assert upload_digest([str(first), str(second)]) not in (file_digest(str(first)), file_digest(str(second)))

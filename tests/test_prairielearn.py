@@ -107,7 +107,7 @@ def test_the_question_has_prairielearns_layout_and_options(course):
     assert info["type"] == "v3" and info["gradingMethod"] == "External" and len(info["uuid"]) == 36
     options = info["externalGradingOptions"]
     assert options == {"enabled": True, "image": "prairielearn/grader-python", "entrypoint": "/grade/tests/run.sh",
-                       "serverFilesCourse": ["toolcall_kit/"], "timeout": 240, "enableNetworking": False}
+                       "serverFilesCourse": ["toolcall_kit/"], "timeout": 400, "enableNetworking": False}
     html = (question / "question.html").read_text(encoding="utf-8")
     assert "<pl-file-upload" in html and "<pl-external-grader-results>" in html and "05_capstone.ipynb" in html
     names = {os.path.relpath(os.path.join(b, n), question) for b, _, files in os.walk(question) for n in files}
@@ -213,7 +213,7 @@ def test_an_upload_without_the_exercises_function_is_not_gradable(tmp_path, cour
     results, _ = run_entrypoint(job(tmp_path, course, (os.path.join(SOLVED, "01_parsing.ipynb"), "05_capstone.ipynb")))
     assert results["gradable"] is False
     assert results["format_errors"] == ["No file of your upload defines handle_tool_call (the exercise of "
-                                        "05_capstone.ipynb); upload the notebook or file that holds it."]
+                                        "05_capstone.ipynb); hand in the notebook or code that holds it."]
 
 
 def notebook_with(tmp_path, old, new):
@@ -241,6 +241,121 @@ def test_code_that_cannot_load_its_function_is_not_gradable_and_says_why(tmp_pat
     raising.write_text("raise RuntimeError('not yet')\n\ndef handle_tool_call(raw, ask_model):\n    return None\n")
     results, _ = run_entrypoint(job(tmp_path / "b", course, (raising, "raises.py")))
     assert results["gradable"] is False and "RuntimeError" in results["format_errors"][0]
+
+
+def write_solution(path, notebook):
+    """The solution cells of a solved notebook as one .py file, as a student pastes them into an editor."""
+    import nbformat
+
+    cells = nbformat.read(os.path.join(SOLVED, notebook), as_version=4).cells
+    path.write_text("\n\n".join(c.source for c in cells if c.cell_type == "code" and "BEGIN SOLUTION" in c.source))
+    return path
+
+
+@pytest.fixture(scope="module")
+def problem_set(tmp_path_factory):
+    """A course holding notebooks 1 and 2 as one question with an editor per exercise."""
+    out = tmp_path_factory.mktemp("problem_set")
+    build(out, "--notebooks", "01-02", "--input", "editor", "--qid", "ps1", "--assignment-seed", "ps1-seed")
+    return out
+
+
+def test_a_problem_set_gives_partial_credit_for_an_exercise_left_undone(tmp_path, problem_set):
+    """The instructor's trial: one editor left as it came made the whole problem set not gradable, so it could
+    never earn the points of the exercise that was done."""
+    done = write_solution(tmp_path / "parse_call.py", "01_parsing.ipynb")
+    undone = tmp_path / "validate_call.py"
+    undone.write_text((problem_set / "questions" / "ps1" / "initial_code" / "validate-call.py").read_text())
+    results, _ = run_entrypoint(job(tmp_path, problem_set, (done, "parse_call.py"), (undone, "validate_call.py"),
+                                    qid="ps1"))
+    assert results["gradable"] is True
+    assert results["score"] == pytest.approx(available("parse-call") / (available("parse-call") + available("validate-call")))
+    assert all("validate_call" in t["message"] for t in results["tests"] if t["name"].startswith("2 ·"))
+
+
+def test_an_unreadable_file_beside_a_whole_answer_is_a_note_not_a_reason(tmp_path, course):
+    """The attacker's trial: a correct notebook and a broken one came back not gradable."""
+    results, _ = run_entrypoint(job(tmp_path, course, UPLOADS["correct"],
+                                    (os.path.join(HOSTILE, "not_json.ipynb"), "old_copy.ipynb")))
+    assert results["gradable"] is True and results["score"] == 1.0
+    assert "old_copy.ipynb" in results["message"]
+
+
+FLAKY = """import hashlib as _hashlib
+
+_solved = handle_tool_call
+
+
+def handle_tool_call(raw, ask_model):
+    # Wrong on about one input in thirteen, chosen by the input: which ones depends on the draw.
+    if _hashlib.sha256(repr(raw).encode()).digest()[0] < 20:
+        return {"status": "rejected", "observation": "no"}
+    return _solved(raw, ask_model)
+"""
+
+
+def test_copies_of_one_file_are_drawn_together(tmp_path, course):
+    """The attacker's trial: copies of a solution that fails some inputs, differing by a comment, each drew its own
+    inputs and the best counted (ten copies: 125 of 133, one copy 28 to 122). One upload is one draw now, named in
+    kit.seed, and the score is one copy's."""
+    import nbformat
+
+    uploads = []
+    for number in range(4):
+        notebook = nbformat.read(UPLOADS["correct"][0], as_version=4)
+        notebook.cells.append(nbformat.v4.new_code_cell(FLAKY))
+        notebook.cells.append(nbformat.v4.new_markdown_cell(f"Copy {number}."))
+        path = tmp_path / f"copy{number}.ipynb"
+        nbformat.write(notebook, str(path))
+        uploads.append((path, path.name))
+    results, _ = run_entrypoint(job(tmp_path / "job", course, *uploads))
+    fraction, _ = kit_fraction(uploads[0][0], results["kit"]["seed"], tmp_path)
+    assert results["score"] == pytest.approx(fraction) and fraction < 1.0
+
+
+def test_a_whole_answer_past_the_files_graded_is_not_gradable_and_says_why(tmp_path, course):
+    """The attacker's trial: with 20 files before it, a correct notebook was never graded, and 0 used an attempt."""
+    from grader.classroom.batch import MAX_FILES_PER_STUDENT
+
+    root = job(tmp_path, course)
+    for number in range(MAX_FILES_PER_STUDENT):
+        (root / "student" / f"a{number:02}.py").write_text(f"NOTE = {number}\n")
+    shutil.copy(UPLOADS["correct"][0], root / "student" / "z_capstone.ipynb")
+    results, _ = run_entrypoint(root)
+    assert results["gradable"] is False
+    assert any(e.startswith("Z_capstone.ipynb: not graded: only the first 20 files") for e in results["format_errors"])
+
+
+def test_an_upload_of_links_only_says_they_were_refused(tmp_path, course):
+    root = job(tmp_path, course)
+    os.symlink(UPLOADS["correct"][0], root / "student" / "05_capstone.ipynb")
+    results, _ = run_entrypoint(root)
+    assert results["gradable"] is False
+    assert "05_capstone.ipynb is a symbolic link, so it was not graded" in results["format_errors"][0]
+
+
+def test_the_grader_s_budget_fits_within_the_questions_timeout():
+    """The kit's budget stretches up to three times on a busy host; PrairieLearn kills a job at its timeout and
+    shows the student a failure, so a short timeout cuts the budget."""
+    from grader.classroom.prairielearn_question import START_SECONDS, grader_limits
+    from grader.isolation.deadlines import BUDGET_BACKSTOP
+    from grader.isolation.limits import Limits
+
+    assert grader_limits(400).total_seconds == Limits().total_seconds == 120
+    assert grader_limits(240).total_seconds == pytest.approx((240 - START_SECONDS) / BUDGET_BACKSTOP)
+    assert grader_limits(30).total_seconds == 10
+    assert grader_limits(240).case_seconds == Limits().case_seconds
+
+
+def test_the_entrypoint_takes_the_python_that_has_the_packages(tmp_path, course):
+    """The instructor's trial: the first Python 3.10 on the PATH lacked nbformat, another had it."""
+    root = job(tmp_path, course, UPLOADS["correct"])
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    lacking = fake_python(bin_dir, 'case "$*" in\n  *"import nbformat"*) exit 1;;\n  *) exec ' + sys.executable
+                          + ' "$@";;\nesac\n')
+    results, _ = run_entrypoint(root, {"KIT_PYTHONS": f"{lacking} {sys.executable}"})
+    assert results["gradable"] is True and results["score"] == 1.0
 
 
 def test_a_broken_cell_beside_the_function_is_graded(tmp_path, course):

@@ -180,6 +180,20 @@ def safe_file_name(name):
     return f"{safe}-{digest}"
 
 
+def upload_digest(files):
+    """What a student's files are drawn from together (str, hex SHA-256): one file's own digest (``file_digest``, so a
+    lone file draws what ``python -m grader`` and nbgrader's cells draw for it), or for several the digest of their
+    sorted digests.
+
+    Every file of one upload is then graded on the same hidden inputs: with a seed per file, ten copies of a solution
+    that fails some inputs, differing by a comment, drew ten times and the best copy counted (125 of 133 points where
+    one copy scored 28 to 122: an attacker's trial of issue 28)."""
+    digests = sorted(file_digest(path) for path in files)
+    if len(digests) == 1:
+        return digests[0]
+    return hashlib.sha256("\n".join(digests).encode("ascii")).hexdigest()
+
+
 def file_digest(path):
     """SHA-256 of a file's bytes (hex str), or ``"unreadable: <reason>"``."""
     digest = hashlib.sha256()
@@ -259,7 +273,8 @@ def grade_files(files, limits, exercise_ids=None, within=None, secret=None, stud
         exercise_ids: grade these exercises in every file (list of ids), or None to detect them.
         within: the assignment's exercise ids: detect only among them (``grader.pipeline.grade``), or None.
         secret: the assignment's seed (str), or None for a fresh draw per file; with it, each file is graded with
-            ``grader.judging.draw.seed_for(secret, student, the file's SHA-256)``. student: the student's id (str).
+            ``grader.judging.draw.seed_for(secret, student, upload_digest(files))``: every file of the student on the
+            same inputs. student: the student's id (str).
     Yields:
         ``(path, GradeResult or None, problem sentence or None)`` per file, in order; nothing more once
         grading was stopped (a result graded while it stopped is never yielded).
@@ -267,6 +282,7 @@ def grade_files(files, limits, exercise_ids=None, within=None, secret=None, stud
     from grader.pipeline import grade  # imported in the pool process, once
 
     budget = Budget(limits.total_seconds)
+    seed = seed_for(secret, student, upload_digest(files)) if secret and files else None
     for number, path in enumerate(files):
         if _STOPPING:
             return
@@ -276,7 +292,6 @@ def grade_files(files, limits, exercise_ids=None, within=None, secret=None, stud
             yield path, None, f"not graded: the submission's files used up their time budget of {limits.total_seconds:g} s"
         else:
             try:
-                seed = seed_for(secret, student, file_digest(path)) if secret else None
                 result = grade(path, limits=limits, exercise_ids=exercise_ids, within=within, budget=budget,
                                seed=seed)
             except Exception as exc:  # a grader bug must cost one student, never the batch
@@ -704,7 +719,7 @@ def main(argv=None):
     parser.add_argument("--regrade", action="store_true", help="grade students whose stored results are valid too")
     add_assignment_options(parser)
     add_grading_options(parser, total="all of one student's files", exercise=False)
-    add_seed_option(parser, "the student's id and the file's bytes; without it or the variable, the seed kept in "
+    add_seed_option(parser, "the student's id and the student's files' bytes; without it or the variable, the seed kept in "
                             "OUT/assignment-seed.txt (made on the first run)")
     parser.add_argument("--canvas-assignment", default="Tool-call validation", metavar="TITLE",
                         help="canvas.csv's assignment column: the Canvas assignment's title, or 'Title (id)' as "

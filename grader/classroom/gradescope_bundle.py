@@ -135,7 +135,7 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
         assignment: the exercise ids (list of str; default: the capstone).
         hidden_visibility, score_visibility: see ``grader.results.formats.gradescope_results``.
         secret: the bundle's seed (str, ``build_bundle``), or None to draw afresh: each file's hidden inputs are
-            drawn from it and the file's SHA-256 (``grader.classroom.batch.grade_files``).
+            drawn from it and the files' SHA-256 together (``grader.classroom.batch.grade_files``).
     Returns:
         the combined ``GradeResult`` (``grader.results.grade_result.best_per_exercise`` over the files, plus the missing
         exercises' failed cases).
@@ -220,7 +220,7 @@ def main(argv=None):
     parser.add_argument("--score-visibility", choices=VISIBILITIES, default="visible",
                         help="Gradescope's top-level visibility, the default for the whole result (default: "
                              "%(default)s; Gradescope hides the total while any scored test is hidden anyway)")
-    add_seed_option(parser, "the uploading student's id (Gradescope's submission_metadata.json) and the file's bytes; "
+    add_seed_option(parser, "the uploading student's id (Gradescope's submission_metadata.json) and the files' bytes; "
                             "without it or the variable, a new one written into the bundle")
     parser.add_argument("--grade-upload", metavar="FOLDER", help="(inside Gradescope) grade this upload folder")
     parser.add_argument("--results", metavar="PATH", help="with --grade-upload: where to write results.json")

@@ -37,10 +37,13 @@ from grader.results.grade_result import points_text
 # lacks what grading needs.
 DEFAULT_IMAGE = "prairielearn/grader-python"
 # externalGradingOptions.timeout: at most 600 s (docs/externalGrading.md). The kit's budget for one upload is 120 s
-# of grading (``grader.isolation.limits.Limits.total_seconds``); the rest is starting Python and reading notebooks
-# on a shared grading host.
-DEFAULT_TIMEOUT = 240
+# of grading (``grader.isolation.limits.Limits.total_seconds``), which a busy machine stretches up to three times
+# (``grader.isolation.deadlines.BUDGET_BACKSTOP``): 400 s leaves that and the start room. A shorter timeout cuts the
+# budget to fit (``grader_limits``).
+DEFAULT_TIMEOUT = 400
 MAX_TIMEOUT = 600
+# What a job spends besides grading: starting Python, importing nbformat and pytest, reading the notebooks.
+START_SECONDS = 40
 KIT_FOLDER = "toolcall_kit"  # in serverFilesCourse
 # What grading imports that PrairieLearn's Python image does not hold (pytest runs the cases), with what pytest
 # needs; exceptiongroup and tomli only on Python 3.10 (pytest's own markers), copied when this Python has them.
@@ -62,22 +65,29 @@ not_gradable() {{  # a results.json PrairieLearn shows as "not gradable": no poi
     printf '{{"gradable": false, "format_errors": ["%s"], "message": "%s"}}\n' "$TEXT" "$TEXT" > "$RESULTS"
 }}
 
+# The kit first, then the packages it brings, then the image's own (PrairieLearn's image sets PYTHONPATH too).
+export PYTHONPATH="$TESTS:$GRADE/serverFilesCourse/{kit_folder}/python${{PYTHONPATH:+:$PYTHONPATH}}"
+cd "$TESTS" || exit 1
+# The first Python 3.10 or newer that has what grading imports; else the first 3.10 or newer, to say what it lacks.
+# KIT_PYTHONS (info.json's "environment", or a trial run) names the candidates instead.
 PY=""
+NEW_ENOUGH=""
 for candidate in ${{KIT_PYTHONS:-python3.13 python3.12 python3.11 python3.10 python3}}; do
     if command -v "$candidate" >/dev/null 2>&1 \
             && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 10))' >/dev/null 2>&1; then
-        PY=$(command -v "$candidate")
-        break
+        NEW_ENOUGH=${{NEW_ENOUGH:-$(command -v "$candidate")}}
+        if "$candidate" -c 'import nbformat, IPython, pytest' >/dev/null 2>&1; then
+            PY=$(command -v "$candidate")
+            break
+        fi
     fi
 done
-if [ -z "$PY" ]; then
+if [ -z "$NEW_ENOUGH" ]; then
     FOUND=$( (python3 --version || echo "no python3") 2>&1 | head -n 1)
     not_gradable "The autograder could not grade your work: the tool-call kit needs Python 3.10 or newer, and this grading image has $FOUND. Please tell your instructor (the question's image must change)."
     exit 0
 fi
-# The kit first, then the packages it brings, then the image's own (PrairieLearn's image sets PYTHONPATH too).
-export PYTHONPATH="$TESTS:$GRADE/serverFilesCourse/{kit_folder}/python${{PYTHONPATH:+:$PYTHONPATH}}"
-cd "$TESTS" || exit 1
+PY=${{PY:-$NEW_ENOUGH}}
 if ! PROBLEM=$("$PY" -c 'import nbformat, IPython, pytest' 2>&1); then
     not_gradable "The autograder could not grade your work: its Python cannot import what grading needs ($(printf '%s' "$PROBLEM" | tail -n 1)). Please tell your instructor (use {image} or an image with nbformat and IPython, and copy serverFilesCourse/{kit_folder} into the course)."
     exit 0
@@ -227,7 +237,8 @@ def question_files(assignment, secret, image=DEFAULT_IMAGE, timeout=DEFAULT_TIME
     if input_kind not in INPUTS:
         raise ValueError(f"--input {input_kind}: choose {' or '.join(INPUTS)}.")
     base = f"questions/{qid or question_id(assignment)}"
-    options = " ".join([*(f"--exercise {e}" for e in assignment), f"--assignment-seed {shlex.quote(secret)}"])
+    options = " ".join([*(f"--exercise {e}" for e in assignment), f"--assignment-seed {shlex.quote(secret)}",
+                        f"--timeout {int(timeout)}"])
     files = {
         f"{base}/info.json": (json.dumps(info_json(assignment, image, timeout, question_uuid), indent=2, ensure_ascii=False).encode() + b"\n",
                               False),
@@ -310,10 +321,13 @@ def variant_of(root):
 def format_errors(upload, assignment):
     """Why PrairieLearn should call an upload not gradable (list of one-sentence str; empty: it is gradable).
 
-    Not gradable: nothing to grade, a file that cannot be read (a corrupt notebook), or an exercise whose function
-    no file defines once loaded, with what stopped it if anything did (a syntax error: PrairieLearn's own example of
-    "invalid, not gradable"; code that raised while loading). Code that defines the function is graded, whatever
-    it does then.
+    Not gradable (no points, no attempt used): nothing to grade; an exercise whose function no readable file defines
+    because something stopped it (a syntax error, PrairieLearn's own example of "invalid, not gradable", or an
+    exception while loading) or because its file could not be read (a corrupt notebook) or was not graded (past the
+    number of files graded); and an upload that defines no exercise of the question at all (the wrong notebook).
+    An exercise simply left undone beside others that are done is graded, its cases failed with a sentence, as on
+    Gradescope: a problem set earns partial credit. A file that cannot be read beside files that hold every
+    exercise is a note, not a reason.
 
     Args:
         upload: ``grader.classroom.upload.GradedUpload``. assignment: exercise ids (list of str).
@@ -322,25 +336,54 @@ def format_errors(upload, assignment):
     from grader.intake.exercises import BY_ID
 
     if not upload.files:
-        return [nothing_uploaded(assignment)]
-    errors = [sentence if sentence.startswith(name) else f"{name}: {sentence}" for name, sentence in upload.unreadable]
-    errors += [sentence[0].upper() + sentence[1:] + "." for sentence in upload.missing.values()]
-    for exercise_id, absent in upload.result.absent.items():
-        if exercise_id not in upload.missing:
+        return [nothing_uploaded(assignment) + (" " + " ".join(upload.refused) if upload.refused else "")]
+    unreadable = [sentence if sentence.startswith(name) else f"{name}: {sentence}" for name, sentence in upload.unreadable]
+    if upload.result.error:  # no file could be read at all
+        return unreadable or [upload.result.error]
+    absent = upload.result.absent
+    undone = [e for e in assignment if e in upload.missing or e in absent]
+    if not undone:
+        return []
+    errors = []
+    for exercise_id in undone:
+        exercise = BY_ID[exercise_id]
+        problem = absent.get(exercise_id, {}).get("problem", "").strip().rstrip(".")
+        if problem:
+            errors.append(f"No file of your upload defines {', '.join(exercise.functions)} (the exercise of "
+                          f"{exercise.notebook}); while loading: {problem}. Fix that, or hand in the notebook or "
+                          "code that holds it.")
+    errors += unreadable
+    errors += [sentence[0].upper() + sentence[1:] + ("" if sentence.endswith(".") else ".") for sentence in upload.skipped]
+    if not errors and len(undone) == len(assignment):  # nothing of the question was handed in
+        for exercise_id in undone:
             exercise = BY_ID[exercise_id]
-            problem = absent["problem"].strip().rstrip(".")
-            errors.append(f"No file of your upload defines {', '.join(absent['functions'])} (the exercise of "
-                          f"{exercise.notebook})" + (f"; while loading: {problem}. Fix that, or upload" if problem else
-                                                      "; upload") + " the notebook or file that holds it.")
+            errors.append(f"No file of your upload defines {', '.join(exercise.functions)} (the exercise of "
+                          f"{exercise.notebook}); hand in the notebook or code that holds it.")
     return errors
 
 
-def grade_job(root, assignment, secret=None):
+def grader_limits(timeout):
+    """The ``grader.isolation.limits.Limits`` a job runs with under PrairieLearn's ``timeout`` (int, s): the kit's,
+    with the budget for all of an upload's cases cut so that, stretched to its backstop on a busy grading host
+    (``grader.isolation.deadlines.BUDGET_BACKSTOP`` times), it still ends ``START_SECONDS`` before PrairieLearn
+    stops the job (which would leave no results.json: "a failure to the student")."""
+    import dataclasses
+
+    from grader.isolation.deadlines import BUDGET_BACKSTOP
+    from grader.isolation.limits import Limits
+
+    kit = Limits()
+    fits = max(10.0, (timeout - START_SECONDS) / BUDGET_BACKSTOP)
+    return dataclasses.replace(kit, total_seconds=min(kit.total_seconds, fits))
+
+
+def grade_job(root, assignment, secret=None, timeout=DEFAULT_TIMEOUT):
     """Grade a PrairieLearn grading job and write ``ROOT/results/results.json`` (what ``run.sh`` runs).
 
     Args:
         root: the job's folder (``/grade``) (str): ``student/`` holds the upload, ``data/data.json`` the variant.
         assignment: exercise ids (list of str). secret: the assignment's seed (str), or None to draw afresh.
+        timeout: the question's ``externalGradingOptions.timeout`` (int, s; ``grader_limits``).
     Returns:
         the results dict written (``grader.results.formats.prairielearn_results``).
     """
@@ -348,7 +391,8 @@ def grade_job(root, assignment, secret=None):
     from grader.results.formats import prairielearn_results
     from grader.results.text_report import text_report
 
-    upload = grade_upload_folder(os.path.join(root, "student"), assignment, secret, variant_of(root))
+    upload = grade_upload_folder(os.path.join(root, "student"), assignment, secret, variant_of(root),
+                                 grader_limits(timeout))
     results = prairielearn_results(upload.result, format_errors(upload, assignment))
     write_json_atomically(os.path.join(root, "results", "results.json"), results)
     print(text_report(upload.result))
@@ -369,10 +413,11 @@ def main(argv=None):
     parser.add_argument("--image", default=DEFAULT_IMAGE, help="the grading image (default: %(default)s; any image "
                         "with Python 3.10 or newer, nbformat and IPython)")
     parser.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT,
-                        help=f"seconds PrairieLearn gives one grading job (default: %(default)s; at most {MAX_TIMEOUT})")
+                        help=f"seconds PrairieLearn gives one grading job (default: %(default)s; at most {MAX_TIMEOUT}); "
+                             "a shorter one cuts the grader's budget to fit")
     parser.add_argument("--input", choices=INPUTS, default="upload",
                         help="how students hand in: their files (upload, the default) or one editor per exercise")
-    add_seed_option(parser, "the student's variant (PrairieLearn's variant_seed) and the file's bytes; without it "
+    add_seed_option(parser, "the student's variant (PrairieLearn's variant_seed) and the files' bytes; without it "
                             "or the variable, a new one written into the question")
     parser.add_argument("--grade-job", metavar="FOLDER", help="(inside PrairieLearn) grade this job folder (/grade)")
     parser.add_argument("--version", action="version", version=version_line())
@@ -383,7 +428,7 @@ def main(argv=None):
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.grade_job:
-        grade_job(args.grade_job, assignment, assignment_seed(args.assignment_seed)[0])
+        grade_job(args.grade_job, assignment, assignment_seed(args.assignment_seed)[0], args.timeout)
         return 0
     if not args.out:
         parser.error("give the course repository to write the question into, e.g. my-course/")

@@ -38,15 +38,19 @@ class GradedUpload:
         unreadable: ``[(file name, sentence)]`` for each file that could not be read (a corrupt notebook, a syntax
             error) (list).
         missing: ``{exercise id: sentence}`` for each assignment exercise no graded file holds (dict).
+        refused: one sentence per symbolic link refused (list of str).
+        skipped: one sentence per file not graded (past ``MAX_FILES_PER_STUDENT``, or out of time) (list of str).
     """
 
     result: object
     files: list = field(default_factory=list)
     unreadable: list = field(default_factory=list)
     missing: dict = field(default_factory=dict)
+    refused: list = field(default_factory=list)
+    skipped: list = field(default_factory=list)
 
 
-def grade_upload_folder(folder, assignment, secret=None, student=""):
+def grade_upload_folder(folder, assignment, secret=None, student="", limits=None):
     """Grade every .py and .ipynb file under ``folder`` on ``assignment``, within one shared time budget.
 
     Every upload is graded on the same exercises, so every upload has the same maximum: an exercise no uploaded
@@ -56,8 +60,9 @@ def grade_upload_folder(folder, assignment, secret=None, student=""):
         folder: the upload (str; a folder that does not exist counts as empty).
         assignment: the exercise ids (list of str, not empty).
         secret: the assignment's seed (str), or None to draw afresh: each file's hidden inputs are drawn from it, the
-            student and the file's SHA-256 (``grader.classroom.batch.grade_files``).
+            student and the files' SHA-256 together, one draw for the upload (``grader.classroom.batch.grade_files``).
         student: who uploaded it (str), so that two students' equal files are drawn apart.
+        limits: ``grader.isolation.limits.Limits`` (default: the kit's), its ``total_seconds`` shared by the files.
     Returns:
         ``GradedUpload``.
     """
@@ -66,7 +71,7 @@ def grade_upload_folder(folder, assignment, secret=None, student=""):
     from grader.results.grade_result import best_per_exercise
 
     files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
-    graded = list(grade_files(files, Limits(), within=assignment, secret=secret, student=student))  # one budget
+    graded = list(grade_files(files, limits or Limits(), within=assignment, secret=secret, student=student))  # one budget
     combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
     combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
     if not files:
@@ -74,7 +79,8 @@ def grade_upload_folder(folder, assignment, secret=None, student=""):
     unreadable = [(os.path.basename(path), result.error) for path, result, _ in graded
                   if result is not None and result.error]
     missing = missing_exercises(combined, assignment, "none of your files" if files else "your upload has no file that")
-    return GradedUpload(combined, files, unreadable, missing)
+    skipped = [f"{os.path.basename(path)}: {problem}" for path, result, problem in graded if result is None and problem]
+    return GradedUpload(combined, files, unreadable, missing, refused, skipped)
 
 
 def grader_files():

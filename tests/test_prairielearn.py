@@ -212,8 +212,8 @@ def test_an_upload_without_the_exercises_function_is_not_gradable(tmp_path, cour
     """A notebook of another exercise uploaded for the capstone: nothing of it can be graded."""
     results, _ = run_entrypoint(job(tmp_path, course, (os.path.join(SOLVED, "01_parsing.ipynb"), "05_capstone.ipynb")))
     assert results["gradable"] is False
-    assert results["format_errors"] == ["No file of your upload defines handle_tool_call (the exercise of "
-                                        "05_capstone.ipynb); hand in the notebook or code that holds it."]
+    assert results["format_errors"] == ["Nothing you handed in defines handle_tool_call (the exercise of "
+                                        "05_capstone.ipynb); hand in the code that defines it."]
 
 
 def notebook_with(tmp_path, old, new):
@@ -234,8 +234,8 @@ def test_code_that_cannot_load_its_function_is_not_gradable_and_says_why(tmp_pat
     broken = notebook_with(tmp_path, "def handle_tool_call(", "def handle_tool_call((")
     results, _ = run_entrypoint(job(tmp_path / "a", course, (broken, "05_capstone.ipynb")))
     assert results["gradable"] is False and len(results["format_errors"]) == 1
-    assert results["format_errors"][0].startswith("No file of your upload defines handle_tool_call (the exercise of "
-                                                  "05_capstone.ipynb); while loading: cell ")
+    assert results["format_errors"][0].startswith("Nothing you handed in defines handle_tool_call (the exercise of "
+                                                  "05_capstone.ipynb): cell ")
     assert "has a syntax error on line" in results["format_errors"][0]
     raising = tmp_path / "raises.py"
     raising.write_text("raise RuntimeError('not yet')\n\ndef handle_tool_call(raw, ask_model):\n    return None\n")
@@ -271,6 +271,15 @@ def test_a_problem_set_gives_partial_credit_for_an_exercise_left_undone(tmp_path
     assert results["gradable"] is True
     assert results["score"] == pytest.approx(available("parse-call") / (available("parse-call") + available("validate-call")))
     assert all("validate_call" in t["message"] for t in results["tests"] if t["name"].startswith("2 ·"))
+    # Both editors as they came: nothing to grade, said to an editor's user without "upload".
+    first = tmp_path / "first.py"
+    first.write_text((problem_set / "questions" / "ps1" / "initial_code" / "parse-call.py").read_text())
+    results, _ = run_entrypoint(job(tmp_path / "both", problem_set, (first, "parse_call.py"),
+                                    (undone, "validate_call.py"), qid="ps1"))
+    assert results["gradable"] is False and len(results["format_errors"]) == 2
+    assert results["format_errors"][0] == ("Nothing you handed in defines parse_call (the exercise of 01_parsing.ipynb); "
+                                           "hand in the code that defines it.")
+    assert not any("upload" in error for error in results["format_errors"])
 
 
 def test_an_unreadable_file_beside_a_whole_answer_is_a_note_not_a_reason(tmp_path, course):
@@ -323,7 +332,38 @@ def test_a_whole_answer_past_the_files_graded_is_not_gradable_and_says_why(tmp_p
     shutil.copy(UPLOADS["correct"][0], root / "student" / "z_capstone.ipynb")
     results, _ = run_entrypoint(root)
     assert results["gradable"] is False
-    assert any(e.startswith("Z_capstone.ipynb: not graded: only the first 20 files") for e in results["format_errors"])
+    assert results["format_errors"] == ["1 file of yours was not graded (z_capstone.ipynb) because only the first 20 "
+                                        "files of a submission are graded; hand in fewer files."]
+
+
+def test_thousands_of_files_give_a_few_sentences_under_a_megabyte(tmp_path, course):
+    """The re-trial: 3,300 files with long names gave 3,281 format errors, one per file left out, and 1.02 MB."""
+    root = job(tmp_path, course)
+    for number in range(600):
+        (root / "student" / f"{'a' * 200}{number:05}.py").write_text("NOTE = 1\n")
+    results, _ = run_entrypoint(root)
+    assert results["gradable"] is False and len(results["format_errors"]) == 1
+    assert results["format_errors"][0].startswith("580 files of yours were not graded (")
+
+
+def test_a_module_of_ones_own_beside_the_file_is_explained(tmp_path, course):
+    """The re-trial: "No module named 'helpers'" beside the student's own helpers.py did not say why."""
+    main = tmp_path / "capstone.py"
+    main.write_text("from helpers import answer\n\n\ndef handle_tool_call(raw, ask_model):\n    return answer(raw)\n")
+    helpers = tmp_path / "helpers.py"
+    helpers.write_text("def answer(raw):\n    return None\n")
+    results, _ = run_entrypoint(job(tmp_path / "job", course, (main, "capstone.py"), (helpers, "helpers.py")))
+    assert results["gradable"] is False
+    assert "each file you hand in is graded on its own, so put the code of helpers.py into the file that imports it" \
+        in results["format_errors"][0]
+
+
+def test_few_keeps_ten_sentences_and_counts_the_rest():
+    from grader.classroom.prairielearn_question import MAX_FORMAT_ERRORS, _few
+
+    assert _few(["a"] * 3) == ["a"] * 3
+    cut = _few([f"e{n}" for n in range(25)])
+    assert len(cut) == MAX_FORMAT_ERRORS and cut[-1] == "And 16 more problems like these."
 
 
 def test_an_upload_of_links_only_says_they_were_refused(tmp_path, course):

@@ -132,8 +132,9 @@ def question_html(assignment, input_kind="upload"):
 {listed}
   </ul>
   <p>{how} The grader runs the visible checks from your notebook and hidden cases drawn for your submission. A
-  hidden case shows the rule it checks and what went wrong, never its input. A file that cannot be read, or an
-  exercise whose function no file defines, is not graded and uses no attempt.</p>
+  hidden case shows the rule it checks and what went wrong, never its input. When the grader cannot run your work
+  at all (a file it cannot read, a syntax error, none of the functions above), nothing is graded and no attempt is
+  used; an exercise left undone beside others earns 0 for its cases.</p>
 </pl-question-panel>
 """)
     if input_kind == "upload":
@@ -336,30 +337,52 @@ def format_errors(upload, assignment):
     from grader.intake.exercises import BY_ID
 
     if not upload.files:
-        return [nothing_uploaded(assignment) + (" " + " ".join(upload.refused) if upload.refused else "")]
+        refused = upload.refused[:3] + ([f"And {len(upload.refused) - 3} more."] if len(upload.refused) > 3 else [])
+        return [" ".join([nothing_uploaded(assignment), *refused])]
     unreadable = [sentence if sentence.startswith(name) else f"{name}: {sentence}" for name, sentence in upload.unreadable]
     if upload.result.error:  # no file could be read at all
-        return unreadable or [upload.result.error]
+        return _few(unreadable or [upload.result.error])
     absent = upload.result.absent
     undone = [e for e in assignment if e in upload.missing or e in absent]
     if not undone:
         return []
     errors = []
+    names = {os.path.basename(path) for path in upload.files}
     for exercise_id in undone:
         exercise = BY_ID[exercise_id]
         problem = absent.get(exercise_id, {}).get("problem", "").strip().rstrip(".")
         if problem:
-            errors.append(f"No file of your upload defines {', '.join(exercise.functions)} (the exercise of "
-                          f"{exercise.notebook}); while loading: {problem}. Fix that, or hand in the notebook or "
-                          "code that holds it.")
+            local = re.search(r"No module named '([A-Za-z_][\w]*)", problem)
+            if local and f"{local.group(1)}.py" in names:
+                problem += (f"; each file you hand in is graded on its own, so put the code of {local.group(1)}.py "
+                            "into the file that imports it")
+            errors.append(f"Nothing you handed in defines {', '.join(exercise.functions)} (the exercise of "
+                          f"{exercise.notebook}): {problem}. Fix that, or hand in the code that defines it.")
     errors += unreadable
-    errors += [sentence[0].upper() + sentence[1:] + ("" if sentence.endswith(".") else ".") for sentence in upload.skipped]
+    if upload.skipped:
+        shown = ", ".join(sentence.partition(":")[0] for sentence in upload.skipped[:3])
+        more = f" and {len(upload.skipped) - 3} more" if len(upload.skipped) > 3 else ""
+        count = len(upload.skipped)
+        reason = upload.skipped[0].partition(": ")[2].removeprefix("not graded: ")
+        errors.append(f"{count} file{'s' if count > 1 else ''} of yours {'were' if count > 1 else 'was'} not graded "
+                      f"({shown}{more}) because {reason}; hand in fewer files.")
     if not errors and len(undone) == len(assignment):  # nothing of the question was handed in
         for exercise_id in undone:
             exercise = BY_ID[exercise_id]
-            errors.append(f"No file of your upload defines {', '.join(exercise.functions)} (the exercise of "
-                          f"{exercise.notebook}); hand in the notebook or code that holds it.")
-    return errors
+            errors.append(f"Nothing you handed in defines {', '.join(exercise.functions)} (the exercise of "
+                          f"{exercise.notebook}); hand in the code that defines it.")
+    return _few(errors)
+
+
+# At most this many format errors: one per unreadable file of thousands made results.json pass 1 MB (a trial).
+MAX_FORMAT_ERRORS = 10
+
+
+def _few(errors):
+    """``errors`` cut to ``MAX_FORMAT_ERRORS`` sentences, the last saying how many more there were (list of str)."""
+    if len(errors) <= MAX_FORMAT_ERRORS:
+        return errors
+    return errors[: MAX_FORMAT_ERRORS - 1] + [f"And {len(errors) - MAX_FORMAT_ERRORS + 1} more problems like these."]
 
 
 def grader_limits(timeout):

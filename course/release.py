@@ -20,7 +20,7 @@ import os
 import shutil
 import sys
 
-from grader.paths import ANSWERS_DIR, CHEATSHEET_PATH, GRADER_DIR, refuse_stray_folders
+from grader.paths import ANSWERS_DIR, CHEATSHEET_PATH, GRADER_DIR, GRADER_FILE_SUFFIXES, refuse_stray_folders
 
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
@@ -112,7 +112,7 @@ def copy_student_grader(destination, exercise_ids):
         prefix = "" if relative == "." else relative + "/"
         folders[:] = sorted(f for f in folders if f != "__pycache__" and not instructor_only(prefix + f + "/"))
         for name in sorted(names):
-            if not name.endswith((".py", ".json", ".ini")) or instructor_only(prefix + name):
+            if not name.endswith(GRADER_FILE_SUFFIXES) or instructor_only(prefix + name):
                 continue
             target = os.path.join(destination, "grader", *prefix.split("/"), name)
             os.makedirs(os.path.dirname(target), exist_ok=True)

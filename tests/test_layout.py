@@ -16,6 +16,9 @@ from grader.paths import GRADER_DIR
 
 CORE = ("intake", "isolation", "judging", "results")
 BESIDE = ("classroom", "learner", "insight")
+# Shared by every layer, as grader/paths.py is: the learner's language and the message catalogs (issue 29). Standard
+# library only, and it imports nothing of the grader but the paths.
+SHARED = ("translations",)
 # The top folder: the package, ``python -m grader``, the paths, the pipeline, the commands kept by name, and the
 # two names notebooks saved with kit 2.0.0 import (aliases of the moved modules).
 TOP = {"__init__.py", "__main__.py", "paths.py", "pipeline.py", "batch.py", "gradescope.py", "prairielearn.py", "autograde.py",
@@ -102,8 +105,14 @@ def test_the_trusted_core_never_reaches_the_tools_beside_it(package):
 
 def test_isolation_depends_on_nothing_but_itself():
     outside = sorted(f"{module} imports {target}" for module, targets in GRAPH.items() if package_of(module) == "isolation"
-                     for target in targets if package_of(target) != "isolation" and target != "grader.paths")
+                     for target in targets if package_of(target) != "isolation"
+                     and target not in ("grader.paths", "grader.translations"))
     assert outside == []
+
+
+def test_the_translations_import_nothing_of_the_grader_but_the_paths():
+    """Every layer imports the translations (a learner's kernel too): they must stand on the paths alone."""
+    assert GRAPH["grader.translations"] == {"grader.paths"}
 
 
 def test_the_worker_imports_nothing_of_the_grader():
@@ -120,7 +129,7 @@ def test_the_top_folder_holds_only_the_pipeline_the_paths_and_command_entries():
     files = {name for name in os.listdir(GRADER_DIR) if os.path.isfile(os.path.join(GRADER_DIR, name))}
     folders = {name for name in os.listdir(GRADER_DIR) if os.path.isdir(os.path.join(GRADER_DIR, name))} - {"__pycache__"}
     assert files == TOP, "a new module belongs in one of the packages (docs/grader.md)"
-    assert folders == set(CORE + BESIDE)
+    assert folders == set(CORE + BESIDE + SHARED)
     for folder in folders:
         assert os.path.isfile(os.path.join(GRADER_DIR, folder, "__init__.py")), folder
 

@@ -102,6 +102,7 @@ def test_the_distribution_holds_the_three_packages_and_the_licenses(installed_ki
     assert top == {"grader", "course", "solutions"}
     assert "grader/judging/cases/tool_call/test_01_parsing.py" in files and "grader/judging/canary_pools.json" in files
     assert "solutions/notebooks/05_capstone.ipynb" in files
+    assert "grader/translations/ru/LC_MESSAGES/toolcall.mo" in files  # the Russian texts (issue 29)
     assert {f.split("/")[-1] for f in files if "/licenses/" in f} == {"LICENSE", "LICENSE-COURSE.txt"}
 
 
@@ -141,7 +142,8 @@ def test_the_requirement_files_split_by_role():
     """Command one installs what a learner runs and grades the notebooks with; the test set adds the rest."""
     assert set(LEARNER) == {"jupyter", "jupyterlab", "ipywidgets", "nbformat", "ipython", "pytest", "tqdm", "psutil"}
     assert set(INSIGHT) == {"matplotlib", "numpy", "copydetect", "markupsafe"}
-    assert set(TEST_TOOLS) == {"nbclient", "nbval", "playwright", "jsonschema", "hypothesis", "pytest-xdist", "regress", "pydantic"}
+    assert set(TEST_TOOLS) == {"nbclient", "nbval", "playwright", "jsonschema", "hypothesis", "pytest-xdist", "regress",
+                               "pydantic", "babel"}
     assert LEARNER_INCLUDES == INSIGHT_INCLUDES == []
     assert TEST_INCLUDES == ["requirements.txt", "requirements-insight.txt"]
     assert len(RANGED) == len(LEARNER) + len(INSIGHT) + len(TEST_TOOLS)  # no package in two roles
@@ -261,6 +263,9 @@ SHIPPED = ("grader", "course", "solutions")
 # Modules that serve one extra: the learner's widgets and progress (in a kernel, beside JupyterLab) and the class report.
 EXTRA_OF = {"grader.learner": "notebooks", "grader.widgets": "notebooks", "grader.selfcheck": "notebooks",
             "grader.insight": "insight"}
+# Developer tools run in a clone with the test set (requirements-test.txt), never by a learner or a grading machine:
+# the message catalogs' extraction and compilation (the kit reads the compiled catalogs with gettext).
+DEVELOPER_TOOLS = {"course.catalogs"}
 # Packages that an extra brings with it, imported only where they are: a kernel's, JupyterLab's server.
 BROUGHT_BY = {"ipykernel": "jupyter", "jupyter_server": "jupyterlab"}
 
@@ -305,8 +310,10 @@ def test_every_shipped_module_imports_only_what_its_role_declares():
         declared[extra] = {**declared[None], **_requirement_ranges(lines)}
     distributions = importlib.metadata.packages_distributions()
     found = {}
+    declared["developer"] = {**declared[None], **TEST_TOOLS}
     for module, path in shipped_modules().items():
         extra = next((e for prefix, e in EXTRA_OF.items() if module == prefix or module.startswith(prefix + ".")), None)
+        extra = "developer" if module in DEVELOPER_TOOLS else extra
         for name in third_party_imports(path):
             found.setdefault(module, set()).add(name)
             providers = {d.lower() for d in distributions.get(name, [])} | {BROUGHT_BY.get(name)}
@@ -316,6 +323,7 @@ def test_every_shipped_module_imports_only_what_its_role_declares():
     assert found["grader.insight.similarity"] == {"numpy", "copydetect", "markupsafe"}
     assert found["grader.intake.extract"] == {"IPython", "nbformat"}
     assert found["grader.learner.widgets"] == {"ipywidgets"}
+    assert found["course.catalogs"] == {"babel"}
 
 
 @pytest.fixture(scope="session")

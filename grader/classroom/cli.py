@@ -15,6 +15,7 @@ from grader.results.atomic_write import write_json_atomically, write_text_atomic
 from grader.results.formats import exercism_results, gradescope_results, junit_xml
 from grader.results.provenance import version_line
 from grader.results.text_report import text_report
+from grader.translations import add_language_option, choose, use
 
 
 def build_parser():
@@ -35,6 +36,7 @@ def build_parser():
                         help="draw the hidden inputs with this seed, the one a report names, to get that report's inputs "
                              "again (default: a fresh draw for every grading)")
     add_grading_options(parser, total="all cases of the submission")
+    add_language_option(parser)
     return parser
 
 
@@ -87,6 +89,7 @@ def main(argv=None):
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    use(choose(args.lang))
     if args.isolation:
         if args.submission is not None:
             parser.error("--isolation grades nothing: leave out the submission")

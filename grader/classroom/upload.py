@@ -9,7 +9,7 @@ with its hidden cases and, where the assignment needs them, the reference steps 
 import os
 from dataclasses import dataclass, field
 
-from grader.paths import GRADER_DIR, SOLUTIONS_DIR
+from grader.paths import GRADER_DIR, GRADER_FILE_SUFFIXES, SOLUTIONS_DIR
 
 
 def nothing_uploaded(assignment):
@@ -84,8 +84,9 @@ def grade_upload_folder(folder, assignment, secret=None, student="", limits=None
 
 
 def grader_files():
-    """The grader's own files as package members: ``{"grader/...": bytes}`` for every .py, .json and .ini file under
-    ``grader/`` (hidden cases included; ``__pycache__`` never), in a stable order.
+    """The grader's own files as package members: ``{"grader/...": bytes}`` for every file under ``grader/`` of the
+    kinds it runs on (``grader.paths.GRADER_FILE_SUFFIXES``: hidden cases and catalogs included; ``__pycache__``
+    never), in a stable order.
 
     Raises:
         ValueError: ``grader/`` holds a folder that is none of its packages (``grader.paths.refuse_stray_folders``):
@@ -98,7 +99,7 @@ def grader_files():
     for base, folders, names in os.walk(GRADER_DIR):
         folders[:] = sorted(f for f in folders if f != "__pycache__")
         for name in sorted(names):
-            if name.endswith((".py", ".json", ".ini")):
+            if name.endswith(GRADER_FILE_SUFFIXES):
                 path = os.path.join(base, name)
                 with open(path, "rb") as handle:
                     members[os.path.join("grader", os.path.relpath(path, GRADER_DIR))] = handle.read()

@@ -28,15 +28,25 @@ from grader.judging import expectations
 from grader.judging.expectations import CaseFailed
 from grader.judging.rule_ids import MARKER
 from grader.results.grade_result import CaseResult
+from grader.translations import _
+
+
+def docstring_title(doc):
+    """A case's title from its docstring (str or None): the first paragraph on one line, without its closing full
+    stop; None for no docstring. The first paragraph, not the first line: a title that wrapped was shown cut."""
+    paragraph = (doc or "").strip().split("\n\n")[0]
+    return " ".join(paragraph.split()).rstrip(".") or None
 
 
 def case_title(item):
-    """The learner-facing title of a test item: its docstring's first line, plus the parameter id."""
+    """The learner-facing title of a test item, in the learner's language: its docstring's first paragraph
+    (``docstring_title``, translated by the catalog), plus the parameter id."""
     callspec = getattr(item, "callspec", None)
     for value in (callspec.params.values() if callspec else ()):
         if isinstance(getattr(value, "title", None), str):
             return value.title  # a visible case names itself
-    doc = (item.function.__doc__ or item.name).strip().splitlines()[0].rstrip(".")
+    title = docstring_title(item.function.__doc__)
+    doc = _(title) if title else item.name  # the catalog holds each title (course.catalogs)
     return f"{doc} [{callspec.id}]" if callspec else doc
 
 
@@ -296,7 +306,7 @@ class GradingPlugin:
                 self.internal_errors.append(f"{item.nodeid}: {type(exc).__name__}: {exc}" if exc else item.nodeid)
         result = CaseResult(
             case_id=f"{self.exercise.id}::{item.nodeid}",
-            exercise=self.exercise.title,
+            exercise=_(self.exercise.title),
             exercise_id=self.exercise.id,
             group=getattr(module, "GROUP", module.__name__),
             order=getattr(module, "ORDER", 99),

@@ -14,8 +14,13 @@ import sys
 import time
 
 from grader.intake.exercises import BY_ID, EXERCISES
-from grader.learner.progress import NOTEBOOKS_DIR, course_progress, format_progress
+from grader.learner.progress import course_progress, format_progress
+from grader.paths import notebooks_dir
 from grader.results.grade_result import points_text
+from grader.translations import N_, _, add_language_option, choose, current, use
+
+LEVEL_NAMES = {1: N_("a nudge"), 2: N_("the rule"), 3: N_("the recipe")}
+"""The three hint levels' names (issue 27), translated where shown."""
 
 
 def next_exercise(rows):
@@ -32,19 +37,19 @@ def hint_text(rows, exercise_id=None, level=1):
     else:
         row = next_exercise(rows)
         if row is None:
-            return "Every exercise is done. Well done!"
+            return _("Every exercise is done. Well done!")
         exercise = row.exercise
-    names = {1: "a nudge", 2: "the rule", 3: "the recipe"}
-    lines = [f"{exercise.title}  (notebooks/{exercise.notebook})"]
+    lines = [f"{_(exercise.title)}  (notebooks/{exercise.notebook})"]
     if row is not None and row.state == "failing":
         lines.append(row.detail)
         # The first failing case's own rule (and a visible case's hint) before the exercise's general hint (issue 11).
-        lines += [f"Rule it checks: {row.rule}"] if row.rule and level >= 2 else []
-        lines += [f"Hint for that case: {row.case_hint}"] if row.case_hint and level >= 3 else []
+        lines += [_("Rule it checks: {rule}").format(rule=row.rule)] if row.rule and level >= 2 else []
+        lines += [_("Hint for that case: {hint}").format(hint=row.case_hint)] if row.case_hint and level >= 3 else []
     text = {1: exercise.nudge, 2: exercise.rule, 3: exercise.hint}[level] or exercise.hint
-    lines += ["", f"Hint {level} of 3 ({names[level]}): {text}"]
+    lines += ["", _("Hint {level} of 3 ({name}): {text}").format(level=level, name=_(LEVEL_NAMES[level]), text=_(text))]
     if level < 3:
-        lines.append(f"More: python -m grader.learner hint {exercise.id} --level {level + 1} ({names[level + 1]}).")
+        lines.append(_("More: python -m grader.learner hint {id} --level {level} ({name}).").format(
+            id=exercise.id, level=level + 1, name=_(LEVEL_NAMES[level + 1])))
     return "\n".join(lines)
 
 
@@ -71,7 +76,8 @@ def watch(folder, interval=1.0, max_events=None, out=sys.stdout):
         the number of re-gradings done (int).
     """
     seen = snapshot(folder)
-    print(f"Watching {folder}; save a notebook to re-check it (Ctrl+C stops).", file=out, flush=True)
+    print(_("Watching {folder}; save a notebook to re-check it (Ctrl+C stops).").format(folder=folder), file=out,
+          flush=True)
     events = 0
     try:
         while max_events is None or events < max_events:
@@ -86,9 +92,11 @@ def watch(folder, interval=1.0, max_events=None, out=sys.stdout):
                 for row in rows:
                     if row.exercise.notebook == name:
                         score = f" {points_text(row.score)}/{points_text(row.max_score)}" if row.max_score else ""
-                        print(f"{name}: {row.exercise.title}: {row.state}{score}. {row.detail}", file=out, flush=True)
+                        print(f"{name}: {_(row.exercise.title)}: {_(row.state)}{score}. {row.detail}", file=out,
+                              flush=True)
             following = next_exercise(rows)
-            print(f"Next: {following.exercise.title}" if following else "Every exercise is done.", file=out, flush=True)
+            print(_("Next: {title}").format(title=_(following.exercise.title)) if following
+                  else _("Every exercise is done."), file=out, flush=True)
             events += 1
     except KeyboardInterrupt:
         pass
@@ -96,9 +104,11 @@ def watch(folder, interval=1.0, max_events=None, out=sys.stdout):
 
 
 def main(argv=None):
-    """Command line; returns the exit status (0)."""
+    """Command line; returns the exit status (0; 2 for an unknown ``--lang``, with argparse's message)."""
     parser = argparse.ArgumentParser(prog="python -m grader.learner", description=__doc__.splitlines()[0])
-    parser.add_argument("--notebooks", default=NOTEBOOKS_DIR, help="folder of your notebooks (default: notebooks/)")
+    parser.add_argument("--notebooks", default=None,
+                        help="folder of your notebooks (default: notebooks/, or notebooks/ru/ in Russian)")
+    add_language_option(parser)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("progress", help="show every exercise: done, failing or not started")
     hint = commands.add_parser("hint", help="print the hint for the next exercise (or the one named)")
@@ -109,6 +119,9 @@ def main(argv=None):
     watcher.add_argument("--interval", type=float, default=1.0, help="seconds between checks for a save")
     watcher.add_argument("--max-events", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    use(choose(args.lang))
+    if args.notebooks is None:
+        args.notebooks = notebooks_dir(current())
     if args.command == "progress":
         print(format_progress(course_progress(args.notebooks)))
     elif args.command == "hint":

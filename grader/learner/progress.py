@@ -18,6 +18,10 @@ from dataclasses import dataclass
 from grader.intake.exercises import EXERCISES
 from grader.paths import KIT_ROOT, NOTEBOOKS_DIR
 from grader.results.grade_result import points_text
+from grader.translations import N_, _
+
+STATES = (N_("done"), N_("visible ok"), N_("failing"), N_("not started"), N_("missing"))
+"""The states a row can be in (``ExerciseProgress.state``), kept in English and translated where shown."""
 
 
 def stub_digest(source):
@@ -49,21 +53,22 @@ class ExerciseProgress:
     case_hint: str = ""
 
 
-_RULE_LINE = re.compile(r"Rule(?: \[([^\]]*)\])?: (.*)")
-
-
 def rule_and_hint(output):
     """The ``Rule:`` line and a visible case's ``Hint:`` line of a failed case's results.json output (str, str).
 
     A rule line with the notebook's rule ids (``Rule [parse.finite]: <sentence>``, ``CaseResult.rule_line``) gives
-    ``"<sentence> [parse.finite]"``."""
+    ``"<sentence> [parse.finite]"``. The labels are read in English and in the current language (the grader writes
+    them in the language it was run in)."""
+    rule_labels = "|".join(re.escape(label) for label in dict.fromkeys(("Rule", _("Rule"))))
+    hints = tuple(dict.fromkeys(("Hint: ", _("Hint") + ": ")))
+    rule_line = re.compile(rf"(?:{rule_labels})(?: \[([^\]]*)\])?: (.*)")
     rule = hint = ""
     for line in str(output).splitlines():
-        found = _RULE_LINE.match(line)
+        found = rule_line.match(line)
         if found and not rule:
             rule = found.group(2) + (f" [{found.group(1)}]" if found.group(1) else "")
-        elif line.startswith("Hint: ") and not hint:
-            hint = line[len("Hint: "):]
+        elif line.startswith(hints) and not hint:
+            hint = line.split(": ", 1)[1]
     return rule, hint
 
 
@@ -122,7 +127,8 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
     for name, exercises in by_notebook.items():
         path = os.path.join(notebooks_dir, name)
         if not os.path.exists(path):
-            rows.update({e.id: ExerciseProgress(e, "missing", detail=f"{name} is not in {notebooks_dir}.") for e in exercises})
+            rows.update({e.id: ExerciseProgress(e, "missing", detail=_("{name} is not in {folder}.").format(
+                name=name, folder=notebooks_dir)) for e in exercises})
             continue
         try:
             with open(path, encoding="utf-8") as handle:
@@ -130,15 +136,16 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
         except (OSError, ValueError):
             notebook = {}
         started = [e for e in exercises if _started(notebook, e.id)]
-        rows.update({e.id: ExerciseProgress(e, "not started", detail="Still the shipped stub.") for e in exercises if e not in started})
+        rows.update({e.id: ExerciseProgress(e, "not started", detail=_("Still the shipped stub.")) for e in exercises if e not in started})
         if not started:
             continue
         try:
-            _, results = run_grader(path, [e.id for e in started], timeout)
+            _report, results = run_grader(path, [e.id for e in started], timeout)
             if results is None:
                 raise ValueError("no results.json")
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            rows.update({e.id: ExerciseProgress(e, "failing", detail=f"Could not grade {name} ({type(exc).__name__}).")
+            rows.update({e.id: ExerciseProgress(e, "failing", detail=_("Could not grade {name} ({error}).").format(
+                name=name, error=type(exc).__name__))
                          for e in started})
             continue
         for exercise in started:
@@ -149,28 +156,32 @@ def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
             if tests and not failed and all(t.get("tags", [None, None])[1] == "visible" for t in tests):
                 # A student release has no hidden cases: passing the visible ones is not "done".
                 rows[exercise.id] = ExerciseProgress(exercise, "visible ok", earned, available,
-                                                     "Every visible case passes; the hidden cases run only in your "
-                                                     "instructor's grader.")
+                                                     _("Every visible case passes; the hidden cases run only "
+                                                       "in your instructor's grader."))
             elif tests and not failed:
-                rows[exercise.id] = ExerciseProgress(exercise, "done", earned, available, "Every case passes.")
+                rows[exercise.id] = ExerciseProgress(exercise, "done", earned, available, _("Every case passes."))
             else:
                 first = failed[0]["name"] if failed else results.get("output", "").splitlines()[-1:]
                 rule, case_hint = rule_and_hint(failed[0].get("output", "")) if failed else ("", "")
                 rows[exercise.id] = ExerciseProgress(exercise, "failing", earned, available,
-                                                     f"First failing case: {first}" if failed else str(first),
+                                                     _("First failing case: {case}").format(case=first) if failed
+                                                     else str(first),
                                                      rule, case_hint)
     return [rows[e.id] for e in EXERCISES]
 
 
 def format_progress(rows):
     """The progress rows as a plain-text table (str)."""
-    width = max(len(r.exercise.title) for r in rows)
-    lines = [f"{'Exercise':<{width}}  {'State':<11}  {'Score':<7}  Detail"]
+    width = max(len(_(r.exercise.title)) for r in rows)
+    state_width = max(len(_(state)) for state in STATES + (N_("State"),))
+    heads = (_("Exercise"), _("State"), _("Score"), _("Detail"))
+    lines = [f"{heads[0]:<{width}}  {heads[1]:<{state_width}}  {heads[2]:<7}  {heads[3]}"]
     for row in rows:
         score = f"{points_text(row.score)}/{points_text(row.max_score)}" if row.max_score else "-"
-        lines.append(f"{row.exercise.title:<{width}}  {row.state:<11}  {score:<7}  {row.detail}")
+        lines.append(f"{_(row.exercise.title):<{width}}  {_(row.state):<{state_width}}  {score:<7}  {row.detail}")
     done = sum(r.state == "done" for r in rows)
     visible_only = sum(r.state == "visible ok" for r in rows)
-    lines.append(f"{done} of {len(rows)} exercises done"
-                 + (f"; {visible_only} pass their visible cases (hidden cases are not in this copy)." if visible_only else "."))
+    lines.append(_("{done} of {count} exercises done; {visible} pass their visible cases (hidden cases are not in this "
+                   "copy).").format(done=done, count=len(rows), visible=visible_only) if visible_only
+                 else _("{done} of {count} exercises done.").format(done=done, count=len(rows)))
     return "\n".join(lines)

@@ -4,6 +4,8 @@ how a student's several files combine (``best_per_exercise``), and how a score i
 import os
 from dataclasses import dataclass, field
 
+from grader.translations import _
+
 
 def points_text(value):
     """A number of points as every report, table and view writes it: ``116``, ``12.5``, ``0`` (str).
@@ -56,7 +58,7 @@ class CaseResult:
         without ids, ``""`` without a rule."""
         if not self.rule:
             return ""
-        return (f"Rule [{', '.join(self.rule_ids)}]: " if self.rule_ids else "Rule: ") + self.rule
+        return _("Rule") + (f" [{', '.join(self.rule_ids)}]: " if self.rule_ids else ": ") + self.rule
 
 
 @dataclass
@@ -135,7 +137,7 @@ def best_per_exercise(results, submission):
             score = sum(case.points for case in result.cases if case.exercise_id == exercise_id)
             if exercise_id not in best or score > best[exercise_id][0]:
                 best[exercise_id] = (score, result)
-    for exercise_id, (_, result) in best.items():
+    for exercise_id, (_rank, result) in best.items():
         combined.cases += [case for case in result.cases if case.exercise_id == exercise_id]
         # Absent only when no readable file graded on it defines its functions.
         lacking = [r.absent.get(exercise_id) for r in readable if any(c.exercise_id == exercise_id for c in r.cases)]

@@ -8,6 +8,7 @@ import os
 
 from grader.isolation.sanitise import strip_controls
 from grader.results.grade_result import points_text
+from grader.translations import _, ngettext
 
 MAX_PRINTED_CHARS = 1000
 MAX_PRINTED_LINES = 12
@@ -43,22 +44,25 @@ def capped(text, limit=MAX_PRINTED_CHARS, max_lines=MAX_PRINTED_LINES):
     """
     text = text.strip()
     runs = _runs(text.splitlines())
-    shown = [line if count == 1 else f"{line}  (the same line {count:,} times)" for line, count in runs]
+    shown = [line if count == 1 else f"{line}  " + _("(the same line {count} times)").format(count=f"{count:,}")
+             for line, count in runs]
     folded = "\n".join(shown[:max_lines])
-    left = sum(count for _, count in runs[max_lines:])
+    left = sum(count for _line, count in runs[max_lines:])
     if len(folded) > limit:
         left_chars = len(folded) - limit
-        return folded[:limit] + f"…\n(truncated: {left_chars:,} more characters{f' and {left:,} more lines' if left else ''} not shown)"
+        note = (_("(truncated: {chars} more characters and {lines} more lines not shown)") if left
+                else _("(truncated: {chars} more characters not shown)"))
+        return folded[:limit] + "…\n" + note.format(chars=f"{left_chars:,}", lines=f"{left:,}")
     if left:
-        return folded + f"\n…\n(truncated: {left:,} more lines not shown)"
+        return folded + "\n…\n" + _("(truncated: {lines} more lines not shown)").format(lines=f"{left:,}")
     return folded
 
 
 def seed_line(seed):
     """The report's last line about the draw (str): the hidden inputs are new on every grading, and ``--seed``
     draws the same ones again (``grader.judging.draw``)."""
-    return (f"Hidden inputs: drawn for this grading with seed {seed}; grade the same file with --seed {seed} "
-            "to draw the same ones again.")
+    return _("Hidden inputs: drawn for this grading with seed {seed}; grade the same file with --seed {seed} to draw "
+             "the same ones again.").format(seed=seed)
 
 
 def text_report(result):
@@ -75,23 +79,28 @@ def text_report(result):
     name = os.path.basename(result.submission)
     # Points here, cases at the end: a case may be worth 2 points, so the two counts differ (issue 25's trial read
     # "Score: 50 / 60" beside "50 of 59 passed" as one count).
-    lines = [f"Grading {name}", f"Score: {points_text(result.score)} / {points_text(result.max_score)} points"]
+    lines = [_("Grading {name}").format(name=name),
+             _("Score: {score} / {max} points").format(score=points_text(result.score), max=points_text(result.max_score))]
     if result.error:
         # Every case failed with the same sentence; listing them would bury it (results.json keeps them).
-        return strip_controls("\n".join(lines + ["", f"Could not grade: {result.error}"]))
+        return strip_controls("\n".join(lines + ["", _("Could not grade: {error}").format(error=result.error)]))
     if result.notes:
-        lines += ["", "Before the cases:"] + [f"  ! {note}".replace("\n", "\n    ") for note in result.notes]
+        lines += ["", _("Before the cases:")] + [f"  ! {note}".replace("\n", "\n    ") for note in result.notes]
     not_run_shown = set()  # the "not run" / "not counted" sentences already shown in full
     folded = []  # later cases with such a sentence, told in one line: [(case, group)]
 
     def fold_line():
-        groups = list(dict.fromkeys(group for _, group in folded))
-        where = f" (in {groups[0]})" if len(groups) == 1 else f" (in {len(groups)} groups: {', '.join(groups[:3])}" + \
-            (", …)" if len(groups) > 3 else ")")
-        why = ("not counted, as the note at the top says" if folded[0][0].feedback.startswith("Not counted")
-               else "not run, for the same reason")
-        return (f"  ✗ {len(folded)} more case{'s' if len(folded) > 1 else ''}{where} {why} "
-                f"({points_text(0)}/{points_text(sum(case.max_points for case, _ in folded))})")
+        groups = list(dict.fromkeys(group for _case, group in folded))
+        where = (_("in {group}").format(group=groups[0]) if len(groups) == 1 else
+                 _("in {count} groups: {groups}").format(count=len(groups),
+                                                         groups=", ".join(groups[:3]) + (", …" if len(groups) > 3 else "")))
+        counted = folded[0][0].feedback.startswith(FOLDED_PREFIXES[-1])
+        line = (ngettext("{count} more case ({where}) not counted, as the note at the top says",
+                         "{count} more cases ({where}) not counted, as the note at the top says", len(folded)) if counted
+                else ngettext("{count} more case ({where}) not run, for the same reason",
+                              "{count} more cases ({where}) not run, for the same reason", len(folded)))
+        total = points_text(sum(case.max_points for case, _group in folded))
+        return f"  ✗ {line.format(count=len(folded), where=where)} ({points_text(0)}/{total})"
 
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
@@ -123,9 +132,11 @@ def text_report(result):
                 if case.rule and case.rule_line() != last_rule:
                     lines.append("      " + case.rule_line())  # once per run of cases that share it
                     last_rule = case.rule_line()
-                lines.append(f"      What happened: {case.feedback}".replace("\n", "\n      "))
+                lines.append(("      " + _("What happened: {feedback}").format(feedback=case.feedback))
+                             .replace("\n", "\n      "))
                 if case.output.strip():
-                    lines.append("      Your code printed: " + capped(case.output).replace("\n", "\n        "))
+                    lines.append("      " + _("Your code printed: {output}").format(
+                        output=capped(case.output).replace("\n", "\n        ")))
     if folded:
         lines.append(fold_line())
     visible = [c for c in result.cases if c.visibility == "visible"]
@@ -133,16 +144,21 @@ def text_report(result):
     lines.append("")
     if visible:
         passed = sum(c.passed for c in visible)
-        lines.append(f"Visible self-checks: {passed} of {len(visible)} passed.")
+        lines.append(_("Visible self-checks: {passed} of {count} passed.").format(passed=passed, count=len(visible)))
     if graded and all(c.visibility == "visible" for c in graded):
         # A student release: saying "all graded cases passed" here would claim what was never checked.
-        lines.append("Hidden cases: none in this copy of the kit; your instructor's grader runs them too.")
+        lines.append(_("Hidden cases: none in this copy of the kit; your instructor's grader runs them too."))
         return "\n".join(lines)
     passed = sum(c.passed for c in graded)
-    uneven = " (cases, not points: some cases are worth more than 1 point)" if {c.max_points for c in graded} - {1.0} else ""
-    verdict = ("all graded cases passed." if graded and passed == len(graded)
-               else f"{passed} of {len(graded)} cases passed{uneven}.")
-    lines.append(f"Graded cases (visible and hidden): {verdict}")
+    uneven = {c.max_points for c in graded} - {1.0}
+    if graded and passed == len(graded):
+        verdict = _("all graded cases passed.")
+    elif uneven:
+        verdict = _("{passed} of {count} cases passed (cases, not points: some cases are worth more than 1 point).")
+    else:
+        verdict = _("{passed} of {count} cases passed.")
+    lines.append(_("Graded cases (visible and hidden): {verdict}").format(
+        verdict=verdict.format(passed=passed, count=len(graded))))
     if result.seed:
         lines.append(seed_line(result.seed))
     if result.isolation:

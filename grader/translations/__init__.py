@@ -1,0 +1,148 @@
+"""The learner's language: which one the kit speaks (English or Russian), and its texts in that language.
+
+Every learner-facing text is written in English in the code, marked ``_("...")`` (translated where it is made) or
+``N_("...")`` (a constant, translated where it is shown), and translated at run time with the standard library's
+``gettext`` from the message catalog beside this file (``ru/LC_MESSAGES/toolcall.mo``, compiled from the ``.po``
+next to it by ``python -m course.catalogs``: a developer tool, never needed to run the kit). One source and a
+catalog keep the two languages from drifting apart: a changed English text becomes an untranslated entry, which
+``tests/test_translations.py`` refuses (issue 29).
+
+Texts with values use named ``str.format`` fields (``_("{name} is not registered").format(name=...)``), so a
+translation can put them in its own order; the test checks that both languages name the same fields.
+
+The language is chosen, first match wins, by: the command's ``--lang``; the ``TOOLCALL_LANG`` environment
+variable; the system locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: the variables ``gettext`` reads,
+in its order); English. A notebook sets its own language in its set-up cell (``notebooks/ru/`` speaks Russian).
+Standard library only: the learner's kernel imports this module.
+"""
+
+import gettext
+import os
+from contextlib import contextmanager
+
+from grader.paths import TRANSLATIONS_DIR
+
+DOMAIN = "toolcall"
+"""The catalogs' file name (gettext's domain)."""
+LANGUAGES = {"en": "English", "ru": "Русский"}
+"""The languages the kit speaks: code -> its own name. English is the source; the others have a catalog."""
+DEFAULT = "en"
+VARIABLE = "TOOLCALL_LANG"
+"""The environment variable that chooses the language (``en`` or ``ru``) for every command and the grader."""
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+"""The system locale's variables, in the order ``gettext`` reads them."""
+
+_chosen = None  # the language ``use`` set in this process (str), or None: then the environment decides
+_catalogs = {}  # language -> gettext translations object, loaded once
+
+
+def language_code(text):
+    """The kit's language named by a locale or language string, or None (str or None).
+
+    ``"ru"``, ``"ru_RU.UTF-8"``, ``"ru-RU"`` and ``"RU"`` give ``"ru"``; ``"en_GB"`` gives ``"en"``; ``"C"``,
+    ``"POSIX"``, ``""`` and languages the kit does not speak (``"de_DE"``) give None. ``LANGUAGE`` may list several
+    (``"uk:ru:en"``): the first the kit speaks wins, as ``gettext`` does.
+    """
+    for part in (text or "").split(":"):
+        code = part.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+        if code in LANGUAGES:
+            return code
+    return None
+
+
+def choose(requested=None, environ=None):
+    """The language to speak (str, a key of ``LANGUAGES``).
+
+    Args:
+        requested: the command's ``--lang`` value (str or None); it wins when given.
+        environ: the environment to read (mapping; default ``os.environ``): ``TOOLCALL_LANG``, then the locale.
+    Returns:
+        ``"en"`` or ``"ru"``; English when nothing names a language the kit speaks.
+    Raises:
+        ValueError: ``requested`` names a language the kit does not speak (one sentence listing those it does). An
+            unknown ``TOOLCALL_LANG`` or locale is not an error: the next source decides, as with ``gettext``.
+    """
+    if requested:
+        code = language_code(requested)
+        if code is None:
+            raise ValueError(f"The kit speaks {' and '.join(sorted(LANGUAGES))}, not {requested!r}.")
+        return code
+    environ = os.environ if environ is None else environ
+    for variable in (VARIABLE,) + LOCALE_VARIABLES:
+        code = language_code(environ.get(variable))
+        if code:
+            return code
+        if variable != VARIABLE and environ.get(variable):
+            break  # gettext stops at the first locale variable that is set, even to a language we lack
+    return DEFAULT
+
+
+def use(language):
+    """Speak ``language`` from now on in this process and the processes it starts (``TOOLCALL_LANG`` is set).
+
+    Args:
+        language: a key of ``LANGUAGES`` (str).
+    Raises:
+        ValueError: an unknown language.
+    """
+    global _chosen
+    if language not in LANGUAGES:
+        raise ValueError(f"The kit speaks {' and '.join(sorted(LANGUAGES))}, not {language!r}.")
+    _chosen = language
+    os.environ[VARIABLE] = language
+
+
+def current():
+    """The language spoken now (str): the one ``use`` set, else the environment's (``choose()``)."""
+    return _chosen or choose()
+
+
+@contextmanager
+def speaking(language):
+    """Speak ``language`` inside a ``with`` block, then what was spoken before (for tests and one-off renders)."""
+    global _chosen
+    before, variable = _chosen, os.environ.get(VARIABLE)
+    use(language)
+    try:
+        yield language
+    finally:
+        _chosen = before
+        if variable is None:
+            os.environ.pop(VARIABLE, None)
+        else:
+            os.environ[VARIABLE] = variable
+
+
+def catalog(language=None):
+    """The ``gettext`` translations for ``language`` (default: ``current()``); English and a missing catalog give
+    ``gettext.NullTranslations`` (the English text itself)."""
+    language = language or current()
+    if language not in _catalogs:
+        _catalogs[language] = (gettext.NullTranslations() if language == DEFAULT else
+                               gettext.translation(DOMAIN, TRANSLATIONS_DIR, languages=[language], fallback=True))
+    return _catalogs[language]
+
+
+def _(message):
+    """``message`` (an English text, str) in the current language; as is when the catalog lacks it."""
+    return catalog().gettext(message)
+
+
+def ngettext(singular, plural, count):
+    """The singular or plural English text in the current language, the form chosen by ``count`` (int) and the
+    language's plural rule (Russian has three forms: 1 вызов, 2 вызова, 5 вызовов)."""
+    return catalog().ngettext(singular, plural, count)
+
+
+def N_(message):
+    """Mark a constant text for the catalog without translating it now (str): translate it where it is shown,
+    with ``_``, so a module-level rule speaks the language of the moment it is read."""
+    return message
+
+
+def add_language_option(parser):
+    """Add ``--lang {en,ru}`` to an ``argparse`` parser (every learner and grading command has it); pass its value
+    to ``choose``. Without it, ``TOOLCALL_LANG`` or the system locale decides."""
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                        help=f"the language of the texts: {', '.join(sorted(LANGUAGES))} (default: ${VARIABLE}, "
+                             "then the system locale, then en)")

@@ -1,0 +1,163 @@
+"""The kit in two languages (issue 29): the catalogs are complete and agree with the code, the language is chosen as
+documented, and the commands speak it.
+
+Every learner-facing text is English in the code and Russian in ``grader/translations/ru/LC_MESSAGES/toolcall.po``
+(``course.catalogs``); these tests fail when a text lacks its translation, when a translation names other
+``{fields}`` than its English, when the compiled ``.mo`` is stale, and when code hides a text from the catalog.
+"""
+
+import ast
+import os
+import subprocess
+import sys
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from course import catalogs
+from grader.paths import GRADER_DIR, KIT_ROOT
+from grader import translations
+from grader.translations import _, choose, language_code, ngettext, speaking
+
+
+def test_every_text_has_its_translation_and_the_catalogs_are_compiled():
+    """The Russian catalog holds every text the code, the catalogue and the case titles have, each translated with
+    the same fields, and the .po and .mo are what ``python -m course.catalogs`` writes."""
+    found = catalogs.problems("ru")
+    assert found == [], "\n".join(found)
+
+
+def test_a_missing_translation_and_a_changed_field_are_caught():
+    """The check itself can fail: an untranslated text, a fuzzy guess and a translation that renames a field (which
+    would raise KeyError when shown) are each reported."""
+    catalog = Catalog(locale="ru", domain="toolcall")
+    catalog.add("Grading {name}", "Проверяем {name}")
+    catalog.add("Score: {score} / {max} points", "Баллы: {score} из {maximum}")
+    catalog.add("Still the shipped stub.", "")
+    catalog.add("Every case passes.", "Все проверки пройдены.", flags=["fuzzy"])
+    catalog.add(("{count} more case", "{count} more cases"), ("ещё {count} проверка", "ещё проверки", "ещё {count}"))
+    found = catalogs.entry_problems(catalog, "ru")
+    assert len(found) == 4, found
+    assert any("'Score: {score} / {max} points'" in f and "maximum" in f for f in found), found
+    assert any("no translation for 'Still the shipped stub.'" in f for f in found), found
+    assert any("no translation for 'Every case passes.'" in f for f in found), found
+    assert any("'{count} more case'" in f and "names the fields []" in f for f in found), found
+
+
+def test_braces_of_a_quoted_code_hint_must_survive_translation():
+    """A hint that quotes code with a lone brace is no format string: its braces must still come back unchanged."""
+    assert catalogs.fields("a ',' before '}' is a stray comma; {\"role\": \"user\"}") == ["{\"role\": \"user\"}", "}"]
+    assert catalogs.fields("{name} and {}") == ["", "name"]
+
+
+def test_catalog_has_the_case_titles_the_report_shows():
+    """Each hidden case's title is its docstring's first paragraph, whole (a wrapped first line was once shown cut),
+    and the catalog holds it."""
+    titles = {title for _file, _line, title in catalogs.case_titles()}
+    assert "A missing required argument is rejected" in titles
+    wrapped = [t for t in titles if t.startswith("Something that is not a whole tool call")]
+    assert wrapped == ["Something that is not a whole tool call (None, text, a list, a streamed piece) raises "
+                       "TypeError instead of becoming a call"]
+
+
+@pytest.mark.parametrize("environ, expected", [
+    ({}, "en"),
+    ({"LANG": "ru_RU.UTF-8"}, "ru"),
+    ({"LANG": "en_US.UTF-8", "LC_ALL": "ru_RU.UTF-8"}, "ru"),     # LC_ALL comes before LANG, as in gettext
+    ({"LANGUAGE": "uk:ru:en", "LANG": "en_GB.UTF-8"}, "ru"),       # the first language the kit speaks
+    ({"LC_ALL": "de_DE.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),      # gettext stops at the first variable set
+    ({"LANG": "C.UTF-8"}, "en"),
+    ({"TOOLCALL_LANG": "ru", "LANG": "en_US.UTF-8"}, "ru"),        # the kit's own variable beats the locale
+    ({"TOOLCALL_LANG": "fr", "LANG": "ru_RU.UTF-8"}, "ru"),        # an unknown value lets the locale decide
+])
+def test_the_language_comes_from_the_variable_then_the_locale(environ, expected):
+    """``TOOLCALL_LANG``, then the locale's variables in gettext's order, then English."""
+    assert choose(None, environ) == expected
+
+
+def test_the_option_beats_the_environment_and_an_unknown_one_is_one_sentence():
+    """``--lang`` wins over everything; an unknown language is a ValueError of one sentence naming those spoken."""
+    assert choose("en", {"TOOLCALL_LANG": "ru"}) == "en"
+    assert choose("ru-RU", {}) == "ru"
+    with pytest.raises(ValueError, match=r"^The kit speaks en and ru, not 'de'\.$"):
+        choose("de", {})
+    assert language_code("RU") == "ru" and language_code("POSIX") is None
+
+
+def test_texts_follow_the_language_and_russian_plurals_have_three_forms():
+    """``_`` and ``ngettext`` answer in the language spoken now; ``speaking`` restores the one before."""
+    before = translations.current()
+    with speaking("ru"):
+        assert _("Every case passes.") == "Все проверки пройдены."
+        forms = [ngettext("{count} more case ({where}) not run, for the same reason",
+                          "{count} more cases ({where}) not run, for the same reason", n) for n in (1, 3, 5, 21)]
+        assert [f.split()[2] for f in forms] == ["проверка", "проверки", "проверок", "проверка"]
+    with speaking("en"):
+        assert _("Every case passes.") == "Every case passes."
+    assert translations.current() == before
+
+
+def _modules():
+    """``(path, tree)`` of every module of the grader."""
+    for base, folders, names in os.walk(GRADER_DIR):
+        folders[:] = [f for f in folders if f != "__pycache__"]
+        for name in names:
+            if name.endswith(".py"):
+                path = os.path.join(base, name)
+                with open(path, encoding="utf-8") as handle:
+                    yield path, ast.parse(handle.read(), path)
+
+
+def test_no_module_hides_a_text_from_the_catalog_or_shadows_the_translator():
+    """A module that imports ``_`` never binds ``_`` itself (``for _, x in ...`` made it a local and the next text
+    raised NameError), and no text is marked as an f-string (Babel cannot extract it: it would never be
+    translated)."""
+    shadowing, formatted, checked = [], [], 0
+    for path, tree in _modules():
+        imports = any(isinstance(node, ast.ImportFrom) and node.module == "grader.translations"
+                      and any(alias.name == "_" for alias in node.names) for node in ast.walk(tree))
+        where = os.path.relpath(path, KIT_ROOT)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_", "ngettext"):
+                checked += 1
+                if any(isinstance(arg, ast.JoinedStr) for arg in node.args):
+                    formatted.append(f"{where}:{node.lineno}")
+            if imports and isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
+                shadowing.append(f"{where}:{node.lineno}")
+    assert checked > 50  # the texts are there to be checked
+    assert shadowing == [], f"these bind _ and hide the translator: {shadowing}"
+    assert formatted == [], f"these mark f-strings, which the catalog cannot hold: {formatted}"
+
+
+def _learner(*args, **env):
+    """Run ``python -m grader.learner ARGS`` with ``env`` added; the completed process."""
+    return subprocess.run([sys.executable, "-m", "grader.learner", *args], capture_output=True, text=True, cwd=KIT_ROOT,
+                          env={**os.environ, "PYTHONPATH": KIT_ROOT, **env}, timeout=120)
+
+
+def test_the_learner_command_speaks_russian_by_option_variable_or_locale(tmp_path):
+    """``hint`` in Russian by ``--lang ru``, by ``TOOLCALL_LANG=ru`` and by a Russian locale; English otherwise."""
+    english = _learner("--notebooks", str(tmp_path), "hint", "parse-call", "--level", "2", TOOLCALL_LANG="", LANG="C",
+                       LANGUAGE="", LC_ALL="", LC_MESSAGES="")
+    assert english.returncode == 0, english.stderr
+    assert "Hint 2 of 3 (the rule): Exactly one JSON object" in english.stdout
+    for args, env in ((("--lang", "ru"), {"TOOLCALL_LANG": "en"}), ((), {"TOOLCALL_LANG": "ru"}),
+                      ((), {"TOOLCALL_LANG": "", "LC_ALL": "", "LANGUAGE": "", "LANG": "ru_RU.UTF-8"})):
+        run = _learner(*args, "--notebooks", str(tmp_path), "hint", "parse-call", "--level", "2", **env)
+        assert run.returncode == 0, run.stderr
+        assert "Подсказка 2 из 3 (правило): Ровно один объект JSON" in run.stdout, (args, env, run.stdout)
+        assert "Дальше: python -m grader.learner hint parse-call --level 3 (рецепт)." in run.stdout
+    wrong = _learner("--lang", "de", "hint")
+    assert wrong.returncode == 2 and "invalid choice: 'de'" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_progress_in_russian_names_each_exercise_and_state(tmp_path):
+    """The progress table in Russian: the catalogue's titles, the states and the summary line, and the default
+    folder of the Russian notebooks is notebooks/ru/."""
+    run = _learner("--lang", "ru", "--notebooks", str(tmp_path), "progress")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].split() == ["Задание", "Состояние", "Баллы", "Подробности"]
+    assert "1 · parse_call: один объект JSON или точное описание проблемы" in run.stdout
+    assert "нет файла" in lines[2] and f"В {tmp_path} нет 01_parsing.ipynb." in lines[2]
+    assert lines[-1].startswith("Выполнено заданий: 0 из ")

@@ -3,7 +3,8 @@
 A developer tool (it needs Babel, a test-only package); the kit reads the compiled ``.mo`` files with the standard
 library (``grader.translations``). It gathers every learner-facing English text of the grader:
 
-- texts marked in the code: ``_("...")``, ``N_("...")``, ``ngettext("...", "...", n)`` (Babel's Python extractor);
+- texts marked in the code: ``_("...")``, ``N_("...")``, ``say("...", name=...)``, ``ngettext("...", "...", n)``, ``Nn_("...", "...")``
+  (Babel's Python extractor);
 - the course catalogue's titles and three hint levels (``grader/intake/exercises.json``);
 - each hidden case's title, the first paragraph of its docstring (``grader.judging.pytest_plugin.case_title``);
 
@@ -27,8 +28,8 @@ import sys
 from grader.paths import CASES_DIR, EXERCISES_PATH, GRADER_DIR, TRANSLATIONS_DIR
 from grader.translations import DEFAULT, DOMAIN, LANGUAGES
 
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-"""The marks Babel extracts: ``grader.translations``'s three functions."""
+KEYWORDS = {"_": None, "N_": None, "say": None, "ngettext": (1, 2), "Nn_": (1, 2)}
+"""The marks Babel extracts: ``grader.translations``'s functions (``say`` translates and fills in one step)."""
 EXERCISE_FIELDS = ("title", "nudge", "rule", "hint")
 """The catalogue's learner-facing fields (``grader.intake.exercises.Exercise``)."""
 SKIPPED = ("isolation/worker.py",)

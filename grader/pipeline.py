@@ -28,6 +28,7 @@ from grader.judging.harness import Harness
 from grader.paths import CASES_DIR, GRADER_DIR
 from grader.results.grade_result import GradeResult
 from grader.results.text_report import capped
+from grader.translations import _, say
 
 
 def folder_state(folder=GRADER_DIR):
@@ -199,8 +200,8 @@ def _grade(path, limits, budget, exercise_ids, cases_dir, started, within=None, 
         # Only code running during grading can have done it; no score from this run can be trusted.
         for case in result.cases:
             case.points, case.passed = 0.0, False
-            case.feedback = "Void: the grader's own files changed while this submission was graded."
-        result.error = "the grader's files changed while this submission was graded, so the result is void"
+            case.feedback = _("Void: the grader's own files changed while this submission was graded.")
+        result.error = _("the grader's files changed while this submission was graded, so the result is void")
     result.execution_time = time.monotonic() - started
     return clean_result(result)
 
@@ -262,8 +263,9 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
             if upcoming is not None:
                 upcoming.start()  # boots while this exercise's cases run
             if not os.path.isdir(os.path.join(cases_dir, exercise.cases)):
-                result.notes.append(f"This copy of the kit has no hidden cases for {exercise.title}: only its visible "
-                                    "cases were run. Your instructor's grader runs the hidden ones too.")
+                result.notes.append(say("This copy of the kit has no hidden cases for {title}: only its visible cases "
+                                        "were run. Your instructor's grader runs the hidden ones too.",
+                                        title=_(exercise.title)))
             harness = Harness(sandbox, total_seconds=limits.total_seconds, fatal=fatal, budget=budget,
                               draw=Draw(seed, exercise.id), spare=spare,
                               spare_code=(submission.chunks, exercise.functions) if spare is not None else None)
@@ -290,10 +292,11 @@ def run_exercises(path, submission, chosen, limits, fatal=None, cases_dir=CASES_
         upcoming.close()
     if loading is not None:
         printed = loading.output.strip()
-        printed = [f"While loading, your code printed: {capped(printed)}"] if printed else []
+        printed = [say("While loading, your code printed: {output}", output=capped(printed))] if printed else []
         result.notes = submission.notes + list(loading.problems) + skipped_note(loading.skipped) + printed + result.notes
     if internal_errors:
-        result.notes.append(f"{len(internal_errors)} case(s) hit an internal grader error; please report it.")
+        result.notes.append(say("{count} case(s) hit an internal grader error; please report it.",
+                                count=len(internal_errors)))
     # Off Linux's default transport: once, whatever the number of exercises; not when nothing of the submission ran.
     missing = protection_note() if submission is not None else None
     if missing:
@@ -307,7 +310,7 @@ def skipped_note(skipped):
     """The note for IPython commands the worker could not run (list of at most one str)."""
     if not skipped:
         return []
-    shown = ", ".join(skipped[:8]) + (" and more" if len(skipped) > 8 else "")
-    return [f"Not run while grading: {shown}. Shell commands (!...) and magics that need a Jupyter kernel or another "
-            "process cannot run in the grader's sandbox (it starts no processes); the rest of each cell ran. If your "
-            "solution needs what they do, do it in Python (standard library only)."]
+    shown = ", ".join(skipped[:8]) + (_(" and more") if len(skipped) > 8 else "")
+    return [say("Not run while grading: {commands}. Shell commands (!...) and magics that need a Jupyter kernel or "
+                "another process cannot run in the grader's sandbox (it starts no processes); the rest of each cell "
+                "ran. If your solution needs what they do, do it in Python (standard library only).", commands=shown)]

@@ -8,6 +8,7 @@ Every learner-facing text is English in the code and Russian in ``grader/transla
 
 import ast
 import os
+import re
 import subprocess
 import sys
 
@@ -17,7 +18,7 @@ from babel.messages.catalog import Catalog
 from course import catalogs
 from grader.paths import GRADER_DIR, KIT_ROOT
 from grader import translations
-from grader.translations import _, choose, language_code, ngettext, speaking
+from grader.translations import _, choose, language_code, ngettext, say, speaking
 
 
 def test_every_text_has_its_translation_and_the_catalogs_are_compiled():
@@ -118,7 +119,7 @@ def test_no_module_hides_a_text_from_the_catalog_or_shadows_the_translator():
                       and any(alias.name == "_" for alias in node.names) for node in ast.walk(tree))
         where = os.path.relpath(path, KIT_ROOT)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_", "ngettext"):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_", "say", "ngettext", "Nn_"):
                 checked += 1
                 if any(isinstance(arg, ast.JoinedStr) for arg in node.args):
                     formatted.append(f"{where}:{node.lineno}")
@@ -161,3 +162,82 @@ def test_progress_in_russian_names_each_exercise_and_state(tmp_path):
     assert "1 · parse_call: один объект JSON или точное описание проблемы" in run.stdout
     assert "нет файла" in lines[2] and f"В {tmp_path} нет 01_parsing.ipynb." in lines[2]
     assert lines[-1].startswith("Выполнено заданий: 0 из ")
+
+
+# -- the grader's feedback in Russian ---------------------------------------------------------------------------------
+
+ENGLISH_RUN = re.compile(r"(?:\b[A-Za-z]{3,}\b[ ,]+){5,}")  # five English words in a row: a text left untranslated
+# What stays English on purpose: a case's input and the model's words (data), and the walls line (for instructors).
+KEPT_ENGLISH = ("Isolation:", "Вход:", "Input:")
+
+
+def _grade(path, language, tmp_path, seed="golden"):
+    """Grade ``path`` with the command line in ``language``: ``(report text, results.json dict)``."""
+    results = tmp_path / f"{language}.json"
+    run = subprocess.run([sys.executable, "-m", "grader", str(path), "--seed", seed, "--lang", language, "--results",
+                          str(results)], capture_output=True, text=True, cwd=KIT_ROOT, timeout=600,
+                         env={**os.environ, "PYTHONPATH": KIT_ROOT})
+    assert run.returncode == 0, run.stderr[-2000:]
+    import json
+
+    return run.stdout, json.loads(results.read_text(encoding="utf-8"))
+
+
+def test_the_card_sample_grades_the_same_in_russian_and_every_sentence_is_russian(tmp_path):
+    """The original card's sample solution (its real faults) graded in both languages with one seed: the same cases
+    with the same points, and the Russian report says everything in Russian (rules, titles, what happened), apart from
+    the inputs it quotes and the instructors' walls line."""
+    sample = os.path.join(KIT_ROOT, "tests", "golden", "seed_sample", "submission.py")
+    english, english_results = _grade(sample, "en", tmp_path)
+    russian, russian_results = _grade(sample, "ru", tmp_path)
+    assert [(t["score"], t["max_score"]) for t in russian_results["tests"]] == \
+        [(t["score"], t["max_score"]) for t in english_results["tests"]]
+    assert russian_results["score"] == english_results["score"] < 133
+    failed = [t for t in russian_results["tests"] if t["status"] == "failed"]
+    assert len(failed) > 20
+    assert "Баллы: " in russian and "Что произошло: " in russian
+    left = [line.strip() for line in russian.splitlines()
+            if ENGLISH_RUN.search(line) and not line.strip().startswith(KEPT_ENGLISH)]
+    assert left == [], "\n".join(left[:10])
+    assert "What happened" in english and not re.search("[а-яё]", english, re.IGNORECASE)
+
+
+def test_a_loop_judged_alone_gets_its_loop_feedback_in_russian():
+    """Notebook 4's loop is told about the loop (LOOP_FEEDBACK), matched on the English sentence, also in Russian; and
+    a "never asked" feedback is recognised in Russian too (the retry budget spent by the first calls)."""
+    from grader.judging import expectations as expect
+
+    with speaking("ru"):
+        expect.judging_loop_alone = True
+        try:
+            with pytest.raises(expect.CaseFailed) as raised:
+                expect.fail(say("ask_model was called more than once for one call; the retry budget is one. "
+                                "{unbounded_retry}", unbounded_retry=say(expect.UNBOUNDED_RETRY)))
+        finally:
+            expect.judging_loop_alone = False
+        assert str(raised.value) == _(expect.LOOP_FEEDBACK["ask_model was called more than once"])
+        assert str(raised.value).startswith("Ваш цикл спросил модель дважды")
+        with pytest.raises(expect.CaseFailed) as never:
+            expect.fail(say("{never_asked}. An invalid call gets one retry: call ask_model(error_text) so the model can "
+                            "fix it. {silent_failure}", never_asked=say(expect.NEVER_ASKED),
+                            silent_failure=say(expect.SILENT_FAILURE)))
+        assert str(never.value).startswith("Модель так и не попросили")
+        assert expect.told_never_asked(str(never.value))
+        assert not expect.told_never_asked("Ваш цикл дважды отправил в работу один вызов")
+
+
+def test_the_russian_report_folds_cases_that_did_not_run():
+    """Cases that did not run share one sentence: the report shows it once and folds the rest, in Russian as in
+    English (the fold looks for the translated "Not run:")."""
+    from grader.results.grade_result import CaseResult, GradeResult
+    from grader.results.text_report import NOT_RUN, text_report
+
+    with speaking("ru"):
+        sentence = say(NOT_RUN) + " " + say("the submission timed out on {count} cases in a row, so the remaining "
+                                            "cases were skipped to keep grading bounded; fix the endless loop first.",
+                                            count=3)
+        cases = [CaseResult(case_id=f"c{n}", exercise="x", group="Группа", order=1, title=f"Проверка {n}", points=0.0,
+                            max_points=1.0, passed=False, feedback=str(sentence)) for n in range(6)]
+        report = text_report(GradeResult(submission="s.py", cases=cases))
+    assert report.count("Не запущено: решение не уложилось во время в проверках подряд (их 3)") == 1
+    assert "ещё 5 проверок (в группе «Группа») не запущены по той же причине (0/5)" in report

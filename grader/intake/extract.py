@@ -23,12 +23,13 @@ import warnings
 from dataclasses import asdict, dataclass, field
 
 from grader.isolation.sanitise import clean_text
+from grader.translations import N_, say
 
 MAX_SUBMISSION_BYTES = 5 * 1024 * 1024  # code and text: a .py file, or a notebook without its outputs
 # A notebook file is read at all up to this size, outputs included: outputs are not code, and a correct
 # notebook saved with 50 MB of them was refused before (found in a classroom trial).
 MAX_NOTEBOOK_FILE_BYTES = 200 * 1024 * 1024
-CLEAR_OUTPUTS = "clear its outputs (Edit > Clear Outputs of All Cells in JupyterLab), save, and hand it in again"
+CLEAR_OUTPUTS = N_("clear its outputs (Edit > Clear Outputs of All Cells in JupyterLab), save, and hand it in again")
 LARGE_NOTEBOOK_CHARACTERS = 200_000  # above this, nbformat validates with fastjsonschema (see notebook_validator)
 
 
@@ -154,8 +155,9 @@ def ipython_to_python(source, depth=0):
         return source, None
     transformer = _ipython_transformer()
     if transformer is None:
-        return source, ("IPython is not installed next to the grader, so cells with IPython syntax (% magics, ! commands) "
-                        "could not be turned into Python and fail with a syntax error; install IPython there.")
+        return source, (say("IPython is not installed next to the grader, so cells with IPython syntax (% magics, ! "
+                            "commands) could not be turned into Python and fail with a syntax error; install IPython "
+                            "there."))
     protect = not any(p in source for p in _PLACEHOLDERS) and "\\ue00" not in source.lower()
     try:
         with warnings.catch_warnings():
@@ -269,8 +271,8 @@ def extract_notebook(path, text):
             notebook = notebook_reader(text, as_version=4)
     except Exception as exc:  # nbformat raises several types (NotJSONError, ValidationError, KeyError...)
         kind = type(exc).__name__
-        raise SubmissionError(f"{os.path.basename(path)} is not a readable Jupyter notebook ({kind}); "
-                              "re-download it or save it again from Jupyter.") from None
+        raise SubmissionError(say("{name} is not a readable Jupyter notebook ({kind}); re-download it or save it "
+                                  "again from Jupyter.", name=os.path.basename(path), kind=kind)) from None
     submission = Submission(path)
     cells = [c for c in notebook.get("cells", []) if c.get("cell_type") == "code"]
     for number, cell in enumerate(notebook.get("cells", []), start=1):
@@ -291,7 +293,7 @@ def extract_notebook(path, text):
         if isinstance(c.get("metadata"), dict) and isinstance(c["metadata"].get("nbgrader"), dict)
         and c["metadata"]["nbgrader"].get("solution"))
     if not submission.chunks:
-        submission.notes.append("The notebook has no code cells to grade.")
+        submission.notes.append(say("The notebook has no code cells to grade."))
     return submission
 
 
@@ -310,14 +312,14 @@ def extract(path):
     path = os.fspath(path)
     name = os.path.basename(path)
     if not os.path.exists(path):
-        raise SubmissionError(f"{path} does not exist; pass the path of a .py file or .ipynb notebook.")
+        raise SubmissionError(say("{path} does not exist; pass the path of a .py file or .ipynb notebook.", path=path))
     if os.path.isdir(path):
-        raise SubmissionError(f"{path} is a folder; pass the path of one .py file or .ipynb notebook.")
+        raise SubmissionError(say("{path} is a folder; pass the path of one .py file or .ipynb notebook.", path=path))
     if not path.endswith((".py", ".ipynb")):
-        raise SubmissionError(f"{name} is neither a .py file nor a .ipynb notebook, so it cannot be graded.")
+        raise SubmissionError(say("{name} is neither a .py file nor a .ipynb notebook, so it cannot be graded.", name=name))
     if not os.path.isfile(path):
         # A FIFO would block the grader forever and /dev/zero never ends (found by an adversarial test).
-        raise SubmissionError(f"{name} is not a regular file (a pipe, device or socket), so it cannot be graded.")
+        raise SubmissionError(say("{name} is not a regular file (a pipe, device or socket), so it cannot be graded.", name=name))
     notebook = path.endswith(".ipynb")
     cap = MAX_NOTEBOOK_FILE_BYTES if notebook else MAX_SUBMISSION_BYTES
     try:
@@ -325,21 +327,23 @@ def extract(path):
             data = handle.read(cap + 1)  # never more, even if the file grows meanwhile
         size = max(os.path.getsize(path), len(data))
     except OSError as exc:
-        raise SubmissionError(f"{path} could not be read ({exc.strerror or type(exc).__name__}).") from None
+        raise SubmissionError(say("{path} could not be read ({reason}).", path=path,
+                                  reason=exc.strerror or type(exc).__name__)) from None
     if len(data) > cap:
-        what = f"notebooks over {cap:,} bytes are not read: {CLEAR_OUTPUTS}" if notebook else \
-            f"files over {cap:,} bytes are not graded; remove large pasted data from it"
-        raise SubmissionError(f"{clean_text(name, 200)} is {size:,} bytes; {what}.")
+        what = say("notebooks over {cap:,} bytes are not read: {clear_outputs}", cap=cap, clear_outputs=say(CLEAR_OUTPUTS)) if notebook else \
+            say("files over {cap:,} bytes are not graded; remove large pasted data from it", cap=cap)
+        raise SubmissionError(say("{name} is {size:,} bytes; {what}.", name=clean_text(name, 200), size=size, what=what))
     notes = []
     if notebook and len(data) > MAX_SUBMISSION_BYTES:
         data, outputs = without_outputs(data)
         if len(data) > MAX_SUBMISSION_BYTES:
-            raise SubmissionError(f"{clean_text(name, 200)} holds {len(data):,} bytes of code and text even without its outputs; "
-                                  f"notebooks over {MAX_SUBMISSION_BYTES:,} bytes of code and text are not graded: "
-                                  "remove large pasted data from its cells.")
-        notes.append(f"Its saved outputs ({outputs:,} bytes) were set aside before grading: outputs are not graded, "
-                     f"and the {MAX_SUBMISSION_BYTES:,}-byte limit counts code and text only (to hand in a smaller "
-                     "file, clear the outputs and save).")
+            raise SubmissionError(say("{name} holds {size:,} bytes of code and text even without its outputs; "
+                                      "notebooks over {limit:,} bytes of code and text are not graded: remove large "
+                                      "pasted data from its cells.", name=clean_text(name, 200), size=len(data),
+                                      limit=MAX_SUBMISSION_BYTES))
+        notes.append(say("Its saved outputs ({outputs:,} bytes) were set aside before grading: outputs are not "
+                         "graded, and the {limit:,}-byte limit counts code and text only (to hand in "
+                         "a smaller file, clear the outputs and save).", outputs=outputs, limit=MAX_SUBMISSION_BYTES))
     if notebook:
         submission = extract_notebook(path, data.decode("utf-8", errors="replace"))
         submission.notes[:0] = notes
@@ -363,14 +367,14 @@ def decode_source(data, name):
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SubmissionError(f"{clean_text(name, 200)} cannot be read as Python source ({clean_text(exc.msg, 100)}); "
-                              "save it as UTF-8.") from None
+        raise SubmissionError(say("{name} cannot be read as Python source ({reason}); save it as UTF-8.",
+                                  name=clean_text(name, 200), reason=clean_text(exc.msg, 100))) from None
     try:
         return data.decode(encoding), []
     except UnicodeDecodeError:
         return data.decode(encoding, errors="replace"), [
-            f"Some bytes of {clean_text(name, 200)} are not valid {encoding} and were replaced by U+FFFD (Python itself "
-            "would refuse the file); save it as UTF-8."]
+            say("Some bytes of {name} are not valid {encoding} and were replaced by U+FFFD (Python itself "
+                "would refuse the file); save it as UTF-8.", name=clean_text(name, 200), encoding=encoding)]
 
 
 def without_outputs(data):
@@ -512,7 +516,8 @@ class ReadInBackground:
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not select.select([self.read_fd], [], [], remaining)[0]:
-                    raise SubmissionError(f"Reading {name} took more than {READ_SECONDS:g} s, so it was not graded.")
+                    raise SubmissionError(say("Reading {name} took more than {seconds:g} s, so it was not graded.",
+                                              name=name, seconds=READ_SECONDS))
                 data = os.read(self.read_fd, 1 << 20)
                 if not data:
                     break
@@ -524,7 +529,7 @@ class ReadInBackground:
         except ValueError:
             out = None
         if not isinstance(out, dict) or not ("error" in out or "submission" in out):
-            raise SubmissionError(f"{name} could not be read: reading it ran out of memory or crashed.")
+            raise SubmissionError(say("{name} could not be read: reading it ran out of memory or crashed.", name=name))
         if "error" in out:
             raise SubmissionError(out["error"])
         data = out["submission"]

@@ -40,6 +40,10 @@ from grader.isolation.transport_portable import PortableTransport, portable_work
 from grader.isolation.transport_posix import PosixTransport
 from grader.isolation.worker import MAX_SCRATCH_ENTRIES
 from grader.paths import WORKER_PATH
+from grader.translations import N_, say
+
+FLOODED = N_("(the submission printed more than {mb} MB in one case; the rest of its output was dropped)")
+"""The line that starts a case's printed text when the submission printed past the limit (its output was cut)."""
 
 with open(WORKER_PATH, encoding="utf-8") as _handle:
     # Run as ``python -c``: sys.argv[0] then names no file inside the kit.
@@ -314,7 +318,7 @@ def checked_load_report(message, entries):
 
 
 # NTSTATUS codes a crashed process exits with on Windows (ntstatus.h): its counterparts of SIGSEGV.
-WINDOWS_CRASHES = {0xC0000005: "crashed with a segmentation fault", 0xC00000FD: "crashed with a stack overflow"}
+WINDOWS_CRASHES = {0xC0000005: N_("crashed with a segmentation fault"), 0xC00000FD: N_("crashed with a stack overflow")}
 
 
 def describe_exit(returncode, limits, hidden=False):
@@ -326,28 +330,30 @@ def describe_exit(returncode, limits, hidden=False):
         hidden: in a hidden case, an exit status or a signal of the submission's choosing could spell
             out the case's input, so only the kind of ending is named (bool).
     Returns:
-        str, e.g. ``"crashed with a segmentation fault"``.
+        ``Said`` in the learner's language (what the submission did: a verb phrase), e.g. ``"crashed with a
+        segmentation fault"``.
     """
     if returncode is None:
-        return "stopped responding"
+        return say("stopped responding")
     if returncode in WINDOWS_CRASHES:  # Windows reports a crash as an NTSTATUS exit code, not a signal
-        return WINDOWS_CRASHES[returncode]
+        return say(WINDOWS_CRASHES[returncode])
     if returncode >= 0:
-        return "exited (its status is not shown in a hidden case)" if hidden else f"exited with status {returncode}"
+        return say("exited (its status is not shown in a hidden case)") if hidden \
+            else say("exited with status {status}", status=returncode)
     number = -returncode
     if number == signal.SIGSEGV:
-        return "crashed with a segmentation fault"
+        return say("crashed with a segmentation fault")
     if number == getattr(signal, "SIGXCPU", None):
-        return f"used more than {limits.cpu_seconds} s of CPU time and was stopped"
+        return say("used more than {seconds} s of CPU time and was stopped", seconds=limits.cpu_seconds)
     if number == getattr(signal, "SIGKILL", None):
-        return "was killed (it may have run out of memory)"
+        return say("was killed (it may have run out of memory)")
     if hidden:
-        return "was ended by a signal (which one is not shown in a hidden case)"
+        return say("was ended by a signal (which one is not shown in a hidden case)")
     try:
         name = signal.Signals(number).name
     except ValueError:
         name = f"signal {number}"
-    return f"was ended by {name}"
+    return say("was ended by {signal}", signal=name)
 
 
 class Sandbox:
@@ -452,16 +458,16 @@ class Sandbox:
         ``RLIMIT_AS`` is not enforced), checked from the grader: the worker's memory and its output file."""
         if memory_used(self.process.pid) > self.limits.memory_mb * 1024 * 1024:
             self._kill()
-            raise _Stop(f"ran out of memory (it used more than {self.limits.memory_mb} MB, the grader's limit) and "
-                        "was stopped", "limit")
+            raise _Stop(say("ran out of memory (it used more than {mb} MB, the grader's limit) and was stopped",
+                            mb=self.limits.memory_mb), "limit")
         try:
             size = os.fstat(self.output_fd).st_size
         except OSError:
             return
         if size > self.limits.output_bytes + OUTPUT_SLACK:
             self._kill()
-            raise _Stop(f"printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case and was "
-                        "stopped", "limit")
+            raise _Stop(say("printed more than {mb} MB in one case and was stopped",
+                            mb=self.limits.output_bytes // (1024 * 1024)), "limit")
 
     def _receive(self, deadline, what):
         while b"\n" not in self.buffer:
@@ -470,14 +476,15 @@ class Sandbox:
             if data is None:
                 if deadline.passed():
                     self._kill()
-                    raise _Stop(f"timed out after {what}", "timeout")
+                    raise _Stop(say("timed out after {what}", what=what), "timeout")
                 continue
             if not data:
                 raise _Stop(self._ended(), "crash")
             self.buffer += data
             if len(self.buffer) > MAX_MESSAGE_BYTES:
                 self._kill()
-                raise _Stop(f"sent a value larger than {MAX_MESSAGE_BYTES // (1024 * 1024)} MB back to the grader", "limit")
+                raise _Stop(say("sent a value larger than {mb} MB back to the grader",
+                                mb=MAX_MESSAGE_BYTES // (1024 * 1024)), "limit")
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
             message = json.loads(line.decode("utf-8", "surrogatepass"))
@@ -486,7 +493,7 @@ class Sandbox:
         if not isinstance(message, dict) or not isinstance(message.get("op"), str):
             # Only learner code writing into the grader's pipe can produce this.
             self._kill()
-            raise _Stop("wrote garbage into the grader's channel", "crash")
+            raise _Stop(say("wrote garbage into the grader's channel"), "crash")
         return message
 
     def _read_output(self, limit=4000):
@@ -506,11 +513,10 @@ class Sandbox:
             return ""
         text = clean_text(data[:limit].decode("utf-8", "replace"), limit)
         if len(data) > limit:
-            text += f"\n… (output truncated: only the first {limit} bytes are kept)"
+            text += "\n… " + say("(output truncated: only the first {limit} bytes are kept)", limit=limit)
         if size >= self.limits.output_bytes:
             # First, so that no later cut hides it.
-            text = (f"(the submission printed more than {self.limits.output_bytes // (1024 * 1024)} MB in one case; "
-                    "the rest of its output was dropped)\n") + text
+            text = say(FLOODED, mb=self.limits.output_bytes // (1024 * 1024)) + "\n" + text
         return text
 
     # -- public API ----------------------------------------------------------------------------
@@ -525,8 +531,9 @@ class Sandbox:
             try:
                 self._spawn()
             except (OSError, subprocess.SubprocessError) as exc:  # no process left, or confinement refused
-                self.load_report = LoadReport(fatal=f"The grader could not start the process that runs submissions "
-                                                    f"({type(exc).__name__}: {exc}); please report it.")
+                error = f"{type(exc).__name__}: {exc}"
+                self.load_report = LoadReport(fatal=say("The grader could not start the process that runs submissions "
+                                                        "({error}); please report it.", error=error))
 
     def begin_load(self, chunks, entries):
         """Send the submission's code to the worker without waiting for the answer (``load`` reads it).
@@ -542,7 +549,7 @@ class Sandbox:
         """Start the worker if needed and send it the code; returns a fatal sentence when that failed, else None."""
         self.start()
         if self.process is None:  # it could not start: load_report says why
-            return self.load_report.fatal if self.load_report is not None else "the worker could not start"
+            return self.load_report.fatal if self.load_report is not None else say("the worker could not start")
         # The worker reads the code once it has started: starting counts against STARTUP_SECONDS, not the
         # submission's load limit (on a loaded machine a 2 s limit once ran out before any learner code ran).
         self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid, slack=STARTUP_SECONDS,
@@ -552,11 +559,11 @@ class Sandbox:
                        self._load_what())
         except _Stop as stop:
             self.load_deadline = None
-            return f"While loading, the submission {stop.args[0]}."
+            return say("While loading, the submission {what}.", what=stop.args[0])
         return None
 
     def _load_what(self):
-        return f"{self.limits.load_seconds:g} s (an endless loop at the top level?)"
+        return say("{seconds:g} s (an endless loop at the top level?)", seconds=self.limits.load_seconds)
 
     def _load_once(self):
         """Send the code if it was not sent yet and wait for the worker's report: ``(fatal, report, busy)``, a sentence
@@ -568,22 +575,22 @@ class Sandbox:
             try:
                 # "ready": the worker has started and read the code, and none of it has run yet, so the load
                 # limit counts from here: the submission's own time, whatever the machine's load.
-                message = self._receive(self.load_deadline, f"{STARTUP_SECONDS:g} s before the grader's worker "
-                                                            "started (the machine is overloaded?)")
+                message = self._receive(self.load_deadline, say("{seconds:g} s before the grader's worker started "
+                                                                "(the machine is overloaded?)", seconds=STARTUP_SECONDS))
                 if message.get("op") != "ready":
                     self._kill()
-                    raise _Stop("sent an unexpected message while loading", "crash")
+                    raise _Stop(say("sent an unexpected message while loading"), "crash")
                 self.load_deadline = Deadline(self.limits.load_seconds, self.process.pid,
                                               waits=self.transport.worker_waits)
                 message = self._receive(self.load_deadline, self._load_what())
                 if message.get("op") != "loaded":
                     self._kill()
-                    raise _Stop("sent an unexpected message while loading", "crash")
+                    raise _Stop(say("sent an unexpected message while loading"), "crash")
                 report = checked_load_report(message, self.entries)
                 report.waited = run_queue_wait(self.process.pid) or 0.0  # since it started: the machine's time
                 self._bound_scratch()  # loading may write too: 1.5 GB in 3 s past the guard (issue 40's trial)
             except _Stop as stop:
-                fatal = f"While loading, the submission {stop.args[0]}."
+                fatal = say("While loading, the submission {what}.", what=stop.args[0])
                 busy = stop.args[1] == "timeout" and self.load_deadline is not None and self.load_deadline.busy
             finally:
                 self.load_deadline = None
@@ -651,12 +658,12 @@ class Sandbox:
         allowed = self.limits.max_requests if max_requests is None else max_requests
         # A retry loop's bound is the retry; a turn's or an agent loop's (notebooks 7 and 8: ``max_requests`` given) is
         # its own stop, which a learner of those notebooks would not call a retry.
-        unbounded = (f"made more than {allowed} requests to ask_model/dispatch for one call: the retry is not bounded"
-                     if max_requests is None else
-                     f"made more than {allowed} requests to the grader (model, check, dispatch) for one call: it did not "
-                     "stop where the case's rules stop it")
+        unbounded = (say("made more than {count} requests to ask_model/dispatch for one call: the retry is not bounded",
+                         count=allowed) if max_requests is None else
+                     say("made more than {count} requests to the grader (model, check, dispatch) for one call: it did "
+                         "not stop where the case's rules stop it", count=allowed))
         try:
-            what = f"{self.limits.case_seconds:g} s"
+            what = say("{seconds:g} s", seconds=self.limits.case_seconds)
             self._send({"op": "case", "entry": entry, "invocations": invocations, "globals": globals_, "view": view},
                        deadline, what)
             while len(outcome.results) < len(invocations):
@@ -679,13 +686,13 @@ class Sandbox:
             if requests > self.limits.max_requests:
                 raise _Stop(unbounded, "unbounded")  # whatever the halted calls returned does not count
         except _Stop as stop:
-            outcome.problem = f"The submission {stop.args[0]}."
+            outcome.problem = say("The submission {what}.", what=stop.args[0])
             outcome.stopped = stop.args[1]
             outcome.busy = stop.args[1] == "timeout" and deadline.busy
         try:
             self._bound_scratch()
         except _Stop as stop:
-            outcome.problem = f"The submission {stop.args[0]}."
+            outcome.problem = say("The submission {what}.", what=stop.args[0])
             outcome.stopped = stop.args[1]
         outcome.output = self._read_output()
         waited_after = run_queue_wait(pid)
@@ -707,8 +714,9 @@ class Sandbox:
         if self.scratch_used() > self.scratch_bytes:
             self._kill()
             self._empty_scratch()
-            raise _Stop(f"used more than {self.scratch_bytes // (1024 * 1024)} MB of disk in its working folder, so it "
-                        "was stopped and the folder emptied; write less (a few small files at most)", "limit")
+            raise _Stop(say("used more than {mb} MB of disk in its working folder, so it was stopped and the folder "
+                            "emptied; write less (a few small files at most)", mb=self.scratch_bytes // (1024 * 1024)),
+                        "limit")
 
     def scratch_used(self, limit=1000, attempts=3):
         """Disk used by the scratch folder (int, bytes, as allocated), reading at most ``limit`` entries.

@@ -21,6 +21,8 @@ from grader.judging import expectations as expect
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.scripted_models import make_call
 from grader.paths import CANARY_POOLS_PATH
+from grader.results.text_report import NOT_COUNTED
+from grader.translations import N_, Nn_, ngettext, say
 
 # Only the instructor's grader has canary_pools.json (course.release leaves it out): a student release draws
 # its self-check canaries from this small public pool instead, which shares no value with the grader's.
@@ -147,16 +149,16 @@ def _one_valid_call_dispatched(harness):
     expect.finished(transcript)
     arguments = {**arguments, **transcript.drawn_arguments}
     if len(transcript.dispatches) != 1 or not expect.strict_equal(transcript.dispatches[0][1], arguments):
-        expect.fail("it did not dispatch a plainly valid call")
+        expect.fail(say("it did not dispatch a plainly valid call"))
 
 
 def _tool_call_rejects(harness):
     transcript = harness.run(unknown_call())
     if transcript.problem or transcript.raised:
-        expect.fail("a call to an unregistered tool did not end in a refusal: "
-                    + (transcript.problem or f"it raised {transcript.raised_shown}").rstrip("."))
+        expect.fail(say("a call to an unregistered tool did not end in a refusal: {what}",
+                        what=(transcript.problem or say("it raised {raised}", raised=transcript.raised_shown)).rstrip(".")))
     if transcript.dispatches:
-        expect.fail("it dispatched a call to an unregistered tool")
+        expect.fail(say("it dispatched a call to an unregistered tool"))
 
 
 def _pair(harness, raw):
@@ -187,13 +189,13 @@ def _parse_accepts(harness):
     with _from_its_kind(harness, {"name": "get_weather", "arguments": arguments}, SEED_TOOLS) as (call, _):
         call, problems = _pair(harness, json.dumps(call))
     if not isinstance(call, dict) or problems != []:
-        expect.fail("it did not accept a plainly valid call")
+        expect.fail(say("it did not accept a plainly valid call"))
 
 
 def _parse_rejects(harness):
     call, problems = _pair(harness, not_an_object())
     if call is not None or not problems:
-        expect.fail("it did not refuse JSON that is not an object")
+        expect.fail(say("it did not refuse JSON that is not an object"))
 
 
 # The step exercises' cases use these registries; a canary on another one could be told apart by its
@@ -244,7 +246,7 @@ def _validate_accepts(harness):
         with _from_its_kind(harness, registry_call(tools), tools) as (call, tools):
             problems = _validate(harness, call, tools)
         if problems != []:
-            expect.fail("it reported problems for a plainly valid call")
+            expect.fail(say("it reported problems for a plainly valid call"))
 
 
 @contextlib.contextmanager
@@ -270,7 +272,7 @@ def _validate_rejects(harness):
         with _around(harness, {"name": unknown_for(tools), "arguments": weather_arguments()}, tools) as (call, tools):
             problems = _validate(harness, call, tools)
         if not problems:
-            expect.fail("it reported no problem for an unregistered tool")
+            expect.fail(say("it reported no problem for an unregistered tool"))
 
 
 def _observe(harness, raw, tools):
@@ -282,14 +284,14 @@ def _observe_accepts(harness):
         with _from_its_kind(harness, registry_call(tools), tools) as (call, tools):
             observation = _observe(harness, make_call(call["name"], call["arguments"]), tools)
         if observation is not None:
-            expect.fail("it produced an observation for a plainly valid call")
+            expect.fail(say("it produced an observation for a plainly valid call"))
 
 
 def _observe_rejects(harness):
     for tools in each_step_registry():
         value = _observe(harness, make_call(unknown_for(tools), weather_arguments()), tools)
         if not isinstance(value, str) or not value.strip():
-            expect.fail("it produced no observation for an unregistered tool")
+            expect.fail(say("it produced no observation for an unregistered tool"))
 
 
 # The json_schema cases' own schema (a canary on a smaller one could be told apart by it).
@@ -321,14 +323,14 @@ def schema_arguments():
 
 def _schema_accepts(harness):
     if expect.returned(harness.call(schema_arguments(), SCHEMA, view="texts")) != []:
-        expect.fail("it reported problems for plainly valid arguments")
+        expect.fail(say("it reported problems for plainly valid arguments"))
 
 
 def _schema_rejects(harness):
     arguments = schema_arguments()
     arguments["city"] = wrong_type_value()
     if not expect.returned(harness.call(arguments, SCHEMA, view="texts")):
-        expect.fail("it reported no problem for a wrong type")
+        expect.fail(say("it reported no problem for a wrong type"))
 
 
 def _decoded_call(harness, function, wire):
@@ -345,10 +347,10 @@ def _adapters_convert(harness):
     wire = {"id": f"call_{token_hex(6)}", "type": "function",
             "function": {"name": name, "arguments": json.dumps(arguments)}}
     if not expect.strict_equal(_decoded_call(harness, "raw_call_from_openai", wire), {"name": name, "arguments": arguments}):
-        expect.fail("raw_call_from_openai did not carry over the name and arguments of an ordinary tool call")
+        expect.fail(say("raw_call_from_openai did not carry over the name and arguments of an ordinary tool call"))
     block = {"type": "tool_use", "id": f"toolu_{token_hex(6)}", "name": name, "input": arguments}
     if not expect.strict_equal(_decoded_call(harness, "raw_call_from_anthropic", block), {"name": name, "arguments": arguments}):
-        expect.fail("raw_call_from_anthropic did not carry over the name and input of an ordinary tool_use block")
+        expect.fail(say("raw_call_from_anthropic did not carry over the name and input of an ordinary tool_use block"))
 
 
 def _turn_answers(harness):
@@ -366,7 +368,7 @@ def _turn_answers(harness):
     try:
         expect.expect_turn_answered(transcript, provider, SEED_TOOLS)
     except expect.CaseFailed:
-        expect.fail("answer_turn did not run and answer a turn holding one ordinary valid call")
+        expect.fail(say("answer_turn did not run and answer a turn holding one ordinary valid call"))
 
 
 def _stream_assembles(harness):
@@ -404,7 +406,7 @@ def _stream_assembles(harness):
     wanted = {"role": "assistant", "content": None, "tool_calls": [
         {"id": call_id, "type": "function", "function": {"name": "get_weather", "arguments": text}}]}
     if not expect.strict_equal(expect.returned(harness.call(stream, function="assemble_turn")), wanted):
-        expect.fail("assemble_turn did not join an ordinary call streamed in pieces into its message")
+        expect.fail(say("assemble_turn did not join an ordinary call streamed in pieces into its message"))
 
 
 CANARIES = {
@@ -423,17 +425,18 @@ CANARIES = {
 }
 
 WHY = {
-    "accepts": "it checks that a bad input is refused, which only means something if {function} also accepts a good "
-               "one, and in the grader's check {reason}. A function that refuses everything would pass it.",
-    "rejects": "it checks that a good input is accepted, which only means something if {function} also refuses a "
-               "bad one, and in the grader's check {reason}. A function that accepts everything would pass it.",
-    "converts": "it checks one fixed input, which only means something if {function} also converts an input it was "
-                "not shown, and in the grader's check {reason}. A function that returns a fixed value would pass it.",
-    "answers": "it checks that a turn without tool calls gets no answer, which only means something if {function} "
-               "also answers a turn that has calls, and in the grader's check {reason}. A function that returns [] "
-               "whatever it is given would pass it.",
-    "assembles": "it checks one stream, which only means something if {function} also joins a stream it was not "
-                 "shown, and in the grader's check {reason}. A function that returns a fixed value would pass it.",
+    "accepts": N_("it checks that a bad input is refused, which only means something if {function} also accepts a "
+                  "good one, and in the grader's check {reason}. A function that refuses everything would pass it."),
+    "rejects": N_("it checks that a good input is accepted, which only means something if {function} also refuses a "
+                  "bad one, and in the grader's check {reason}. A function that accepts everything would pass it."),
+    "converts": N_("it checks one fixed input, which only means something if {function} also converts an input it "
+                   "was not shown, and in the grader's check {reason}. A function that returns a fixed value would "
+                   "pass it."),
+    "answers": N_("it checks that a turn without tool calls gets no answer, which only means something if {function} "
+                  "also answers a turn that has calls, and in the grader's check {reason}. A function that returns "
+                  "[] whatever it is given would pass it."),
+    "assembles": N_("it checks one stream, which only means something if {function} also joins a stream it was not "
+                    "shown, and in the grader's check {reason}. A function that returns a fixed value would pass it."),
 }
 
 
@@ -458,63 +461,96 @@ def run_canary(harness, cases_folder, kind):
 
 
 def void_sentence(harness, kind, reason):
-    """The full explanation of a passed case voided because its canary failed (str), ``reason`` included.
+    """The full explanation of a passed case voided because its canary failed (``Said``), ``reason`` included.
 
     Said once per exercise and kind (``void_note``); each voided case gets the short ``void_reference``.
     """
-    return "Not counted: " + WHY[kind].format(function=harness.entry, reason=reason) + " Fix that first."
+    return say(NOT_COUNTED) + " " + say(WHY[kind], function=harness.entry, reason=reason) + " " + say("Fix that first.")
 
 
-# What each kind of canary checks, for the note that tells its failure once (issue 11: a crash on a valid
-# input was told as a 60-word paragraph on each of nine voided cases, with its cause buried in each).
-CHECKED = {"accepts": "accept a plainly valid input", "rejects": "refuse a plainly invalid input",
-           "converts": "convert an input it was not shown", "answers": "answer a turn that holds a call",
-           "assembles": "join a stream it was not shown"}
-REFERENCE = {"accepts": "it checks that a bad input is refused",
-             "rejects": "it checks that a good input is accepted",
-             "converts": "it checks one fixed input",
-             "answers": "it checks that a turn without calls gets no answer",
-             "assembles": "it checks one stream"}
+# The one note that tells a canary's failure (issue 11: a crash on a valid input was told as a 60-word paragraph on
+# each of nine voided cases, with its cause buried in each): by kind, for one voided case and for several.
+VOID_NOTES = {
+    "accepts": Nn_("{function} failed the grader's check that it can accept a plainly valid input: {reason}. Until it "
+                   "passes, the case that checks that a bad input is refused is not counted (a function that refuses "
+                   "everything would pass it). Fix that first.",
+                   "{function} failed the grader's check that it can accept a plainly valid input: {reason}. Until it "
+                   "passes, the {count} cases that check that a bad input is refused are not counted (a function that "
+                   "refuses everything would pass them). Fix that first."),
+    "rejects": Nn_("{function} failed the grader's check that it can refuse a plainly invalid input: {reason}. Until "
+                   "it passes, the case that checks that a good input is accepted is not counted (a function that "
+                   "accepts everything would pass it). Fix that first.",
+                   "{function} failed the grader's check that it can refuse a plainly invalid input: {reason}. Until "
+                   "it passes, the {count} cases that check that a good input is accepted are not counted (a function "
+                   "that accepts everything would pass them). Fix that first."),
+    "converts": Nn_("{function} failed the grader's check that it can convert an input it was not shown: {reason}. "
+                    "Until it passes, the case that checks one fixed input is not counted (a function that returns a "
+                    "fixed value would pass it). Fix that first.",
+                    "{function} failed the grader's check that it can convert an input it was not shown: {reason}. "
+                    "Until it passes, the {count} cases that check one fixed input are not counted (a function that "
+                    "returns a fixed value would pass them). Fix that first."),
+    "answers": Nn_("{function} failed the grader's check that it can answer a turn that holds a call: {reason}. Until "
+                   "it passes, the case that checks that a turn without calls gets no answer is not counted (a "
+                   "function that returns [] for every turn would pass it). Fix that first.",
+                   "{function} failed the grader's check that it can answer a turn that holds a call: {reason}. Until "
+                   "it passes, the {count} cases that check that a turn without calls gets no answer are not counted "
+                   "(a function that returns [] for every turn would pass them). Fix that first."),
+    "assembles": Nn_("{function} failed the grader's check that it can join a stream it was not shown: {reason}. Until "
+                     "it passes, the case that checks one stream is not counted (a function that returns a fixed value "
+                     "would pass it). Fix that first.",
+                     "{function} failed the grader's check that it can join a stream it was not shown: {reason}. Until "
+                     "it passes, the {count} cases that check one stream are not counted (a function that returns a "
+                     "fixed value would pass them). Fix that first."),
+}
+# Each voided case's own line, pointing at the note.
+VOID_REFERENCES = {
+    "accepts": N_("it checks that a bad input is refused, which counts once {function} can also accept a plainly "
+                  "valid input (see the note at the top)."),
+    "rejects": N_("it checks that a good input is accepted, which counts once {function} can also refuse a plainly "
+                  "invalid input (see the note at the top)."),
+    "converts": N_("it checks one fixed input, which counts once {function} can also convert an input it was not "
+                   "shown (see the note at the top)."),
+    "answers": N_("it checks that a turn without calls gets no answer, which counts once {function} can also answer a "
+                  "turn that holds a call (see the note at the top)."),
+    "assembles": N_("it checks one stream, which counts once {function} can also join a stream it was not shown (see "
+                    "the note at the top)."),
+}
 
 
 def void_note(function, kind, reason, count):
-    """The one note that tells why ``count`` passed cases were voided (str).
+    """The one note that tells why ``count`` passed cases were voided (str, in the learner's language).
 
     Args:
         function: the exercise's entry (str). kind: the canary kind (``"accepts"``...).
         reason: what went wrong in the canary's check (str, one sentence without its final period).
         count: how many passed cases it voided (int).
     """
-    cases = "the case that" if count == 1 else f"the {count} cases that"
-    return (f"{function} failed the grader's check that it can {CHECKED[kind]}: {reason}. Until it passes, {cases} "
-            f"{REFERENCE[kind].removeprefix('it ').replace('checks', 'check' if count > 1 else 'checks')} "
-            f"{'is' if count == 1 else 'are'} not counted ({ALL_PASS[kind]}). Fix that first.")
-
-
-ALL_PASS = {"accepts": "a function that refuses everything would pass them",
-            "rejects": "a function that accepts everything would pass them",
-            "converts": "a function that returns a fixed value would pass them",
-            "answers": "a function that returns [] for every turn would pass them",
-            "assembles": "a function that returns a fixed value would pass them"}
+    return ngettext(*VOID_NOTES[kind], count).format(function=function, reason=reason, count=count)
 
 
 def disagreement_note(function, count):
     """The one note that tells why ``count`` passed cases were voided when ``function`` answered a call and its
     unchanged copy apart (``grader.judging.harness.ANCHOR_SHARE``) (str)."""
-    cases = "the case whose call was" if count == 1 else f"the {count} cases whose calls were"
-    return (f"{function} gave two verdicts on one call: in one run it dispatched a call and in another it refused the "
-            f"very same call on the very same registry (or dispatched something else). A verdict that depends on "
-            f"something besides the call and TOOLS (a random choice, a memory of earlier calls, the process it runs "
-            f"in) cannot be graded, so {cases} also handed over on another registry {'is' if count == 1 else 'are'} "
-            f"not counted. Decide from the call and the registry alone, and keep nothing from one call for the next.")
+    return ngettext(
+        "{function} gave two verdicts on one call: in one run it dispatched a call and in another it refused the very "
+        "same call on the very same registry (or dispatched something else). A verdict that depends on something "
+        "besides the call and TOOLS (a random choice, a memory of earlier calls, the process it runs in) cannot be "
+        "graded, so the case whose call was also handed over on another registry is not counted. Decide from the call "
+        "and the registry alone, and keep nothing from one call for the next.",
+        "{function} gave two verdicts on one call: in one run it dispatched a call and in another it refused the very "
+        "same call on the very same registry (or dispatched something else). A verdict that depends on something "
+        "besides the call and TOOLS (a random choice, a memory of earlier calls, the process it runs in) cannot be "
+        "graded, so the {count} cases whose calls were also handed over on another registry are not counted. Decide "
+        "from the call and the registry alone, and keep nothing from one call for the next.",
+        count).format(function=function, count=count)
 
 
 def disagreement_reference(function):
-    """The feedback of one case voided by ``disagreement_note`` (str)."""
-    return (f"Not counted: {function} gave two verdicts on one call and registry in two runs, so this case's verdict "
-            "cannot be trusted (see the note at the top).")
+    """The feedback of one case voided by ``disagreement_note`` (``Said``)."""
+    return say(NOT_COUNTED) + " " + say("{function} gave two verdicts on one call and registry in two runs, so this "
+                                        "case's verdict cannot be trusted (see the note at the top).", function=function)
 
 
 def void_reference(function, kind):
-    """The feedback of one voided case: a line that points at ``void_note`` (str)."""
-    return f"Not counted: {REFERENCE[kind]}, which counts once {function} can also {CHECKED[kind]} (see the note at the top)."
+    """The feedback of one voided case: a line that points at ``void_note`` (``Said``)."""
+    return say(NOT_COUNTED) + " " + say(VOID_REFERENCES[kind], function=function)

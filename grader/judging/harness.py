@@ -27,6 +27,8 @@ from grader.judging import expectations
 from grader.judging.draw import NAME_FIELD
 from grader.judging.registries import SEED_TOOLS, encode_registry
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
+from grader.results.text_report import NOT_COUNTED, NOT_RUN, STOPPED
+from grader.translations import N_, _, say
 
 ASK_MODEL = {"__kit__": "ask_model"}
 # A submission that hangs on this many cases in a row hangs on the rest too, almost always; stopping
@@ -44,17 +46,18 @@ MAX_CRASHES_IN_A_ROW = 5
 MAX_UNSTOPPABLE_IN_A_ROW = 2
 # How a case was cut short (grader.isolation.sandbox.CaseOutcome.stopped) -> (cases in a row that end the
 # submission, the sentence every remaining case gets).
+# (The sentence follows NOT_RUN, with {count} the cases in a row; made when it is said, in the learner's language.)
 STREAK_LIMITS = {
     "timeout": (MAX_TIMEOUTS_IN_A_ROW,
-                f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_A_ROW} cases in a row, so the remaining "
-                "cases were skipped to keep grading bounded; fix the endless loop first."),
+                N_("the submission timed out on {count} cases in a row, so the remaining cases were skipped to keep "
+                   "grading bounded; fix the endless loop first.")),
     "unstoppable": (MAX_UNSTOPPABLE_IN_A_ROW,
-                    f"Not run: on {MAX_UNSTOPPABLE_IN_A_ROW} cases in a row the submission kept calling "
-                    "ask_model/dispatch after the grader stopped the call (it catches BaseException), so the "
-                    "remaining cases were skipped; let the retry end after one attempt."),
+                    N_("on {count} cases in a row the submission kept calling ask_model/dispatch after the grader "
+                       "stopped the call (it catches BaseException), so the remaining cases were skipped; let the retry "
+                       "end after one attempt.")),
     "crash": (MAX_CRASHES_IN_A_ROW,
-              f"Not run: the submission's process died on {MAX_CRASHES_IN_A_ROW} cases in a row, so the remaining "
-              "cases were skipped; fix that crash first."),
+              N_("the submission's process died on {count} cases in a row, so the remaining cases were skipped; fix "
+                 "that crash first.")),
 }
 DISPATCH = {"__kit__": "dispatch"}
 CHECK = {"__kit__": "check"}
@@ -117,16 +120,27 @@ def redacted_exception(text):
     feedback (an adversarial test printed every hidden input that way).
     """
     if text.startswith("called sys.exit"):
-        return "called sys.exit (its argument is not shown in a hidden case)"
+        return EXIT_HIDDEN
     if text.startswith(OUTPUT_LIMIT):  # the grader's own output limit, worth naming; not a message that says so
         return OUTPUT_LIMIT
     name = text.partition(":")[0].strip()
     if name in BUILTIN_EXCEPTIONS:
-        return f"{name} (its message and line are not shown in a hidden case)"
+        return REDACTED.format(name=name)
     standard = standard_exceptions()
     if name in standard:
-        return f"{standard[name]} (its message and line are not shown in a hidden case)"
-    return "an exception of the submission's own class (not shown in a hidden case)"
+        return REDACTED.format(name=standard[name])
+    return OWN_CLASS
+
+
+def shown_raise(text):
+    """What the transcript says was raised (``redacted_exception``'s English, or a visible case's ``Type: message``),
+    as a report shows it, in the learner's language (str)."""
+    if text in (EXIT_HIDDEN, OWN_CLASS):
+        return _(text)
+    suffix = REDACTED.split("}", 1)[1]
+    if text.endswith(suffix) and text[: -len(suffix)].replace(".", "").isidentifier():
+        return _(REDACTED).format(name=text[: -len(suffix)])
+    return text
 
 
 def from_description(description):
@@ -144,7 +158,11 @@ def from_description(description):
 # What the report says a submission raised in a hidden case. Its type is judged but never shown: choosing among
 # the built-in exception types by a character of the input tells about 5 bits of every hidden input per run
 # (issue 40). Visible cases name the type, the message and the line: their inputs are public.
-HIDDEN_RAISE = "an exception (in a hidden case, which one, its message and its line are not shown)"
+HIDDEN_RAISE = N_("an exception (in a hidden case, which one, its message and its line are not shown)")
+# How ``redacted_exception`` words what it keeps (English, as the transcript holds it); ``shown_raise`` translates.
+REDACTED = N_("{name} (its message and line are not shown in a hidden case)")
+OWN_CLASS = N_("an exception of the submission's own class (not shown in a hidden case)")
+EXIT_HIDDEN = N_("called sys.exit (its argument is not shown in a hidden case)")
 # The fixed sentences a hidden case still gives in full: they carry nothing of the input (the shipped stub's
 # NotImplementedError, sys.exit, the grader's own output limit).
 FIXED_RAISES = ("called sys.exit", "NotImplementedError", OUTPUT_LIMIT)
@@ -228,8 +246,8 @@ class Transcript:
         hidden one ``HIDDEN_RAISE``, but for the ``FIXED_RAISES`` sentences."""
         raised = self.raised
         if raised is None or not self.hidden or raised.startswith(FIXED_RAISES):
-            return raised
-        return HIDDEN_RAISE
+            return None if raised is None else shown_raise(raised)
+        return _(HIDDEN_RAISE)
 
 
 class Responder:
@@ -409,8 +427,8 @@ def receipt_dispatch(name, arguments):
 def tools_bound_sentence(function):
     """What a learner is told when ``function`` (str) binds TOOLS as a default argument (str): by the grader's notes
     (``Harness.notes_for``) and by the notebooks' self-check (``grader.learner.selfcheck.kept_between_calls``)."""
-    return (f"{function} binds TOOLS as a default argument when it is defined, so it never sees the registry the "
-            "grader installs; read the global TOOLS inside the function.")
+    return say("{function} binds TOOLS as a default argument when it is defined, so it never sees the registry the "
+               "grader installs; read the global TOOLS inside the function.", function=function)
 
 
 class Harness:
@@ -546,18 +564,22 @@ class Harness:
             return self.report.fatal
         state = self.report.entries.get(function, {}).get("state", "missing")
         if state != "ok":
-            first = f" (first problem while loading: {self.report.problems[0].rstrip('.')})" if self.report.problems else ""
+            first = say(" (first problem while loading: {problem})", problem=self.report.problems[0].rstrip(".")) \
+                if self.report.problems else ""
             if state == "missing":
-                return f"No function named {function} was found; keep the name and signature from the stub{first}."
-            return f"{function} is not a function, so it cannot be called{first}."
+                return say("No function named {function} was found; keep the name and signature from the "
+                           "stub{first}.", function=function, first=first)
+            return say("{function} is not a function, so it cannot be called{first}.", function=function, first=first)
         if self.budget.spent():
-            return f"Grading stopped: the submission used up its total time budget of {self.total_seconds:g} s."
+            return say(STOPPED) + " " + say("the submission used up its total time budget of {seconds:g} s.",
+                                            seconds=self.total_seconds)
         kind, count = self.streak
         if kind in STREAK_LIMITS and count >= STREAK_LIMITS[kind][0]:
-            return STREAK_LIMITS[kind][1]
+            return say(NOT_RUN) + " " + say(STREAK_LIMITS[kind][1], count=STREAK_LIMITS[kind][0])
         if self.timeouts_in_total >= MAX_TIMEOUTS_IN_TOTAL:
-            return (f"Not run: the submission timed out on {MAX_TIMEOUTS_IN_TOTAL} cases, so the remaining cases were "
-                    "skipped to keep grading bounded; find what makes it hang or so slow.")
+            return say(NOT_RUN) + " " + say("the submission timed out on {count} cases, so the remaining cases were "
+                                            "skipped to keep grading bounded; find what makes it hang or so slow.",
+                                            count=MAX_TIMEOUTS_IN_TOTAL)
         return None
 
     def notes_for(self, function):
@@ -567,8 +589,9 @@ class Harness:
         if "TOOLS" in bound:
             notes.append(tools_bound_sentence(function))
         if "dispatch" in bound:
-            notes.append(f"{function} binds dispatch as a default argument when it is defined, so the grader's "
-                         "dispatch is never called; call the global dispatch inside the function.")
+            notes.append(say("{function} binds dispatch as a default argument when it is defined, so the grader's "
+                             "dispatch is never called; call the global dispatch inside the function.",
+                             function=function))
         for pair in self.report.entries.get(function, {}).get("aliased", []):
             # A second name bound at module level (REGISTRY = TOOLS) is the default-argument mistake in another
             # form (issue 11); the worker sends identifiers only.
@@ -577,13 +600,13 @@ class Harness:
                 continue
             name, alias = pair
             if name == "TOOLS":
-                notes.append(f"{function} reads {alias}, a second name for TOOLS bound when the module ran "
-                             f"({alias} = TOOLS), so it never sees the registry the grader installs; read the global "
-                             "TOOLS inside the function.")
+                notes.append(say("{function} reads {alias}, a second name for TOOLS bound when the module ran ({alias} "
+                                 "= TOOLS), so it never sees the registry the grader installs; read the global TOOLS "
+                                 "inside the function.", function=function, alias=alias))
             else:
-                notes.append(f"{function} calls {alias}, a second name for dispatch bound when the module ran "
-                             f"({alias} = dispatch), so the grader's dispatch is never called; call the global "
-                             "dispatch inside the function.")
+                notes.append(say("{function} calls {alias}, a second name for dispatch bound when the module ran "
+                                 "({alias} = dispatch), so the grader's dispatch is never called; call the global "
+                                 "dispatch inside the function.", function=function, alias=alias))
         return notes
 
     def execute(self, transcript, function, invocations, globals_=None, responder=None, view=None, worker=None,
@@ -622,7 +645,8 @@ class Harness:
             try:
                 invocations = prepare(sandbox.scratch)
             except OSError as exc:  # the grader's own files: a machine that refuses links cannot run this case
-                transcript.problem = f"The grader could not make this case's folder here ({type(exc).__name__})."
+                transcript.problem = say("The grader could not make this case's folder here ({error}).",
+                                         error=type(exc).__name__)
                 return transcript
         draw = self.draw if self.redact and prepare is None else None
         expectations.renamed_by = draw
@@ -664,30 +688,30 @@ class Harness:
 
 # What a case that passed on its own call says when its sibling (grader.judging.siblings) was handled wrongly. It
 # names no input: the case is hidden.
-SIBLING_VALID = ("Beside this call the grader sent the very same call with a registry that allows it (the tool and "
+SIBLING_VALID = N_("Beside this call the grader sent the very same call with a registry that allows it (the tool and "
                  "every field it sends declared as sent), and it was not dispatched as sent: refuse a call for what the "
                  "registry it meets says, never for how the call looks.")
-SIBLING_REFUSED = ("Beside this call the grader sent the very same call with a registry that forbids it (one more "
+SIBLING_REFUSED = N_("Beside this call the grader sent the very same call with a registry that forbids it (one more "
                    "field required, which the call leaves out), and it was dispatched: check every call against the "
                    "registry it meets, never against calls you have seen.")
-SIBLING_SHORT_FIX = ("Beside this call the grader sent the very same call with the same registry, answered by a fix from "
+SIBLING_SHORT_FIX = N_("Beside this call the grader sent the very same call with the same registry, answered by a fix from "
                      "the model that leaves out a field the tool requires, and that fix was dispatched: check the retry "
                      "against the registry as every call, never by what fixes looked like before.")
-SIBLING_SHORT_VALID = ("Beside this call the grader sent the very same call with a registry that refuses it and allows "
+SIBLING_SHORT_VALID = N_("Beside this call the grader sent the very same call with a registry that refuses it and allows "
                        "the model's fix (a field it leaves out declared optional there), and that fix was not dispatched "
                        "as sent: check the retry against the registry it meets, never by how it compares with the first "
                        "call.")
-SIBLING_RAISED = ("Beside this call the grader sent the very same call with a registry near this one, and there the "
+SIBLING_RAISED = N_("Beside this call the grader sent the very same call with a registry near this one, and there the "
                   "function raised an exception: it must end every call with a verdict, dispatched or refused, and never "
                   "raise.")
-SIBLING_UNFINISHED = ("Beside this call the grader sent the very same call with a registry near this one, and there "
+SIBLING_UNFINISHED = N_("Beside this call the grader sent the very same call with a registry near this one, and there "
                       "the function was stopped before it ended (it hung past the time limit, crashed or went past a "
                       "limit): it must end every call with a verdict, dispatched or refused.")
 # How a sibling's run may be cut short and still count as handled wrongly (``grader.isolation.sandbox.CaseOutcome``):
 # not "unbounded" or "unstoppable" (a retry without bound, which the retry cases judge), nor a run that never started
 # (the time budget spent, a worker that could not load: the case's own call meets the same).
 UNFINISHED = frozenset({"timeout", "crash", "limit"})
-SIBLING_FIX = ("Beside this call the grader sent the very same call, answered by the same fix from the model, with a "
+SIBLING_FIX = N_("Beside this call the grader sent the very same call, answered by the same fix from the model, with a "
                "registry that forbids the fix (one more field required, which the fix leaves out), and the fix was "
                "dispatched: check the retry against the registry as every call, never by what fixes looked like before.")
 
@@ -739,7 +763,7 @@ def _apart(one, other):
             return "halted"
         if transcript.problem:
             return None
-        return "raised" if any(kind == "raised" for kind, _ in transcript.returns) else "returned"
+        return "raised" if any(kind == "raised" for kind, _value in transcript.returns) else "returned"
 
     endings = ending(one), ending(other)
     if None in endings:
@@ -1013,7 +1037,7 @@ class ExerciseHarness:
         if refused is None:  # the call's unchanged copy: compared with the call's own run (``run``)
             self._anchor = transcript
             return
-        if not transcript.problem and any(kind == "raised" for kind, _ in transcript.returns):
+        if not transcript.problem and any(kind == "raised" for kind, _value in transcript.returns):
             # An exception is no refusal: a worker that raised on every run where it could not tell a sibling from the
             # call's unchanged copy passed the refused siblings (issue 24's eleventh attacker trial).
             if self.sibling_failure is None:
@@ -1242,7 +1266,7 @@ class ExerciseHarness:
             [(name, arguments)], registry = draw.templated_around([(name, value["arguments"])], tools, about)
             return json.dumps({"name": name, "arguments": arguments}), registry
         if value is not None and not isinstance(value, dict) and json.dumps(value) == raw:
-            [(_, drawn)], registry = draw.templated_around([(None, value)], tools)
+            [(_raw, drawn)], registry = draw.templated_around([(None, value)], tools)
             return json.dumps(drawn), registry
         return raw, tools
 
@@ -1333,7 +1357,7 @@ class ExerciseHarness:
         generator = draw.generator(f"loop {task}")
         tails = {}
         drawn = []
-        for _ in range(generator.randint(1, 2)):
+        for _turn in range(generator.randint(1, 2)):
             arguments = {"timezone": f"UTC+{generator.randint(1, 12)}"} if generator.random() < 0.7 else {}
             drawn.append({"role": "assistant", "content": None, "calls": [
                 {"id": draw.with_id_tail("call_"), "raw": json.dumps({"name": "get_time", "arguments": arguments})}]})
@@ -1415,7 +1439,7 @@ class ExerciseHarness:
             if vary and draw is not None and isinstance(args[0], str):
                 # The skeleton of a raw call (each letter as a or A) survives the renaming: without drawn fields a
                 # table of the reference's answers keyed by it passed every parse_call case (issue 24).
-                raw, _ = draw.varied_call(args[0], SEED_TOOLS)
+                raw, _drawn = draw.varied_call(args[0], SEED_TOOLS)
                 transcript.drawn_arguments = draw.sent
                 # And a drawn name: a call with no arguments object (null, missing, a string) had nothing else drawn,
                 # and fields drawn into a string were taken away again by a table (issue 24).

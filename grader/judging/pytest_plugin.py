@@ -24,11 +24,20 @@ from grader.judging.canaries import (
     void_note,
     void_reference,
 )
+from grader.isolation.sandbox import FLOODED
 from grader.judging import expectations
 from grader.judging.expectations import CaseFailed
 from grader.judging.rule_ids import MARKER
 from grader.results.grade_result import CaseResult
-from grader.translations import _
+from grader.translations import N_, _, say
+
+NOTE = N_("Note:")
+"""What starts a note added to a case's feedback (why a submission cannot see the registry installed, ...)."""
+
+
+def note_mark():
+    """``" Note: "`` in the current language: what separates a case's feedback from each note after it (str)."""
+    return f" {_(NOTE)} "
 
 
 def docstring_title(doc):
@@ -44,7 +53,7 @@ def case_title(item):
     callspec = getattr(item, "callspec", None)
     for value in (callspec.params.values() if callspec else ()):
         if isinstance(getattr(value, "title", None), str):
-            return value.title  # a visible case names itself
+            return _(value.title)  # a visible case names itself
     title = docstring_title(item.function.__doc__)
     doc = _(title) if title else item.name  # the catalog holds each title (course.catalogs)
     return f"{doc} [{callspec.id}]" if callspec else doc
@@ -55,7 +64,7 @@ def case_rule(item, default):
     callspec = getattr(item, "callspec", None)
     for value in (callspec.params.values() if callspec else ()):
         if isinstance(getattr(value, "rule", None), str):
-            return value.rule
+            return _(value.rule)
     return default
 
 
@@ -121,7 +130,8 @@ class GradingPlugin:
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "points(n): points the case is worth")
-        config.addinivalue_line("markers", "rule(text): the rule the case checks, shown to the learner")
+        config.addinivalue_line("markers", "rule(*parts): the rule the case checks, shown to the learner (each part "
+                                "translated, joined by spaces)")
         config.addinivalue_line("markers", "rule_id(*ids): the course's ids of the rules the case checks (grader.judging.rule_ids)")
         config.addinivalue_line("markers", "gate(kind): count the case only if the exercise's canary of that kind holds")
         config.kit_grading = self
@@ -229,19 +239,20 @@ class GradingPlugin:
                 # Only the first sentence changes: a visible case keeps its input and hint lines, a hidden one its
                 # notes (the attacker trial saw both lost).
                 head, newline, rest = result.feedback.partition("\n")
-                notes = head[head.index(" Note: "):] if " Note: " in head else ""
+                notes = head[head.index(note_mark()):] if note_mark() in head else ""
                 result.feedback = expectations.retry_spent_earlier(self.view.entry) + notes + newline + rest
-            self.notes.append(f"{self.view.entry} stopped asking the model after its first invalid call(s): "
-                              f"{len(spent)} cases failed for that alone. Keep the retry count in a local variable "
-                              f"of the function that loops, so that every call of {self.view.entry} gets its one "
-                              "retry.")
+            self.notes.append(say("{function} stopped asking the model after its first invalid call(s): {count} cases "
+                                  "failed for that alone. Keep the retry count in a local variable of the function "
+                                  "that loops, so that every call of {function} gets its one retry.",
+                                  function=self.view.entry, count=len(spent)))
         if self.busy_reruns:
-            self.notes.append(f"The grading machine was busy: {self.busy_reruns} case(s) ran out of time while the "
-                              "machine kept your code waiting, and were run again; the second run counts.")
+            self.notes.append(say("The grading machine was busy: {count} case(s) ran out of time while the machine kept "
+                                  "your code waiting, and were run again; the second run counts.",
+                                  count=self.busy_reruns))
         voided = {}
         # A registry bound when the module ran sees none of the drawn names, so the canary fails for that reason:
         # each voided case says so too, as every other failed case of the submission does.
-        bound = "".join(" Note: " + note for note in self._harness.notes_for(self.view.entry)) \
+        bound = "".join(note_mark() + note for note in self._harness.notes_for(self.view.entry)) \
             if self.view.style == "seed" and self._harness.draw is not None else ""
         for result, kind in self.gated:
             if kind in self.canary_failures:
@@ -277,18 +288,18 @@ class GradingPlugin:
         if printed.strip() and case_visibility(item) == "hidden":
             # Printing the input would reveal the hidden case (an adversarial test did, for all 106 of them).
             # The grader's own note about an output flood is kept.
-            flood = printed.splitlines()[0] if printed.startswith("(the submission printed more than") else ""
+            flood = printed.splitlines()[0] if printed.startswith(_(FLOODED).split("{mb}")[0]) else ""
             printed = ((flood + "\n" if flood else "") +
-                       "(your code printed something here; what it prints during a hidden case "
-                       "is not shown, so that the case's input stays hidden: print in the visible cases instead)")
+                       _("(your code printed something here; what it prints during a hidden case is not shown, so "
+                         "that the case's input stays hidden: print in the visible cases instead)"))
         passed = report.passed
         if passed and self.view.sibling_failure:
             # The case's own checks passed, its sibling's did not (grader.judging.siblings); a submission that cannot
             # see the registry installed is told why, as in any other failed case.
-            passed, feedback = False, self.view.sibling_failure
+            passed, feedback = False, _(self.view.sibling_failure)  # one of harness's SIBLING_ sentences
             last = self._harness.last_transcript
             if last is not None and last.tools_replaced:
-                feedback += "".join(" Note: " + note for note in last.notes)
+                feedback += "".join(note_mark() + note for note in last.notes)
         gate = case_gate(item) if passed else None
         if passed:
             self._harness.last_transcript = None
@@ -299,22 +310,22 @@ class GradingPlugin:
                 last = self._harness.last_transcript
                 if last is not None and last.tools_replaced:
                     # This case installed its own TOOLS: a submission that cannot see it needs to know why.
-                    feedback += "".join(" Note: " + note for note in last.notes)
+                    feedback += "".join(note_mark() + note for note in last.notes)
             else:
                 # A bug in the case itself, never the learner's fault; keep details for instructors.
-                feedback = "The grader could not judge this case (an internal error); the case counts as failed."
+                feedback = _("The grader could not judge this case (an internal error); the case counts as failed.")
                 self.internal_errors.append(f"{item.nodeid}: {type(exc).__name__}: {exc}" if exc else item.nodeid)
         result = CaseResult(
             case_id=f"{self.exercise.id}::{item.nodeid}",
             exercise=_(self.exercise.title),
             exercise_id=self.exercise.id,
-            group=getattr(module, "GROUP", module.__name__),
+            group=_(getattr(module, "GROUP", module.__name__)),
             order=getattr(module, "ORDER", 99),
             title=case_title(item),
             points=max_points if passed else 0.0,
             max_points=max_points,
             passed=passed,
-            rule=case_rule(item, rule.args[0] if rule else ""),
+            rule=case_rule(item, " ".join(_(part) for part in rule.args) if rule else ""),
             rule_ids=tuple(sorted({rule_id for mark in item.iter_markers(MARKER) for rule_id in mark.args})),
             feedback=feedback,
             visibility=case_visibility(item),

@@ -13,6 +13,10 @@ from grader.judging import reference_steps
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS
 from grader.judging.scripted_models import Answers, NeverCorrects, make_call
 from grader.judging.wordings import JSON, OBJECT
+from grader.translations import N_, _, say
+
+# How a visible case's shown input ends when it is too long to show whole (``CallCase.shown_input``).
+PRINT_WHOLE = N_(" (print the whole input with {call})")
 
 VALID = make_call("get_weather", {"city": "Paris"})
 
@@ -153,13 +157,13 @@ class CallCase:
     def shown_input(self):
         """The input as the feedback shows it (str), with registries by tool names and the call that prints them
         whole (``grader.learner.selfcheck.show``): every input of a visible case can be reproduced in the notebook."""
-        shown = [f"TOOLS with {', '.join(a.tools)}" if isinstance(a, Registry)
-                 else f"the call and problems found in {a.raw[:200]}" if isinstance(a, Checked) else json.dumps(a)
-                 for a in self.args]
+        shown = [say("TOOLS with {tools}", tools=", ".join(a.tools)) if isinstance(a, Registry)
+                 else say("the call and problems found in {raw}", raw=a.raw[:200]) if isinstance(a, Checked)
+                 else json.dumps(a) for a in self.args]
         text = ", ".join(shown)
         exercise = exercise_of(self)
         if exercise and any(isinstance(a, (Registry, Checked)) for a in self.args):
-            text += f' (print the whole input with kit_selfcheck.show("{exercise}", "{self.case_id}"))'
+            text += _(PRINT_WHOLE).format(call=f'kit_selfcheck.show("{exercise}", "{self.case_id}")')
         return text
 
     def python_source(self, function):
@@ -209,7 +213,7 @@ def _rejected_once(t):
 
 def _missing_city(t):
     _rejected_once(t)
-    expect.expect_mentions(t.observations[0], ["city"], "The observation", "name the missing argument 'city'.")
+    expect.expect_mentions(t.observations[0], ["city"], "The observation", N_("name the missing argument 'city'."))
 
 
 def _alarm_dispatched(t):
@@ -224,46 +228,46 @@ def _fixed_on_retry(t):
 
 
 TOOL_CALL_CASES = [
-    ToolCallCase("valid", "A valid call is dispatched once, unchanged", "Only a call that passes every check is dispatched, exactly as sent.",
-                 VALID, None, _valid, "Parse, validate, then return dispatch(name, arguments) without asking the model.", "rejects"),
-    ToolCallCase("unknown-tool", "An unknown tool is rejected after one retry", "Tool names must be registered in TOOLS.",
+    ToolCallCase("valid", N_("A valid call is dispatched once, unchanged"), N_("Only a call that passes every check is dispatched, exactly as sent."),
+                 VALID, None, _valid, N_("Parse, validate, then return dispatch(name, arguments) without asking the model."), "rejects"),
+    ToolCallCase("unknown-tool", N_("An unknown tool is rejected after one retry"), N_("Tool names must be registered in TOOLS."),
                  make_call("get_forecast", {"city": "Paris"}), None, _rejected_once,
-                 "Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection.", "accepts"),
-    ToolCallCase("missing-required", "A missing required argument is rejected", "Every required argument must be present.",
-                 make_call("get_weather", {}), None, _missing_city, "Check every field in the tool's 'required' schema and name the missing one.",
+                 N_("Look the name up in TOOLS; on failure call ask_model(error_text) once, then return a rejection."), "accepts"),
+    ToolCallCase("missing-required", N_("A missing required argument is rejected"), N_("Every required argument must be present."),
+                 make_call("get_weather", {}), None, _missing_city, N_("Check every field in the tool's 'required' schema and name the missing one."),
                  "accepts"),
-    ToolCallCase("wrong-type", "A required argument of the wrong type is rejected", "Every argument must have its declared type.",
-                 make_call("get_weather", {"city": 75001}), None, _rejected_once, "isinstance is not enough for int/bool; compare the declared type.",
+    ToolCallCase("wrong-type", N_("A required argument of the wrong type is rejected"), N_("Every argument must have its declared type."),
+                 make_call("get_weather", {"city": 75001}), None, _rejected_once, N_("isinstance is not enough for int/bool; compare the declared type."),
                  "accepts"),
-    ToolCallCase("extra-field", "An undeclared argument is rejected", "No argument may be undeclared.",
+    ToolCallCase("extra-field", N_("An undeclared argument is rejected"), N_("No argument may be undeclared."),
                  make_call("get_weather", {"city": "Paris", "country": "FR"}), None, _rejected_once,
-                 "Every key of arguments must be in 'required' or 'optional'.", "accepts"),
-    ToolCallCase("fixed-on-retry", "Invalid JSON, then a valid retry: the retry is dispatched", "One retry, and a fixed call is dispatched.",
+                 N_("Every key of arguments must be in 'required' or 'optional'."), "accepts"),
+    ToolCallCase("fixed-on-retry", N_("Invalid JSON, then a valid retry: the retry is dispatched"), N_("One retry, and a fixed call is dispatched."),
                  '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
-                 "Catch json.JSONDecodeError, ask the model once, and check the new call from the start."),
+                 N_("Catch json.JSONDecodeError, ask the model once, and check the new call from the start.")),
     # Issue 25: a registry bound when the function was defined (a default argument, a second name) passed every
     # visible case and lost 52 of 121 hidden ones; the runtime may install another registry, as this case does.
-    ToolCallCase("other-registry", "A call to a tool of another registry is dispatched",
-                 "The registry is read when a call arrives: the runtime may install other tools than the notebook's.",
+    ToolCallCase("other-registry", N_("A call to a tool of another registry is dispatched"),
+                 N_("The registry is read when a call arrives: the runtime may install other tools than the notebook's."),
                  make_call("set_alarm", {"hour": 7, "minute": 30}), None, _alarm_dispatched,
-                 "Read the global TOOLS inside the function, when the call arrives; a default argument (tools=TOOLS) "
-                 "keeps the registry of the moment the function was defined.", "rejects", tools=TYPED_TOOLS),
+                 N_("Read the global TOOLS inside the function, when the call arrives; a default argument (tools=TOOLS) "
+                    "keeps the registry of the moment the function was defined."), "rejects", tools=TYPED_TOOLS),
 ]
 
 
 # Notebook 4 is handed the kit's check, so its hints are about the loop, not about validation rules it does not ask
 # for (issue 25's trial read "isinstance is not enough for int/bool" there).
 LOOP_HINTS = {
-    "valid": "check gave no observation: return dispatch(call[\"name\"], call[\"arguments\"]) at once, without "
-             "asking the model.",
-    "unknown-tool": "check gave an observation: pass it to ask_model once, check the answer from the start, and "
-                    "return the rejection if check objects again.",
-    "missing-required": "Pass check's observation to ask_model once; when the answer fails too, the rejection's error "
-                        "is the observation for that last attempt.",
-    "wrong-type": "Ask the model once with check's observation; a second failure ends in a rejection, not another ask.",
-    "extra-field": "The model's answer goes through check like the first attempt: never dispatch it unchecked.",
-    "fixed-on-retry": "After ask_model answers, call check on the new raw call from the start; if it passes, dispatch it.",
-    "other-registry": "Hand check the tools run_tool_call was given, not a registry of your own.",
+    "valid": N_("check gave no observation: return dispatch(call[\"name\"], call[\"arguments\"]) at once, without "
+                "asking the model."),
+    "unknown-tool": N_("check gave an observation: pass it to ask_model once, check the answer from the start, and "
+                       "return the rejection if check objects again."),
+    "missing-required": N_("Pass check's observation to ask_model once; when the answer fails too, the rejection's error "
+                           "is the observation for that last attempt."),
+    "wrong-type": N_("Ask the model once with check's observation; a second failure ends in a rejection, not another ask."),
+    "extra-field": N_("The model's answer goes through check like the first attempt: never dispatch it unchecked."),
+    "fixed-on-retry": N_("After ask_model answers, call check on the new raw call from the start; if it passes, dispatch it."),
+    "other-registry": N_("Hand check the tools run_tool_call was given, not a registry of your own."),
 }
 RETRY_LOOP_CASES = [replace(case, hint=LOOP_HINTS[case.case_id]) for case in TOOL_CALL_CASES]
 
@@ -281,53 +285,54 @@ def _tool_result_block(tool_use_id, message, why):
 
 
 _tool_result = _tool_result_block(
-    "toolu_01", "city is missing", "The block must be exactly {\"type\": \"tool_result\", \"tool_use_id\": ..., "
-    "\"content\": ..., \"is_error\": True}: the id and the message unchanged, is_error the boolean True.")
+    "toolu_01", "city is missing", N_("The block must be exactly {\"type\": \"tool_result\", \"tool_use_id\": ..., "
+                                      "\"content\": ..., \"is_error\": True}: the id and the message unchanged, "
+                                      "is_error the boolean True."))
 _tool_result_unchanged = _tool_result_block(
-    "toolu_02", "  units must be a string\n", "content must be the message exactly as it was passed in, its spaces and "
-    "line breaks too; and the block exactly the four keys.")
+    "toolu_02", "  units must be a string\n", N_("content must be the message exactly as it was passed in, its spaces and "
+       "line breaks too; and the block exactly the four keys."))
 
 
 TOOL_RESULT_CASES = [
-    CallCase("error-block", "An error goes back as a tool_result block with is_error true",
-             "Anthropic's API takes a validation error back as {type: tool_result, tool_use_id, content, is_error: true}.",
-             ("toolu_01", "city is missing"), _tool_result, "Return a dict with exactly the four keys the rule names."),
+    CallCase("error-block", N_("An error goes back as a tool_result block with is_error true"),
+             N_("Anthropic's API takes a validation error back as {type: tool_result, tool_use_id, content, is_error: true}."),
+             ("toolu_01", "city is missing"), _tool_result, N_("Return a dict with exactly the four keys the rule names.")),
     # Issue 25: a message tidied with .strip() passed every visible check and lost 2 of 7 hidden cases.
-    CallCase("unchanged-message", "The message goes back exactly as given, spaces and line breaks too",
-             "content is the message unchanged: the model reads your text as you wrote it.",
+    CallCase("unchanged-message", N_("The message goes back exactly as given, spaces and line breaks too"),
+             N_("content is the message unchanged: the model reads your text as you wrote it."),
              ("toolu_02", "  units must be a string\n"), _tool_result_unchanged,
-             "Do not strip, trim or reword the message: put it in content exactly as it came."),
+             N_("Do not strip, trim or reword the message: put it in content exactly as it came.")),
 ]
 
 
 # -- notebook 1: parse_call ----------------------------------------------------------------------------
 
 PARSE_CASES = [
-    CallCase("valid", "A valid call parses to (call, [])", "A raw call that is one JSON object parses to that object.",
+    CallCase("valid", N_("A valid call parses to (call, [])"), N_("A raw call that is one JSON object parses to that object."),
              (VALID,), lambda t: expect.expect_parsed(t, {"name": "get_weather", "arguments": {"city": "Paris"}}),
-             "json.loads, then check you got a dict; return (call, []).", view="pair_with_texts"),
-    CallCase("null-arguments", "Null arguments become {}", "Missing or null arguments mean {}.",
+             N_("json.loads, then check you got a dict; return (call, [])."), view="pair_with_texts"),
+    CallCase("null-arguments", N_("Null arguments become {}"), N_("Missing or null arguments mean {}."),
              ('{"name": "get_time", "arguments": null}',), lambda t: expect.expect_parsed(t, {"name": "get_time", "arguments": {}}),
-             "After parsing, replace a missing or None 'arguments' with {} (and nothing else).", view="pair_with_texts"),
-    CallCase("truncated", "Truncated JSON is a problem, not a crash", "Invalid JSON is reported, never raised.",
-             ('{"name": "get_weather", "arguments": {"city": "Par',), lambda t: expect.expect_parse_error(t, ["json"], "say the text is not valid JSON."),
-             "Catch json.JSONDecodeError (a ValueError) and return (None, [message]).", view="pair_with_texts"),
-    CallCase("fenced", "A markdown fence is not stripped", "Nothing is repaired: the model is told instead.",
-             ("```json\n" + VALID + "\n```",), lambda t: expect.expect_parse_error(t), "Do not strip fences; report them.",
+             N_("After parsing, replace a missing or None 'arguments' with {} (and nothing else)."), view="pair_with_texts"),
+    CallCase("truncated", N_("Truncated JSON is a problem, not a crash"), N_("Invalid JSON is reported, never raised."),
+             ('{"name": "get_weather", "arguments": {"city": "Par',), lambda t: expect.expect_parse_error(t, ["json"], N_("say the text is not valid JSON.")),
+             N_("Catch json.JSONDecodeError (a ValueError) and return (None, [message])."), view="pair_with_texts"),
+    CallCase("fenced", N_("A markdown fence is not stripped"), N_("Nothing is repaired: the model is told instead."),
+             ("```json\n" + VALID + "\n```",), lambda t: expect.expect_parse_error(t), N_("Do not strip fences; report them."),
              view="pair_with_texts"),
-    CallCase("array", "An array is not a call", "A call is a JSON object.",
-             ("[]",), lambda t: expect.expect_parse_error(t, [OBJECT], "say that a call must be a JSON object."),
-             "Check isinstance(value, dict) after json.loads.", view="pair_with_texts"),
+    CallCase("array", N_("An array is not a call"), N_("A call is a JSON object."),
+             ("[]",), lambda t: expect.expect_parse_error(t, [OBJECT], N_("say that a call must be a JSON object.")),
+             N_("Check isinstance(value, dict) after json.loads."), view="pair_with_texts"),
     # Issue 25: these two faults passed every visible check and lost hidden cases only (notebook 1's learner trial
     # saw 5/5 here and 31/44 from the grader).
-    CallCase("trailing-text", "Text after the object is a problem, not dropped", "Exactly one JSON object: nothing "
-             "before or after it.", ('{"name": "get_time", "arguments": {}} Hope this helps!',),
-             lambda t: expect.expect_parse_error(t, [JSON], "say the text is not valid JSON."),
-             "json.loads the whole text; JSONDecoder().raw_decode would read the object and drop the rest.",
+    CallCase("trailing-text", N_("Text after the object is a problem, not dropped"), N_("Exactly one JSON object: nothing "
+                "before or after it."), ('{"name": "get_time", "arguments": {}} Hope this helps!',),
+             lambda t: expect.expect_parse_error(t, [JSON], N_("say the text is not valid JSON.")),
+             N_("json.loads the whole text; JSONDecoder().raw_decode would read the object and drop the rest."),
              view="pair_with_texts"),
-    CallCase("deep-nesting", "Deep nesting is a problem, not a crash", "parse_call never raises, whatever the text.",
+    CallCase("deep-nesting", N_("Deep nesting is a problem, not a crash"), N_("parse_call never raises, whatever the text."),
              ("[" * 100_000 + "]" * 100_000,), lambda t: expect.expect_parse_error(t),
-             "json.loads raises RecursionError here, which is no ValueError: catch it too.", view="pair_with_texts"),
+             N_("json.loads raises RecursionError here, which is no ValueError: catch it too."), view="pair_with_texts"),
 ]
 
 
@@ -338,37 +343,37 @@ def _validate(call):
 
 
 VALIDATE_CASES = [
-    CallCase("valid", "A valid call has no violations", "Only calls with no violations may be dispatched.",
+    CallCase("valid", N_("A valid call has no violations"), N_("Only calls with no violations may be dispatched."),
              _validate({"name": "set_alarm", "arguments": {"hour": 7, "minute": 30}}), expect.expect_no_violations,
-             "Return [] when every check passes.", view="texts"),
-    CallCase("unknown-tool", "An unknown tool is a violation that lists the registered tools", "Tool names must be registered.",
+             N_("Return [] when every check passes."), view="texts"),
+    CallCase("unknown-tool", N_("An unknown tool is a violation that lists the registered tools"), N_("Tool names must be registered."),
              _validate({"name": "get_forecast", "arguments": {}}),
-             lambda t: expect.expect_violations(t, ["get_forecast", "get_weather", "set_alarm"], "name the tool and list the registered ones."),
-             "Check isinstance(name, str) and name in tools before anything else.", view="texts"),
-    CallCase("bool-for-int", "True is not an integer", "bool is not an int, although isinstance(True, int) is True.",
+             lambda t: expect.expect_violations(t, ["get_forecast", "get_weather", "set_alarm"], N_("name the tool and list the registered ones.")),
+             N_("Check isinstance(name, str) and name in tools before anything else."), view="texts"),
+    CallCase("bool-for-int", N_("True is not an integer"), N_("bool is not an int, although isinstance(True, int) is True."),
              _validate({"name": "set_alarm", "arguments": {"hour": True, "minute": 0}}),
-             lambda t: expect.expect_violations(t, ["hour"], "name the field with the wrong type."),
-             "Compare type(value) with the declared type instead of using isinstance.", view="texts"),
-    CallCase("all-at-once", "Every violation is reported, not just the first", "Collect all violations: one retry must fix them all.",
+             lambda t: expect.expect_violations(t, ["hour"], N_("name the field with the wrong type.")),
+             N_("Compare type(value) with the declared type instead of using isinstance."), view="texts"),
+    CallCase("all-at-once", N_("Every violation is reported, not just the first"), N_("Collect all violations: one retry must fix them all."),
              _validate({"name": "set_alarm", "arguments": {"hour": "7", "snooze": 5}}),
-             lambda t: expect.expect_violations(t, ["minute", "hour", "snooze"], "name the missing field, the mistyped one and the extra one."),
-             "Append to a list instead of returning at the first problem.", view="texts"),
+             lambda t: expect.expect_violations(t, ["minute", "hour", "snooze"], N_("name the missing field, the mistyped one and the extra one.")),
+             N_("Append to a list instead of returning at the first problem."), view="texts"),
 ]
 
 
 # -- notebook 3: observe --------------------------------------------------------------------------------
 
 OBSERVE_CASES = [
-    CallCase("valid", "A valid call needs no observation", "observe returns None when the call may be dispatched.",
-             (Checked(VALID), Registry(SEED_TOOLS)), expect.expect_no_observation, "Return None when there are no violations."),
-    CallCase("extra-field", "The observation names the extra field and the allowed ones", "Name what is wrong and what is allowed.",
+    CallCase("valid", N_("A valid call needs no observation"), N_("observe returns None when the call may be dispatched."),
+             (Checked(VALID), Registry(SEED_TOOLS)), expect.expect_no_observation, N_("Return None when there are no violations.")),
+    CallCase("extra-field", N_("The observation names the extra field and the allowed ones"), N_("Name what is wrong and what is allowed."),
              (Checked(make_call("get_weather", {"city": "Paris", "country": "FR"})), Registry(SEED_TOOLS)),
-             lambda t: expect.expect_observation(t, ["country", "city", "units"], "name 'country' and list the allowed fields."),
-             "Put every problem's text in the observation, and the tool's arguments when the call names a registered tool."),
-    CallCase("huge", "A 1 MB call gets a short observation", "At most 2,000 characters, even for a huge call.",
+             lambda t: expect.expect_observation(t, ["country", "city", "units"], N_("name 'country' and list the allowed fields.")),
+             N_("Put every problem's text in the observation, and the tool's arguments when the call names a registered tool.")),
+    CallCase("huge", N_("A 1 MB call gets a short observation"), N_("At most 2,000 characters, even for a huge call."),
              (Checked(make_call("get_weather", {"city": "Paris", **{f"field_{i}": i for i in range(300)}})), Registry(SEED_TOOLS)),
              lambda t: expect.expect_observation(t),
-             "Keep the text within 2,000 characters: cut a long problem's text and say how many problems you left out."),
+             N_("Keep the text within 2,000 characters: cut a long problem's text and say how many problems you left out.")),
 ]
 
 
@@ -378,32 +383,32 @@ WEATHER_SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}, "
                   "required": ["city"], "additionalProperties": False}
 
 JSON_SCHEMA_CASES = [
-    CallCase("valid", "Arguments that match the schema have no violations", "Only arguments that match the schema pass.",
+    CallCase("valid", N_("Arguments that match the schema have no violations"), N_("Only arguments that match the schema pass."),
              ({"city": "Paris", "units": "metric"}, WEATHER_SCHEMA), lambda t: expect.expect_no_violations(t, "validate_arguments"),
-             "Return [] when every keyword is satisfied.", view="texts"),
-    CallCase("enum", "A value outside the enum is a violation", "enum lists the only allowed values.",
+             N_("Return [] when every keyword is satisfied."), view="texts"),
+    CallCase("enum", N_("A value outside the enum is a violation"), N_("enum lists the only allowed values."),
              ({"city": "Paris", "units": "kelvin"}, WEATHER_SCHEMA),
-             lambda t: expect.expect_violations(t, ["units"], "name the field whose value is not allowed.", "validate_arguments"),
-             "Check value in schema['enum'] (with exact types: 1 is not true).", view="texts"),
-    CallCase("additional", "additionalProperties: false rejects undeclared fields", "No undeclared properties when additionalProperties is false.",
+             lambda t: expect.expect_violations(t, ["units"], N_("name the field whose value is not allowed."), "validate_arguments"),
+             N_("Check value in schema['enum'] (with exact types: 1 is not true)."), view="texts"),
+    CallCase("additional", N_("additionalProperties: false rejects undeclared fields"), N_("No undeclared properties when additionalProperties is false."),
              ({"city": "Paris", "country": "FR"}, WEATHER_SCHEMA),
-             lambda t: expect.expect_violations(t, ["country"], "name the undeclared field.", "validate_arguments"),
-             "Compare the object's keys with schema['properties'].", view="texts"),
-    CallCase("valid-optional", "An Optional field (anyOf with null) accepts null", "anyOf is valid when any one option is.",
+             lambda t: expect.expect_violations(t, ["country"], N_("name the undeclared field."), "validate_arguments"),
+             N_("Compare the object's keys with schema['properties']."), view="texts"),
+    CallCase("valid-optional", N_("An Optional field (anyOf with null) accepts null"), N_("anyOf is valid when any one option is."),
              ({"path": "notes.md", "line_offset": None},
               {"type": "object", "properties": {"path": {"type": "string"},
                                                 "line_offset": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None}},
                "required": ["path"]}),
              lambda t: expect.expect_no_violations(t, "validate_arguments"),
-             "Support anyOf: check the value against each option and accept it if one gives no problems.", view="texts"),
+             N_("Support anyOf: check the value against each option and accept it if one gives no problems."), view="texts"),
     # Issue 25: a validator that never looked inside nested objects passed every visible check.
-    CallCase("nested", "A wrong type inside a nested object is a violation", "Every keyword holds at every depth.",
+    CallCase("nested", N_("A wrong type inside a nested object is a violation"), N_("Every keyword holds at every depth."),
              ({"city": "Paris", "location": {"lat": "north"}},
               {"type": "object", "properties": {"city": {"type": "string"},
                                                 "location": {"type": "object", "properties": {"lat": {"type": "number"}}}},
                "required": ["city"]}),
-             lambda t: expect.expect_violations(t, ["lat"], "name the nested field (location.lat).", "validate_arguments"),
-             "Call your validator again on each property's value with its own schema.", view="texts"),
+             lambda t: expect.expect_violations(t, ["lat"], N_("name the nested field (location.lat)."), "validate_arguments"),
+             N_("Call your validator again on each property's value with its own schema."), view="texts"),
 ]
 
 
@@ -415,22 +420,22 @@ def _decoded(expected):
         except ValueError:
             decoded = None
         if not isinstance(value, str) or not expect.strict_equal(decoded, expected):
-            expect.fail("The adapter must return the kit's raw call: a JSON string of {\"name\": ..., \"arguments\": ...} "
-                        "with the arguments decoded from OpenAI's string only when they are valid JSON.")
+            expect.fail(N_("The adapter must return the kit's raw call: a JSON string of {\"name\": ..., \"arguments\": "
+                           "...} with the arguments decoded from OpenAI's string only when they are valid JSON."))
     return check
 
 
 ADAPTER_CASES = [
-    CallCase("openai", "OpenAI's arguments string is decoded into the call", "OpenAI sends arguments as a JSON string.",
+    CallCase("openai", N_("OpenAI's arguments string is decoded into the call"), N_("OpenAI sends arguments as a JSON string."),
              ({"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Paris\"}"}},),
-             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), "json.loads the function.arguments string."),
-    CallCase("openai-broken", "A broken arguments string stays a string", "An adapter changes the envelope, never repairs the content.",
+             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), N_("json.loads the function.arguments string.")),
+    CallCase("openai-broken", N_("A broken arguments string stays a string"), N_("An adapter changes the envelope, never repairs the content."),
              ({"id": "call_2", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": Paris}"}},),
              _decoded({"name": "get_weather", "arguments": "{\"city\": Paris}"}),
-             "If json.loads fails, keep the string: the validator rejects it and the model is told."),
-    CallCase("anthropic", "Anthropic's input object becomes the arguments", "Anthropic's tool_use carries an input object.",
+             N_("If json.loads fails, keep the string: the validator rejects it and the model is told.")),
+    CallCase("anthropic", N_("Anthropic's input object becomes the arguments"), N_("Anthropic's tool_use carries an input object."),
              ({"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},),
-             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), "Copy name, and input as arguments.",
+             _decoded({"name": "get_weather", "arguments": {"city": "Paris"}}), N_("Copy name, and input as arguments."),
              function="raw_call_from_anthropic"),
 ]
 
@@ -479,15 +484,16 @@ class TurnCase:
 
     def tool_calls(self):
         """The turn's tool calls as the provider sent them (list of dicts)."""
-        return [tool_call for _, tool_call in expect.turn_calls(self.message, self.provider)]
+        return [tool_call for _id, tool_call in expect.turn_calls(self.message, self.provider)]
 
     @property
     def shown_input(self):
         """The input as the feedback shows it (str): the provider, the message, the tools that raise."""
-        raising = "; ".join(f"dispatch raises {kind} for {name}" for name, kind, _ in self.errors)
+        raising = "; ".join(say("dispatch raises {kind} for {name}", kind=kind, name=name)
+                            for name, kind, _error in self.errors)
         return (f"provider={self.provider!r}, message={json.dumps(self.message)}" + (f" ({raising})" if raising else "")
-                + (f", answered {self.times} times with one done" if self.times > 1 else "")
-                + f' (print the whole input with kit_selfcheck.show("turn", "{self.case_id}"))')
+                + (say(", answered {times} times with one done", times=self.times) if self.times > 1 else "")
+                + _(PRINT_WHOLE).format(call=f'kit_selfcheck.show("turn", "{self.case_id}")'))
 
     def python_source(self, function):
         """The case as Python a learner can paste into the notebook (str): ``check`` and ``dispatch`` are the
@@ -512,27 +518,27 @@ def _blocks(*blocks):
 
 
 TURN_CASES = [
-    TurnCase("openai-two", "Two valid OpenAI calls: two tool messages, in order", "Every id answered once, in order.",
+    TurnCase("openai-two", N_("Two valid OpenAI calls: two tool messages, in order"), N_("Every id answered once, in order."),
              "openai", _turn(("call_1", "get_weather", '{"city": "Paris"}'), ("call_2", "get_time", "{}")),
-             "Return one {\"role\": \"tool\", \"tool_call_id\": id, \"content\": text} per call; a dict result as "
-             "json.dumps(result)."),
-    TurnCase("anthropic-mixed", "Three tool_use blocks, one invalid: two run, three results in one message",
-             "Each call stands on its own; every result in one user message.", "anthropic",
+             N_("Return one {\"role\": \"tool\", \"tool_call_id\": id, \"content\": text} per call; a dict result as "
+             "json.dumps(result).")),
+    TurnCase("anthropic-mixed", N_("Three tool_use blocks, one invalid: two run, three results in one message"),
+             N_("Each call stands on its own; every result in one user message."), "anthropic",
              _blocks("Let me look.", ("toolu_1", "get_weather", {"city": "Paris"}),
                      ("toolu_2", "set_alarm", {"hour": "seven", "minute": 30}), ("toolu_3", "get_time", {})),
-             "Answer the invalid block with check's observation and is_error true; still run the other two; return "
-             "[{\"role\": \"user\", \"content\": [three tool_result blocks]}]."),
-    TurnCase("tool-raises", "A tool that times out gets an error answer; the other call still runs",
-             "A tool's exception becomes an error answer naming its type.", "anthropic",
+             N_("Answer the invalid block with check's observation and is_error true; still run the other two; return "
+             "[{\"role\": \"user\", \"content\": [three tool_result blocks]}].")),
+    TurnCase("tool-raises", N_("A tool that times out gets an error answer; the other call still runs"),
+             N_("A tool's exception becomes an error answer naming its type."), "anthropic",
              _blocks(("toolu_4", "set_alarm", {"hour": 7, "minute": 30}), ("toolu_5", "get_weather", {"city": "Lima"})),
-             "Wrap dispatch in try/except Exception and answer with is_error true and the exception's type name.",
+             N_("Wrap dispatch in try/except Exception and answer with is_error true and the exception's type name."),
              errors=(("set_alarm", "TimeoutError", "the tool did not answer within 30 s"),)),
-    TurnCase("replay", "The same turn answered twice runs each tool once", "The call id is the idempotency key.",
+    TurnCase("replay", N_("The same turn answered twice runs each tool once"), N_("The call id is the idempotency key."),
              "openai", _turn(("call_3", "set_alarm", '{"hour": 6, "minute": 0}')),
-             "Before running a call, look its id up in done; after running it, store its answer there.", times=2),
-    TurnCase("no-calls", "A final answer without tool calls gets []", "A turn without tool calls needs no answer.",
+             N_("Before running a call, look its id up in done; after running it, store its answer there."), times=2),
+    TurnCase("no-calls", N_("A final answer without tool calls gets []"), N_("A turn without tool calls needs no answer."),
              "openai", {"role": "assistant", "content": "It is sunny in Paris.", "tool_calls": None},
-             "message[\"tool_calls\"] may be missing or None: read it as no calls and return [].", gate="answers"),
+             N_("message[\"tool_calls\"] may be missing or None: read it as no calls and return []."), gate="answers"),
 ]
 
 
@@ -552,10 +558,10 @@ def _assembled(expected):
     def check(t):
         value = expect.returned(t)
         if expected is None and value is not None:
-            expect.fail("This stream did not finish (finish_reason \"length\"): return None, so the model is asked again.")
+            expect.fail(N_("This stream did not finish (finish_reason \"length\"): return None, so the model is asked again."))
         if expected is not None and not expect.strict_equal(value, expected):
-            expect.fail("The message differs from what the stream carries: join each call's pieces by index (id and name "
-                        "from the first piece, arguments concatenated exactly) and the text pieces as content.")
+            expect.fail(N_("The message differs from what the stream carries: join each call's pieces by index (id and name "
+                           "from the first piece, arguments concatenated exactly) and the text pieces as content."))
     return check
 
 
@@ -565,25 +571,25 @@ def _whole(*calls, content=None):
 
 
 STREAM_CASES = [
-    CallCase("one-call", "One call in three pieces becomes one whole call", "Pieces are joined by index.",
+    CallCase("one-call", N_("One call in three pieces becomes one whole call"), N_("Pieces are joined by index."),
              (_stream(_piece(0, "", "call_1", "get_weather"), _piece(0, '{"city": '), _piece(0, '"Paris"}')),),
              _assembled(_whole(("call_1", "get_weather", '{"city": "Paris"}'))),
-             "Start a call at its first piece (id, name); add each later piece's arguments to the call at its index.",
+             N_("Start a call at its first piece (id, name); add each later piece's arguments to the call at its index."),
              function="assemble_turn", gate="assembles"),
-    CallCase("two-calls", "Two calls whose pieces interleave stay apart", "Pieces are joined by index, not by arrival.",
+    CallCase("two-calls", N_("Two calls whose pieces interleave stay apart"), N_("Pieces are joined by index, not by arrival."),
              (_stream(_piece(0, '{"city": ', "call_2", "get_weather"), _piece(1, "{", "call_3", "get_time"),
                       _piece(0, '"Lima"}'), _piece(1, "}")),),
              _assembled(_whole(("call_2", "get_weather", '{"city": "Lima"}'), ("call_3", "get_time", "{}"))),
-             "Keep one call per index and add each piece to the call at its index.", function="assemble_turn",
+             N_("Keep one call per index and add each piece to the call at its index."), function="assemble_turn",
              gate="assembles"),
-    CallCase("cut", "A stream cut at max_tokens gives None", "Only a finished stream is a turn.",
+    CallCase("cut", N_("A stream cut at max_tokens gives None"), N_("Only a finished stream is a turn."),
              (_stream(_piece(0, '{"city": "Par', "call_4", "get_weather"), finish="length"),),
-             _assembled(None), "Return None unless the last finish_reason is \"stop\" or \"tool_calls\".",
+             _assembled(None), N_("Return None unless the last finish_reason is \"stop\" or \"tool_calls\"."),
              function="assemble_turn", gate="assembles"),
-    CallCase("text", "A text-only stream is a final answer", "Text pieces joined; no tool_calls key.",
+    CallCase("text", N_("A text-only stream is a final answer"), N_("Text pieces joined; no tool_calls key."),
              (_stream({"role": "assistant", "content": "Sunny"}, {"content": " today."}, finish="stop"),),
              _assembled({"role": "assistant", "content": "Sunny today."}),
-             "Join delta[\"content\"] pieces; leave tool_calls out when no call was streamed.",
+             N_("Join delta[\"content\"] pieces; leave tool_calls out when no call was streamed."),
              function="assemble_turn", gate="assembles"),
 ]
 
@@ -628,10 +634,12 @@ class LoopCase:
     @property
     def shown_input(self):
         """The input as the feedback shows it (str): the task, the script, the budgets, the tools that raise."""
-        raising = "; ".join(f"dispatch raises {kind} for {name}" for name, kind, _ in self.errors)
-        return (f"task={self.task!r}, model script={json.dumps(self.steps)}, limits={json.dumps(self.limits)}"
+        raising = "; ".join(say("dispatch raises {kind} for {name}", kind=kind, name=name)
+                            for name, kind, _error in self.errors)
+        return (say("task={task}, model script={script}, limits={limits}", task=repr(self.task),
+                    script=json.dumps(self.steps), limits=json.dumps(self.limits))
                 + (f" ({raising})" if raising else "")
-                + f' (print the whole input with kit_selfcheck.show("loop", "{self.case_id}"))')
+                + _(PRINT_WHOLE).format(call=f'kit_selfcheck.show("loop", "{self.case_id}")'))
 
     def python_source(self, function):
         """The case as Python a learner can paste into the notebook (str): the model, ``check``, ``dispatch`` and
@@ -655,32 +663,32 @@ def _final(text):
 _WEATHER = '{"name": "get_weather", "arguments": {"city": "Lima"}}'
 _BAD_ALARM = '{"name": "set_alarm", "arguments": {"hour": "seven", "minute": 30}}'
 LOOP_CASES = [
-    LoopCase("one-call", "One call, then the answer", "The whole conversation each time; a reply without calls ends it.",
+    LoopCase("one-call", N_("One call, then the answer"), N_("The whole conversation each time; a reply without calls ends it."),
              "What is the weather in Lima?", [_reply(("call_1", _WEATHER)), _final("It is sunny in Lima.")],
-             "Ask with the whole list of messages; append the reply, then one {\"role\": \"tool\", \"id\", "
-             "\"content\", \"is_error\"} per call; a reply without calls ends the run: stop \"answered\"."),
-    LoopCase("same-bad-call", "The same refused call again stops the run",
-             "A call sent again exactly as one refused before is no progress.", "Wake me at seven.",
+             N_("Ask with the whole list of messages; append the reply, then one {\"role\": \"tool\", \"id\", "
+             "\"content\", \"is_error\"} per call; a reply without calls ends the run: stop \"answered\".")),
+    LoopCase("same-bad-call", N_("The same refused call again stops the run"),
+             N_("A call sent again exactly as one refused before is no progress."), "Wake me at seven.",
              [_reply(("call_1", _BAD_ALARM)), _reply(("call_2", _BAD_ALARM))],
-             "Keep the raw text of every refused call in a set across turns; when a refused call's raw is already in "
-             "it, answer the turn, then stop \"no_progress\" with the tool's name."),
-    LoopCase("keeps-failing", "Three different mistakes with one tool stop the run",
-             "A tool's failures in a row count across turns.", "Wake me at seven.",
+             N_("Keep the raw text of every refused call in a set across turns; when a refused call's raw is already in "
+                "it, answer the turn, then stop \"no_progress\" with the tool's name.")),
+    LoopCase("keeps-failing", N_("Three different mistakes with one tool stop the run"),
+             N_("A tool's failures in a row count across turns."), "Wake me at seven.",
              [_reply(("call_1", '{"name": "set_alarm", "arguments": {"hour": "7", "minute": 30}}')),
               _reply(("call_2", '{"name": "set_alarm", "arguments": {"hour": 7}}')),
               _reply(("call_3", '{"name": "set_alarm", "arguments": {"hour": 7, "minute": "30"}}'))],
-             "Keep failures = {tool name: failures in a row} outside the loop; +1 on a refusal or a tool's exception, 0 "
-             "on a result; after the turn, a tool at tool_failures stops the run \"tool_failures\"."),
-    LoopCase("max-turns", "A model that never stops is stopped after max_turns replies",
-             "max_turns replies, then stop.", "Plan my trip.",
+             N_("Keep failures = {tool name: failures in a row} outside the loop; +1 on a refusal or a tool's exception, 0 "
+                "on a result; after the turn, a tool at tool_failures stops the run \"tool_failures\".")),
+    LoopCase("max-turns", N_("A model that never stops is stopped after max_turns replies"),
+             N_("max_turns replies, then stop."), "Plan my trip.",
              [_reply((f"call_{i}", '{"name": "get_time", "arguments": {"timezone": "UTC+%d"}}' % i)) for i in range(5)],
-             "Count the replies; after answering the calls of reply number max_turns, stop \"max_turns\" without "
-             "asking again.", limits=dict(expect.LOOP_LIMITS, max_turns=3)),
-    LoopCase("timeout", "A timed-out request is sent again after a wait",
-             "TimeoutError and ConnectionError: retry with exponential backoff.", "What is the weather in Paris?",
+             N_("Count the replies; after answering the calls of reply number max_turns, stop \"max_turns\" without "
+                "asking again."), limits=dict(expect.LOOP_LIMITS, max_turns=3)),
+    LoopCase("timeout", N_("A timed-out request is sent again after a wait"),
+             N_("TimeoutError and ConnectionError: retry with exponential backoff."), "What is the weather in Paris?",
              [{"raise": "TimeoutError", "message": "the request timed out"}, _final("It is sunny in Paris.")],
-             "Wrap model(messages) in try/except (TimeoutError, ConnectionError); call sleep(backoff * 2 ** attempt), "
-             "then ask again with the same messages, at most model_retries times."),
+             N_("Wrap model(messages) in try/except (TimeoutError, ConnectionError); call sleep(backoff * 2 ** attempt), "
+                "then ask again with the same messages, at most model_retries times.")),
 ]
 
 
@@ -715,8 +723,9 @@ class PathCase:
         from grader.judging.file_trees import SHOWN
 
         shown = self.template.format(**dict(SHOWN, root="<root>")) if isinstance(self.template, str) else self.template
-        return (f"path={shown!r} in the folder <root> = {SHOWN['case']}/{SHOWN['root']} "
-                f'(print the whole input with kit_selfcheck.show("authorise", "{self.case_id}"))')
+        root = f"{SHOWN['case']}/{SHOWN['root']}"
+        return (say("path={path} in the folder <root> = {root}", path=repr(shown), root=root)
+                + _(PRINT_WHOLE).format(call=f'kit_selfcheck.show("authorise", "{self.case_id}")'))
 
     def python_source(self, function):
         """The case as Python a learner can paste into the notebook (str): the kit makes the folder
@@ -728,19 +737,19 @@ class PathCase:
 
 
 PATH_CASES = [
-    PathCase("inside", "A file inside the folder is allowed as its real path", "Allowed: (real_path, None).",
-             "{notes}", "../{secret}", "Join the path to the real folder, resolve it with os.path.realpath, and return "
-             "(that real path, None) when it is inside."),
-    PathCase("dot-dot", "../secret.txt is refused", "A path that leads outside is refused with a reason.",
-             "../{secret}", "{notes}", "Refuse when the real path is not inside the real folder: return (None, reason)."),
-    PathCase("prefix", "A sibling folder whose name starts like the folder's is outside",
-             "Compare whole components, not strings.", "../{old}/{notes}", "{notes}",
-             "startswith(root) lets workspace-old through: use os.path.commonpath([real, real_root]) == real_root."),
-    PathCase("link-out", "A link inside that points outside is refused", "Resolve links before the check.",
-             "{outside_link}", "{notes}", "os.path.normpath and abspath do not read links; os.path.realpath does."),
-    PathCase("dot-dot-inside", "reports/../notes.txt stays inside and is allowed",
-             "Only where a path leads decides, not whether it holds \"..\".", "{sub}/../{notes}", "../{secret}",
-             "Do not refuse on the text: resolve the path, then check where it leads."),
+    PathCase("inside", N_("A file inside the folder is allowed as its real path"), N_("Allowed: (real_path, None)."),
+             "{notes}", "../{secret}", N_("Join the path to the real folder, resolve it with os.path.realpath, and return "
+                "(that real path, None) when it is inside.")),
+    PathCase("dot-dot", N_("../secret.txt is refused"), N_("A path that leads outside is refused with a reason."),
+             "../{secret}", "{notes}", N_("Refuse when the real path is not inside the real folder: return (None, reason).")),
+    PathCase("prefix", N_("A sibling folder whose name starts like the folder's is outside"),
+             N_("Compare whole components, not strings."), "../{old}/{notes}", "{notes}",
+             N_("startswith(root) lets workspace-old through: use os.path.commonpath([real, real_root]) == real_root.")),
+    PathCase("link-out", N_("A link inside that points outside is refused"), N_("Resolve links before the check."),
+             "{outside_link}", "{notes}", N_("os.path.normpath and abspath do not read links; os.path.realpath does.")),
+    PathCase("dot-dot-inside", N_("reports/../notes.txt stays inside and is allowed"),
+             N_("Only where a path leads decides, not whether it holds \"..\"."), "{sub}/../{notes}", "../{secret}",
+             N_("Do not refuse on the text: resolve the path, then check where it leads.")),
 ]
 
 
@@ -783,11 +792,11 @@ def failure_text(message, case, input_limit, separator="\n"):
         str.
     """
     shown = case.shown_input
-    how = shown.rpartition(" (print the whole input with ")
+    how = shown.rpartition(_(PRINT_WHOLE).split("{call}")[0])
     if how[1] and len(shown) > input_limit:  # the call that prints it whole is never the part cut off
         shown = how[0][:max(input_limit - len(how[1] + how[2]), 40)] + "…" + how[1] + how[2]
     shown = shown if len(shown) <= input_limit or how[1] else shown[:input_limit] + "…"
-    return separator.join([str(message), f"Input: {shown}", f"Hint: {case.hint}"])
+    return separator.join([str(message), _("Input: {input}").format(input=shown), f"{_('Hint')}: {_(case.hint)}"])
 
 
 def run_visible(harness, case):

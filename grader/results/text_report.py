@@ -8,15 +8,27 @@ import os
 
 from grader.isolation.sanitise import strip_controls
 from grader.results.grade_result import points_text
-from grader.translations import _, ngettext
+from grader.translations import N_, _, ngettext
 
 MAX_PRINTED_CHARS = 1000
 MAX_PRINTED_LINES = 12
-# A case that did not run says so with one of these sentences (grader.judging.harness: Harness.problem_for); every
+# A case that did not run begins its sentence with one of these (grader.judging.harness: Harness.problem_for); every
 # later case gets the same one, so the report shows it once (issue 11: an endless loop filled 90 cases).
-NOT_RUN_PREFIXES = ("Not run: ", "Grading stopped: ")
+NOT_RUN = N_("Not run:")
+STOPPED = N_("Grading stopped:")
 # Likewise for cases voided by a failed canary (grader.judging.canaries.void_reference): the cause is a note, told once.
-FOLDED_PREFIXES = NOT_RUN_PREFIXES + ("Not counted: ",)
+NOT_COUNTED = N_("Not counted:")
+
+
+def folded_prefixes():
+    """The beginnings of the sentences a report folds, each followed by a space, in English and in the current
+    language (tuple of str; ``NOT_COUNTED``'s last)."""
+    return tuple(dict.fromkeys(f"{text} " for prefix in (NOT_RUN, STOPPED, NOT_COUNTED) for text in (prefix, _(prefix))))
+
+
+def not_counted(feedback):
+    """Whether a case's feedback (str) is a canary's "not counted" sentence, in English or the current language."""
+    return feedback.startswith((f"{NOT_COUNTED} ", f"{_(NOT_COUNTED)} "))
 
 
 def _sentence(case):
@@ -94,7 +106,7 @@ def text_report(result):
         where = (_("in {group}").format(group=groups[0]) if len(groups) == 1 else
                  _("in {count} groups: {groups}").format(count=len(groups),
                                                          groups=", ".join(groups[:3]) + (", …" if len(groups) > 3 else "")))
-        counted = folded[0][0].feedback.startswith(FOLDED_PREFIXES[-1])
+        counted = not_counted(folded[0][0].feedback)
         line = (ngettext("{count} more case ({where}) not counted, as the note at the top says",
                          "{count} more cases ({where}) not counted, as the note at the top says", len(folded)) if counted
                 else ngettext("{count} more case ({where}) not run, for the same reason",
@@ -102,11 +114,12 @@ def text_report(result):
         total = points_text(sum(case.max_points for case, _group in folded))
         return f"  ✗ {line.format(count=len(folded), where=where)} ({points_text(0)}/{total})"
 
+    prefixes = folded_prefixes()
     for group, cases in result.groups():
         earned = sum(c.points for c in cases)
         available = sum(c.max_points for c in cases)
         sentences = {_sentence(c) for c in cases if not c.passed}
-        whole = (cases and all(not c.passed and c.feedback.startswith(FOLDED_PREFIXES) for c in cases)
+        whole = (cases and all(not c.passed and c.feedback.startswith(prefixes) for c in cases)
                  and len(sentences) == 1 and sentences <= not_run_shown
                  and (not folded or sentences == {_sentence(folded[0][0])}))
         if whole:
@@ -118,7 +131,7 @@ def text_report(result):
         lines += ["", f"{group} — {points_text(earned)}/{points_text(available)}"]
         last_rule = None
         for case in cases:
-            if not case.passed and case.feedback.startswith(FOLDED_PREFIXES):
+            if not case.passed and case.feedback.startswith(prefixes):
                 if _sentence(case) in not_run_shown and (not folded or _sentence(folded[0][0]) == _sentence(case)):
                     folded.append((case, group))
                     continue

@@ -134,6 +134,63 @@ def ngettext(singular, plural, count):
     return catalog().ngettext(singular, plural, count)
 
 
+def Nn_(singular, plural):
+    """Mark a constant pair of texts, singular and plural, for the catalog without translating it now: returns the
+    pair (tuple of str), to be shown with ``ngettext(*pair, count)``."""
+    return singular, plural
+
+
+class Said(str):
+    """A text in the current language that keeps its English (``english``, str): judging decides by English
+    sentences (which feedback a loop judged alone gets, whether a case was "never asked"), whatever language the
+    learner reads. Adding a ``Said`` to a str (or another ``Said``) gives a ``Said``; anything else loses the English.
+    """
+
+    def __new__(cls, text, english=None):
+        said = super().__new__(cls, text)
+        said.english = str(text) if english is None else english
+        return said
+
+    def __add__(self, other):
+        return Said(str(self) + str(other), self.english + english_of(other))
+
+    def __radd__(self, other):
+        return Said(str(other) + str(self), english_of(other) + self.english)
+
+    def __reduce__(self):
+        return Said, (str(self), self.english)
+
+
+def english_of(text):
+    """The English of ``text``: a ``Said``'s ``english``, else ``text`` itself (any value)."""
+    return text.english if isinstance(text, Said) else text
+
+
+def said(text):
+    """``text`` in the current language, as a ``Said``: a ``Said`` as it is; an English constant (marked ``N_`` where
+    it is defined) looked up in the catalog, never formatted (its braces are its own); anything else as it is."""
+    if isinstance(text, Said) or not isinstance(text, str):
+        return text
+    return Said(_(text), text)
+
+
+def say(message, **values):
+    """``message`` (an English text with ``{fields}``) in the current language, filled with ``values``: a ``Said``
+    whose ``english`` is the English filled with the values' English.
+
+    Args:
+        message: the English text, a literal (the catalog holds it); ``{{`` and ``}}`` stand for braces.
+        values: the fields' values (any; a ``Said`` value gives its English to the English text).
+    Returns:
+        ``Said``.
+    Raises:
+        KeyError, IndexError, ValueError: ``message`` or its translation names a field not given (a bug the catalog
+            test catches: both languages must name the same fields).
+    """
+    english = message.format(**{name: english_of(value) for name, value in values.items()})
+    return Said(_(message).format(**values), english)
+
+
 def N_(message):
     """Mark a constant text for the catalog without translating it now (str): translate it where it is shown,
     with ``_``, so a module-level rule speaks the language of the moment it is read."""

@@ -6,28 +6,29 @@ import pytest
 
 from grader.judging.expectations import fail, returned, strict_equal
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_, say
 
-GROUP = "Wire-format adapters"
+GROUP = N_("Wire-format adapters")
 ORDER = 1
 
 # A fixed input's expected output is a constant a stub can return: each case counts only if the adapters also
 # convert calls they were not shown (grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("converts")
-RULE = ("An adapter changes the envelope, never the content: OpenAI's arguments string is decoded only when it is "
+RULE = N_("An adapter changes the envelope, never the content: OpenAI's arguments string is decoded only when it is "
         "valid JSON, Anthropic's input is passed through, and nothing is repaired or dropped.")
 
 
 def expect_raw_call(transcript, expected):
     value = returned(transcript)
     if not isinstance(value, str):
-        fail("The adapter must return the kit's raw call as a JSON string (use json.dumps).")
+        fail(say("The adapter must return the kit's raw call as a JSON string (use json.dumps)."))
     try:
         decoded = json.loads(value)
     except ValueError:
-        fail("The adapter returned text that is not JSON; build a dict and json.dumps it.")
+        fail(say("The adapter returned text that is not JSON; build a dict and json.dumps it."))
     if not strict_equal(decoded, expected):
-        fail("The raw call differs from what the provider sent: keep the name and the arguments exactly "
-             "(decode OpenAI's arguments only when they are valid JSON; never repair them).")
+        fail(say("The raw call differs from what the provider sent: keep the name and the arguments exactly (decode "
+                 "OpenAI's arguments only when they are valid JSON; never repair them)."))
 
 
 def openai(name, arguments):
@@ -87,7 +88,7 @@ def test_from_anthropic(harness, block, expected):
 
 # -- issue 10: the reason survives the adapter; SDK objects are not a model's mistake -----------------------------------
 
-KEEP_RULE = ("OpenAI's arguments string is decoded only when it is exactly one JSON value under the kit's rules (no "
+KEEP_RULE = N_("OpenAI's arguments string is decoded only when it is exactly one JSON value under the kit's rules (no "
              "repeated key, every number finite); otherwise it is kept as the very string the model sent, so the "
              "validator can say what is wrong inside it.")
 NOT_ONE_OBJECT = {
@@ -121,7 +122,7 @@ def sdk_object(**fields):
     return {"__kit__": "object", "value": fields}
 
 
-SDK_RULE = ("The OpenAI and Anthropic SDKs hand over objects with attributes, not dicts: an adapter reads them as it "
+SDK_RULE = N_("The OpenAI and Anthropic SDKs hand over objects with attributes, not dicts: an adapter reads them as it "
             "reads dicts; something that is no tool call at all raises TypeError telling the programmer what to pass. "
             "It never builds a call without a name, which would blame the model for the programmer's input.")
 SDK_OBJECTS = {
@@ -188,6 +189,6 @@ def test_programmer_mistake_raises_type_error(harness, function, wrong):
     if transcript.problem:
         fail(transcript.problem)
     if not raised.startswith("TypeError"):
-        fail(f"{function} must raise TypeError for something that is not a whole tool call (None, a string, a list, "
-             "a streamed piece: no name, no arguments, in progress): it is "
-             "the programmer's mistake, and a call built from it would blame the model.")
+        fail(say("{function} must raise TypeError for something that is not a whole tool call (None, a string, a "
+                 "list, a streamed piece: no name, no arguments, in progress): it is the programmer's mistake, and a "
+                 "call built from it would blame the model.", function=function))

@@ -5,8 +5,9 @@ import pytest
 
 from grader.judging.expectations import expect_confined
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_
 
-GROUP = "A file tool confined to one folder"
+GROUP = N_("A file tool confined to one folder")
 ORDER = 1
 
 # A path the rules allow and one they refuse, each the other's control: a function that answers every path alike
@@ -14,7 +15,7 @@ ORDER = 1
 ALLOWED_CONTROL = "{notes}"
 REFUSED_CONTROL = "../{secret}"
 
-INSIDE_RULE = ("A path that really leads inside the allowed folder is allowed, and comes back as (real_path, None): the "
+INSIDE_RULE = N_("A path that really leads inside the allowed folder is allowed, and comes back as (real_path, None): the "
                "path joined to the folder when relative, .. and every symbolic link resolved (os.path.realpath).")
 INSIDE = {
     "a-file": "{notes}",
@@ -55,7 +56,7 @@ def test_a_folder_reached_through_a_link_is_resolved_too(harness, template):
     expect_confined(harness.confined(template, REFUSED_CONTROL, via_link=True))
 
 
-TRAVERSAL_RULE = ("A path that leads outside the allowed folder is refused with a reason: through .., an absolute path "
+TRAVERSAL_RULE = N_("A path that leads outside the allowed folder is refused with a reason: through .., an absolute path "
                   "elsewhere, or a sibling folder whose name starts like the allowed one (compare whole components of "
                   "the real paths, never strings).")
 TRAVERSAL = {
@@ -82,7 +83,7 @@ def test_a_path_outside_is_refused(harness, template):
     expect_confined(harness.confined(template, ALLOWED_CONTROL))
 
 
-LINK_RULE = ("A path that leads outside through a symbolic link is refused: resolve every link (os.path.realpath) "
+LINK_RULE = N_("A path that leads outside through a symbolic link is refused: resolve every link (os.path.realpath) "
              "before the check, since the operating system follows them when the tool opens the file.")
 LINKS = {
     "a-link-to-a-file-outside": "{outside_link}",
@@ -111,7 +112,7 @@ def test_a_link_that_leads_outside_is_refused(harness, template):
     expect_confined(harness.confined(template, ALLOWED_CONTROL))
 
 
-VALUE_RULE = ("A path that is no non-empty string, holds a NUL character, or cannot be resolved (a character no file name "
+VALUE_RULE = N_("A path that is no non-empty string, holds a NUL character, or cannot be resolved (a character no file name "
               "can hold) is refused with a reason; allowed_path never raises.")
 VALUES = {
     "empty": "",

@@ -5,11 +5,12 @@ import pytest
 from grader.judging.canaries import SCHEMA
 from grader.judging.expectations import expect_no_violations, expect_violations
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_
 
-GROUP = "validate_arguments"
+GROUP = N_("validate_arguments")
 ORDER = 1
 FUNCTION = "validate_arguments"
-RULE = ("A value is valid only if it satisfies every keyword of the schema: type, properties, required, anyOf, $ref, "
+RULE = N_("A value is valid only if it satisfies every keyword of the schema: type, properties, required, anyOf, $ref, "
         "additionalProperties, enum, const, items, at every depth; unsupported keywords are reported, never ignored.")
 
 WEATHER = SCHEMA  # one schema for the cases and their canary, so the canary cannot be told apart
@@ -70,7 +71,7 @@ def test_invalid_value(harness, value, mentions):
     Why: nested objects and array items are where hand-written validators stop looking; enum needs
     exact types (1 == True in Python); JSON Schema calls 3.0 an integer but this runtime does not.
     """
-    expect_violations(check(harness, value), mentions, "name the offending property.", FUNCTION)
+    expect_violations(check(harness, value), mentions, N_("name the offending property."), FUNCTION)
 
 
 @rule_id("keyword.every-violation")
@@ -84,7 +85,7 @@ def test_every_violation_is_reported(harness):
     """
     value = {"days": "3", "country": "FR", "location": {"lat": 1}}
     expect_violations(check(harness, value), ["city", "days", "country", "lon"],
-                      "report the missing city, the mistyped days, the extra country and the missing lon.", FUNCTION)
+                      N_("report the missing city, the mistyped days, the extra country and the missing lon."), FUNCTION)
 
 
 # Keywords no exercise asks for (notebook 6 teaches anyOf and $ref; the reference supports more). Each value meets
@@ -127,7 +128,7 @@ def test_unsupported_keyword_is_reported(harness, value, schema):
 
 @rule_id("keyword.additional-properties")
 @pytest.mark.points(1)
-@pytest.mark.rule("additionalProperties may itself be a schema that every undeclared property must satisfy.")
+@pytest.mark.rule(N_("additionalProperties may itself be a schema that every undeclared property must satisfy."))
 def test_additional_properties_schema(harness):
     """Undeclared properties are checked against an additionalProperties schema.
 
@@ -138,13 +139,13 @@ def test_additional_properties_schema(harness):
     # Keys of the cases' vocabulary, so a hidden run draws them (one-letter keys were the same on every grading).
     schema = {"type": "object", "additionalProperties": {"type": "string"}}
     expect_no_violations(check(harness, {"label": "x", "note": "y"}, schema), FUNCTION)
-    expect_violations(check(harness, {"label": "x", "note": 2}, schema), ["note"], "name the property with the wrong type.",
+    expect_violations(check(harness, {"label": "x", "note": 2}, schema), ["note"], N_("name the property with the wrong type."),
                       FUNCTION)
 
 
 # -- issue 10: malformed schemas, JSON equality, and the schemas real tools use ----------------------------------
 
-MALFORMED_RULE = ("A schema the validator cannot read (a keyword whose value has the wrong shape) is a reported problem: "
+MALFORMED_RULE = N_("A schema the validator cannot read (a keyword whose value has the wrong shape) is a reported problem: "
                   "never an exception, never a pass.")
 # Each broken part is reached by the value, so checking a keyword's value where it is used is enough.
 MALFORMED = {
@@ -177,7 +178,7 @@ def test_malformed_schema_is_reported(harness, value, schema):
     expect_violations(check(harness, value, schema), [], "", FUNCTION)
 
 
-EQUALITY_RULE = ("enum and const compare JSON values: 1 equals 1.0, a boolean equals only a boolean, and arrays and "
+EQUALITY_RULE = N_("enum and const compare JSON values: 1 equals 1.0, a boolean equals only a boolean, and arrays and "
                  "objects compare item by item at any depth.")
 NUMBER_ENUM = {"type": "object", "properties": {"scale": {"type": "number", "enum": [0.5, 1.0, 2.0]}}}
 JSON_EQUAL = {
@@ -228,7 +229,7 @@ def test_enum_refuses_bools_for_numbers_at_any_depth(harness, value, schema):
     expect_violations(check(harness, value, schema), [], "", FUNCTION)
 
 
-REAL_RULE = ("Real tool schemas validate: anyOf (Optional fields are anyOf with null) and $ref to $defs (nested and "
+REAL_RULE = N_("Real tool schemas validate: anyOf (Optional fields are anyOf with null) and $ref to $defs (nested and "
              "recursive models), as pydantic and MCP servers emit them.")
 # What pydantic v2's model_json_schema() emits, limited to the keywords notebook 6 teaches.
 OPTIONAL_INT = {"type": "object", "title": "ReadFile",
@@ -288,12 +289,12 @@ def test_real_tool_schema_refuses_invalid_arguments(harness, value, schema, ment
 
     Why: an anyOf whose options are all ignored, or a $ref that is not followed, lets anything through.
     """
-    expect_violations(check(harness, value, schema), mentions, "name the offending property.", FUNCTION)
+    expect_violations(check(harness, value, schema), mentions, N_("name the offending property."), FUNCTION)
 
 
 # -- issue 26: the closest anyOf option, and keywords that only annotate --------------------------------------------
 
-CLOSEST_RULE = ("When no anyOf option fits, the problem inside the option of the value's type is reported "
+CLOSEST_RULE = N_("When no anyOf option fits, the problem inside the option of the value's type is reported "
                 "(arguments.billing.zip is missing), not only that the value is none of the options.")
 CLOSEST = {
     "optional-model-missing-field": ({"to": {"street": "a", "zip": "b"}, "billing": {"street": "Main St 2"}}, ["zip"]),
@@ -313,10 +314,10 @@ def test_any_of_reports_the_problem_inside_the_closest_option(harness, value, me
     Why: every pydantic Optional[...] is an anyOf with null; 182 observations in issue 26's comparison said only
     "expected Address or null" where a field inside the address was wrong, which the model cannot act on.
     """
-    expect_violations(check(harness, value, NESTED), mentions, "name the field inside the option that fits.", FUNCTION)
+    expect_violations(check(harness, value, NESTED), mentions, N_("name the field inside the option that fits."), FUNCTION)
 
 
-ANNOTATIONS_RULE = ("Keywords that only annotate (title, description, format, x-... extensions, enumDescriptions, "
+ANNOTATIONS_RULE = N_("Keywords that only annotate (title, description, format, x-... extensions, enumDescriptions, "
                     "markdownDescription, contentEncoding, contentMediaType) change nothing: a value is judged as if "
                     "they were absent.")
 ANNOTATED = {

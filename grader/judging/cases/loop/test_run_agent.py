@@ -9,8 +9,9 @@ import pytest
 from grader.judging.expectations import expect_loop
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_
 
-GROUP = "The agent loop"
+GROUP = N_("The agent loop")
 ORDER = 1
 
 
@@ -53,7 +54,7 @@ ALARM = raw("set_alarm", hour=7, minute=30)
 BAD_ALARM = raw("set_alarm", hour="seven", minute=30)
 LIMITS = {"max_turns": 10, "tool_failures": 3, "model_retries": 2, "backoff": 0.5}
 
-ANSWER_RULE = ("The model gets the whole conversation each time: the task, then each reply followed by one tool message "
+ANSWER_RULE = N_("The model gets the whole conversation each time: the task, then each reply followed by one tool message "
                "per call, in order; every call is checked, a refused one answered with its observation as an error "
                "and never run, a valid one dispatched; a reply without calls is the answer (stop \"answered\").")
 ANSWERED = {
@@ -80,7 +81,7 @@ def test_a_run_ends_with_the_answer(harness, task, steps):
     expect_loop(harness.loop(task, steps, tools=TYPED_TOOLS, limits=LIMITS), TYPED_TOOLS)
 
 
-NO_PROGRESS_RULE = ("A call sent again exactly as one refused in an earlier turn is no progress: answer that turn, then "
+NO_PROGRESS_RULE = N_("A call sent again exactly as one refused in an earlier turn is no progress: answer that turn, then "
                     "stop with \"no_progress\" and the tool's name.")
 NO_PROGRESS = {
     "same-bad-call-next-turn": ("Wake me at seven.", [reply(("c1", BAD_ALARM)), reply(("c2", BAD_ALARM))]),
@@ -109,7 +110,7 @@ def test_the_same_refused_call_again_stops_the_run(harness, task, steps):
     expect_loop(harness.loop(task, steps, tools=TYPED_TOOLS, limits=LIMITS), TYPED_TOOLS)
 
 
-FAILURES_RULE = ("A tool's failures in a row (refused, or the tool raised) are counted across turns, in the order the "
+FAILURES_RULE = N_("A tool's failures in a row (refused, or the tool raised) are counted across turns, in the order the "
                  "calls were sent; a success of that tool starts its count again; at tool_failures the run stops after "
                  "that turn with \"tool_failures\" and the tool's name.")
 FAILURES = {
@@ -179,7 +180,7 @@ def test_the_failure_budget_is_the_callers(harness):
     expect_loop(harness.loop("Alarm.", steps, tools=TYPED_TOOLS, limits=limits), TYPED_TOOLS)
 
 
-TURNS_RULE = ("After max_turns replies from the model, answer the last reply's calls and stop with \"max_turns\"; a "
+TURNS_RULE = N_("After max_turns replies from the model, answer the last reply's calls and stop with \"max_turns\"; a "
               "stop for no progress or a tool's failures in the same turn comes first.")
 TURNS = {
     "three-turns": ([reply((f"c{i}", raw("get_time", timezone=f"UTC+{i}"))) for i in range(6)], 3),
@@ -205,7 +206,7 @@ def test_the_run_stops_after_max_turns(harness, steps, max_turns):
     expect_loop(harness.loop("Plan my trip.", steps, tools=TYPED_TOOLS, limits=limits), TYPED_TOOLS)
 
 
-RETRY_RULE = ("A model that raises TimeoutError or ConnectionError is asked again with the same conversation, at most "
+RETRY_RULE = N_("A model that raises TimeoutError or ConnectionError is asked again with the same conversation, at most "
               "model_retries times per request, after sleep(backoff * 2**k) before retry k; then the run stops with "
               "\"model_unavailable\". A retried request is no turn and costs the model no retry of its own.")
 RETRIES = {
@@ -237,7 +238,7 @@ def test_a_transient_model_error_is_retried_with_backoff(harness, steps, limits)
     expect_loop(harness.loop("Weather in Paris?", steps, tools=TYPED_TOOLS, limits=limits), TYPED_TOOLS)
 
 
-ERROR_RULE = ("A model that raises anything but TimeoutError or ConnectionError is not retried: the run stops at once "
+ERROR_RULE = N_("A model that raises anything but TimeoutError or ConnectionError is not retried: the run stops at once "
               "with \"model_error\", and run_agent itself never raises.")
 ERRORS = {
     "at-once": [error("RuntimeError", "invalid request: unknown model")],

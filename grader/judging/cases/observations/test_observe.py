@@ -13,12 +13,13 @@ from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import make_call
 from grader.judging.wordings import NUMBER, OBJECT, STRING
+from grader.translations import N_, say
 
-GROUP = "observe"
+GROUP = N_("observe")
 ORDER = 1
-CONTENT_RULE = ("The observation names the offending tool or field, what was expected and what came; it lists the "
+CONTENT_RULE = N_("The observation names the offending tool or field, what was expected and what came; it lists the "
                 "registered tools for an unknown name and the allowed fields for an extra one.")
-BOUND_RULE = "Observations are at most 2,000 characters and contain no traceback, even for a 1 MB call."
+BOUND_RULE = N_("Observations are at most 2,000 characters and contain no traceback, even for a 1 MB call.")
 
 
 def observe(harness, raw, tools=TYPED_TOOLS, times=1, around=True):
@@ -29,7 +30,7 @@ def observe(harness, raw, tools=TYPED_TOOLS, times=1, around=True):
 
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
-@pytest.mark.rule("A valid call needs no observation: observe returns None.")
+@pytest.mark.rule(N_("A valid call needs no observation: observe returns None."))
 @rule_id("observe.none-for-valid")
 @pytest.mark.parametrize("raw", [make_call("get_weather", {"city": "Paris"}), make_call("get_time", None)],
                          ids=["with-arguments", "null-arguments"])
@@ -42,18 +43,18 @@ def test_valid_call_gives_none(harness, raw):
 
 
 CONTENT = {
-    "unknown-tool": (make_call("get_forecast", {}), ["get_forecast", *TYPED_TOOLS], "name the unknown tool and list every registered tool."),
+    "unknown-tool": (make_call("get_forecast", {}), ["get_forecast", *TYPED_TOOLS], N_("name the unknown tool and list every registered tool.")),
     "extra-field": (make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), ["snooze", "hour", "minute", "label", "repeat"],
-                    "name the undeclared field and list the allowed ones."),
+                    N_("name the undeclared field and list the allowed ones.")),
     "wrong-type": (make_call("get_weather", {"city": "Paris", "units": 1}), ["units", STRING, NUMBER],
-                   "name the field, the expected type and what came."),
-    "missing-field": (make_call("convert_currency", {"amount": 3, "source": "EUR"}), ["target"], "name the missing field."),
-    "invalid-json": ('{"name": "get_weather", "arguments": {"city": Paris}}', ["json"], "say that the text is not valid JSON."),
-    "not-an-object": ("[1, 2]", [OBJECT], "say that a call must be a JSON object."),
+                   N_("name the field, the expected type and what came.")),
+    "missing-field": (make_call("convert_currency", {"amount": 3, "source": "EUR"}), ["target"], N_("name the missing field.")),
+    "invalid-json": ('{"name": "get_weather", "arguments": {"city": Paris}}', ["json"], N_("say that the text is not valid JSON.")),
+    "not-an-object": ("[1, 2]", [OBJECT], N_("say that a call must be a JSON object.")),
     "string-arguments": (make_call("get_weather", '{"city": "Paris"}'), ["arguments", OBJECT],
-                         "say that arguments must be an object, not a string."),
+                         N_("say that arguments must be an object, not a string.")),
     "three-problems": (make_call("set_alarm", {"hour": True, "snooze": 5, "label": 3}), ["hour", "minute", "snooze", "label"],
-                       "name every violation at once."),
+                       N_("name every violation at once.")),
 }
 
 
@@ -103,7 +104,7 @@ def test_observation_is_bounded(harness, raw):
 
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
-@pytest.mark.rule("The same call always gets the same observation (deterministic order and wording).")
+@pytest.mark.rule(N_("The same call always gets the same observation (deterministic order and wording)."))
 @rule_id("observe.deterministic")
 def test_observation_is_deterministic(harness):
     """Observing the same call twice gives the same text.
@@ -117,12 +118,12 @@ def test_observation_is_deterministic(harness):
     expect_observation(transcript)  # the call is invalid: "the same None twice" is no observation (an adversarial test)
     texts = [value for kind, value in transcript.returns if kind == "returned"]
     if len(texts) != 2 or texts[0] != texts[1]:
-        fail("observe gave two different texts for the same call; keep the order of problems fixed.")
+        fail(say("observe gave two different texts for the same call; keep the order of problems fixed."))
 
 
 # -- issue 10: the model's own text is never a traceback; listings fit the budget, not a fixed count ---------------
 
-OUTSIDE_RULE = ("Text the runtime did not write (the model's names and values) appears in the observation only as a "
+OUTSIDE_RULE = N_("Text the runtime did not write (the model's names and values) appears in the observation only as a "
                 "short line a model can act on, never as a Python traceback.")
 TRACEBACK = 'Traceback (most recent call last):\n  File "/srv/agent/tools.py", line 88, in run\nKeyError: \'city\''
 TRACEBACK_TEXT = {
@@ -146,7 +147,7 @@ def test_model_text_that_looks_like_a_traceback(harness, raw):
     expect_observation(observe(harness, raw))
 
 
-LISTING_RULE = ("The observation names every registered tool and every violation while the text fits 2,000 "
+LISTING_RULE = N_("The observation names every registered tool and every violation while the text fits 2,000 "
                 "characters; only when it cannot does it keep the most useful first (the closest names) and say how "
                 "many were left out.")
 MANY_TOOLS = {f"tool_{i:02}": {"required": {}, "optional": {}} for i in range(20)}
@@ -173,7 +174,7 @@ def test_every_registered_tool_is_listed_when_they_fit(harness, raw, tools):
     """
     tools = listing_drawn(harness, tools)
     expect_observation(observe(harness, raw, tools, around=False), list(tools),
-                       "list every registered tool: they fit in 2,000 characters.")
+                       N_("list every registered tool: they fit in 2,000 characters."))
 
 
 def _fresh_words(draw, count):
@@ -224,7 +225,7 @@ def test_closest_tool_comes_first_when_the_list_cannot_fit(harness):
     tools = {f"tool_{i:04}": {"required": {}, "optional": {}} for i in range(2000)}
     tools["lookup_sensor"] = {"required": {}, "optional": {}}
     expect_observation(observe(harness, make_call("lookup_sensr", {}), tools, around=False), ["lookup_sensor"],
-                       "when the list cannot fit, name the closest matches first (difflib.get_close_matches).")
+                       N_("when the list cannot fit, name the closest matches first (difflib.get_close_matches)."))
 
 
 WIDE = {"render_chart": {"required": {f"w{i:02}_px": int for i in range(12)}, "optional": {}},
@@ -246,7 +247,7 @@ def test_every_wrong_field_is_named_when_they_fit(harness, name, wrong):
     """
     fields = list(WIDE[name]["required"])
     expect_observation(observe(harness, make_call(name, {field: wrong for field in fields}), WIDE), fields,
-                       "name every field with a wrong type: they fit in 2,000 characters.")
+                       N_("name every field with a wrong type: they fit in 2,000 characters."))
 
 
 # -- what observe adds to the problems it is handed (an attacker's "\n".join(problems)[:2000] scored 30/30) --------
@@ -263,7 +264,7 @@ def handed(harness, call, problems):
     return harness.call(json.loads(raw), problems, encode_registry(tools))
 
 
-TERSE_RULE = ("When the call names a registered tool, the observation gives the way out from the registry: the "
+TERSE_RULE = N_("When the call names a registered tool, the observation gives the way out from the registry: the "
               "arguments that tool takes, whatever the problem sentences already say.")
 
 
@@ -285,7 +286,7 @@ def test_the_registry_gives_the_way_out_for_terse_problems(harness, call, proble
     to fix the call in its single retry. Joining the problems adds nothing (an adversarial test).
     """
     expect_observation(handed(harness, call, problems), mentions,
-                       "add the arguments the named tool takes, from tools, to the problems you were handed.")
+                       N_("add the arguments the named tool takes, from tools, to the problems you were handed."))
 
 
 @pytest.mark.points(1)
@@ -306,7 +307,7 @@ def test_a_problem_holding_a_traceback_is_described(harness, problems):
     expect_observation(handed(harness, call, problems))
 
 
-LEFT_OUT_RULE = ("When the problems cannot all fit in 2,000 characters, the observation keeps as many as fit and "
+LEFT_OUT_RULE = N_("When the problems cannot all fit in 2,000 characters, the observation keeps as many as fit and "
                  "says how many were left out.")
 
 
@@ -330,10 +331,11 @@ def test_problems_that_do_not_fit_are_counted(harness):
     named = sum(1 for i in range(count) if f"extra_{i:03}" in text)
     left_out = count - named
     if left_out <= 0:
-        fail(f"the observation cannot name all {count} problems within 2,000 characters, yet no problem is left out.")
+        fail(say("the observation cannot name all {count} problems within 2,000 characters, yet no problem is left "
+                 "out.", count=count))
     import re
 
     numbers = re.findall(r"\d+", text)
     if str(left_out) not in numbers and not (str(count) in numbers and str(named) in numbers):
-        fail("the observation leaves problems out without saying how many: say how many were left out "
-             "(for example \"and 54 more problems\").")
+        fail(say("the observation leaves problems out without saying how many: say how many were left out (for "
+                 "example \"and 54 more problems\")."))

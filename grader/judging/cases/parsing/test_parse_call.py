@@ -8,12 +8,13 @@ from grader.judging.expectations import expect_parse_error, expect_parsed, fail
 from grader.judging.rule_ids import params, rule_id
 from grader.judging.scripted_models import make_call
 from grader.judging.wordings import COMMA, NOT_A_JSON_NUMBER, OBJECT, REPEATED
+from grader.translations import N_, say
 
-GROUP = "parse_call"
+GROUP = N_("parse_call")
 ORDER = 1
 VIEW = "pair_with_texts"
-VALID_RULE = "A raw call that is exactly one JSON object parses to that object, unchanged; missing or null arguments become {}."
-INVALID_RULE = "Anything that is not exactly one JSON object gives (None, [problem]): reported, never raised, never repaired."
+VALID_RULE = N_("A raw call that is exactly one JSON object parses to that object, unchanged; missing or null arguments become {}.")
+INVALID_RULE = N_("Anything that is not exactly one JSON object gives (None, [problem]): reported, never raised, never repaired.")
 
 
 def parse(harness, raw, vary=True):
@@ -95,9 +96,9 @@ INVALID_RULES = {
 
 # What json.loads lets through, said without showing the hidden input.
 ACCEPTED_BY_JSON_LOADS = {
-    INVALID["nan"][0]: "json.loads accepts NaN and Infinity, which JSON does not have (see parse_constant)",
-    INVALID["duplicate-keys"][0]: "json.loads keeps the last of two equal keys, hiding an ambiguous call "
-                                  "(see object_pairs_hook)",
+    INVALID["nan"][0]: N_("json.loads accepts NaN and Infinity, which JSON does not have (see parse_constant)"),
+    INVALID["duplicate-keys"][0]: N_("json.loads keeps the last of two equal keys, hiding an ambiguous call "
+                                     "(see object_pairs_hook)"),
 }
 
 
@@ -114,7 +115,7 @@ def test_invalid_raw_call(harness, raw, mentions):
     one call, or a call encoded as a JSON string, parses fine and is still not a call: unwrapping or decoding
     it again is a repair (the capstone rejects both).
     """
-    expect_parse_error(parse(harness, raw), mentions, "say what is wrong with the text (not valid JSON, not an object, ...).",
+    expect_parse_error(parse(harness, raw), mentions, N_("say what is wrong with the text (not valid JSON, not an object, ...)."),
                        accepted=ACCEPTED_BY_JSON_LOADS.get(raw, ""))
 
 
@@ -134,7 +135,7 @@ def test_input_that_is_not_a_string(harness, raw):
 
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
-@pytest.mark.rule("Problems are short text: at most 2,000 characters, no traceback, even for 1 MB of input.")
+@pytest.mark.rule(N_("Problems are short text: at most 2,000 characters, no traceback, even for 1 MB of input."))
 @rule_id("parse.bounded")
 def test_problem_text_is_bounded(harness):
     """1 MB of invalid text gives a short problem.
@@ -157,12 +158,12 @@ def test_input_is_not_mutated_between_calls(harness):
     expect_parsed(transcript, {"name": "get_time", "arguments": {}})
     values = [v for kind, v in transcript.returns if kind == "returned"]
     if len(values) != 2 or json.dumps(values[0]) != json.dumps(values[1]):
-        fail("parse_call gave different results for the same text.")
+        fail(say("parse_call gave different results for the same text."))
 
 
 # -- issue 10: numbers a double cannot hold, and hints from the text itself ---------------------------------------
 
-FINITE_RULE = ("Every number must be finite: 1e400 is valid JSON syntax but json.loads turns it into inf; the problem "
+FINITE_RULE = N_("Every number must be finite: 1e400 is valid JSON syntax but json.loads turns it into inf; the problem "
                "names the field that holds it, at any depth.")
 NOT_FINITE = {
     "overflowing-argument": ('{"name": "set_budget", "arguments": {"amount": 1e400}}', "amount"),
@@ -182,11 +183,12 @@ def test_number_a_double_cannot_hold(harness, raw, field):
     Why: json.loads gives inf for 1e400 without complaint, parse_constant never sees it (it is not the
     word Infinity), and the reference dispatched {"amount": inf} (issue 10, kind 1).
     """
-    expect_parse_error(parse(harness, raw), [field], f"name the field whose number is not finite ({field}).",
-                       accepted="json.loads turns 1e400 into inf: check floats with math.isfinite (see parse_float)")
+    expect_parse_error(parse(harness, raw), [field], say("name the field whose number is not finite ({field}).", field=field),
+                       accepted=say("json.loads turns 1e400 into inf: check floats with math.isfinite (see "
+                                    "parse_float)"))
 
 
-COMMA_RULE = ("The hint is decided from the text at the error position, not from CPython's message: a stray comma "
+COMMA_RULE = N_("The hint is decided from the text at the error position, not from CPython's message: a stray comma "
               "before } or ] is named as a comma, on every Python version.")
 TRAILING_COMMAS = {
     "after-the-arguments": '{"name": "set_timer", "arguments": {"seconds": 300},}',
@@ -208,9 +210,9 @@ def test_trailing_comma_is_named_as_a_comma(harness, raw):
     differently again. The characters at and before the error position say what it is.
     """
     transcript = parse(harness, raw)
-    expect_parse_error(transcript, [COMMA], "name the stray comma (look at the text at and before exc.pos).")
+    expect_parse_error(transcript, [COMMA], N_("name the stray comma (look at the text at and before exc.pos)."))
     if "quote" in " ".join(transcript.result[1]).lower():
         # True of both kinds (a fresh learner read "here" as this case, an array, where CPython says "Expecting value").
-        fail("parse_call's problem text talks about quotes for a stray comma: before } CPython's message says 'Expecting "
-             "property name enclosed in double quotes' (before ] 'Expecting value'); decide the hint from the text, not "
-             "the message.")
+        fail(say("parse_call's problem text talks about quotes for a stray comma: before }} CPython's message says "
+                 "'Expecting property name enclosed in double quotes' (before ] 'Expecting value'); decide the hint "
+                 "from the text, not the message."))

@@ -13,11 +13,12 @@ from grader.judging.expectations import (
 )
 from grader.judging.registries import SEED_TOOLS, TYPED_TOOLS, encode_registry
 from grader.judging.rule_ids import params, rule_id
+from grader.translations import N_, _, say
 
-GROUP = "validate_call"
+GROUP = N_("validate_call")
 ORDER = 1
-VALID_RULE = "A call that names a registered tool with exactly the declared arguments, of the declared types, has no violations."
-INVALID_RULE = ("Every violation is reported: unregistered or non-string names, non-object arguments, missing required "
+VALID_RULE = N_("A call that names a registered tool with exactly the declared arguments, of the declared types, has no violations.")
+INVALID_RULE = N_("Every violation is reported: unregistered or non-string names, non-object arguments, missing required "
                 "fields, wrong types (bool is not int, 7.0 is not int, null is no type), undeclared fields.")
 
 
@@ -171,7 +172,7 @@ TWINS = {
     "arguments-is-a-string": ("get_forecast", {"city": "Paris"}, ["arguments"], (), False),
     "arguments-is-a-list": ("get_forecast", {"city": "Paris"}, ["arguments"], (), False),
 }
-SINGLES_OUT = "name the offending tool or field (and not a field that is fine)."
+SINGLES_OUT = N_("name the offending tool or field (and not a field that is fine).")
 
 
 def expect_singled_out(harness, case_id, problems, twin=None):
@@ -182,7 +183,7 @@ def expect_singled_out(harness, case_id, problems, twin=None):
     name, arguments, words, absent, whole = TWINS[case_id]
     text = twin_text(harness, *twin, drawn=True) if twin is not None else twin_text(harness, name, arguments)
     expect_says_what_is_wrong(" ".join(problems), text, words,
-                              "validate_call's problem text", SINGLES_OUT, absent=absent, whole=whole)
+                              say("validate_call's problem text"), SINGLES_OUT, absent=absent, whole=whole)
 
 
 def twin_text(harness, name, arguments, tools=TYPED_TOOLS, drawn=False):
@@ -224,7 +225,7 @@ def test_invalid_call(harness, case_id):
 
 @pytest.mark.points(2)
 @pytest.mark.gate("accepts")
-@pytest.mark.rule("Collect every violation before returning: one retry must be able to fix them all.")
+@pytest.mark.rule(N_("Collect every violation before returning: one retry must be able to fix them all."))
 @rule_id("schema.every-violation")
 def test_every_violation_is_reported(harness):
     """A call with four different violations gets all four reported.
@@ -236,7 +237,7 @@ def test_every_violation_is_reported(harness):
     """
     arguments = {"hour": True, "label": 3, "snooze": 5}
     twin_arguments = {"hour": 7, "minute": True, "label": "gym", "nap": 5}
-    fix = "name the mistyped hour and label, the missing minute and the undeclared snooze, one problem each."
+    fix = N_("name the mistyped hour and label, the missing minute and the undeclared snooze, one problem each.")
     made = templated(harness, [("set_alarm", arguments), ("set_alarm", twin_arguments)])
     if made is None:
         judged, twin_call, tools = ("set_alarm", arguments), ("set_alarm", twin_arguments), TYPED_TOOLS
@@ -245,16 +246,16 @@ def test_every_violation_is_reported(harness):
     problems = expect_violations(validate(harness, *judged, tools, drawn=made is not None),
                                  ["hour", "minute", "label", "snooze"], fix)
     if len(problems) < 4:
-        fail("validate_call returned fewer problems than the call has violations (four); report each violation as a "
-             "problem of its own, so that the observation can list them all.")
+        fail(say("validate_call returned fewer problems than the call has violations (four); report each violation "
+                 "as a problem of its own, so that the observation can list them all."))
     twin = twin_text(harness, *twin_call, tools, drawn=made is not None)
     expect_says_what_is_wrong(" ".join(problems), twin, ["hour", "label", "minute", "snooze"],
-                              "validate_call's problem text", fix, absent=["minute"])
+                              say("validate_call's problem text"), fix, absent=["minute"])
 
 
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
-@pytest.mark.rule("Both the name and the arguments are checked, even when the name is already wrong.")
+@pytest.mark.rule(N_("Both the name and the arguments are checked, even when the name is already wrong."))
 @rule_id("schema.name-and-arguments")
 def test_bad_name_and_bad_arguments_together(harness):
     """A non-string name and non-object arguments are both reported.
@@ -262,16 +263,16 @@ def test_bad_name_and_bad_arguments_together(harness):
     Why: stopping at the bad name leaves the model to discover the arguments problem on its last try.
     The arguments problem must be said more often than for the same bad name with object arguments.
     """
-    fix = "also say that arguments must be an object."
+    fix = N_("also say that arguments must be an object.")
     made = around(harness, [(42, "city=Paris"), (42, {"city": "Paris"})])
     (judged, twin), tools = made if made is not None else (((42, "city=Paris"), (42, {"city": "Paris"})), TYPED_TOOLS)
     problems = expect_violations(validate(harness, *judged, tools, drawn=made is not None), ["arguments"], fix)
     expect_says_what_is_wrong(" ".join(problems), twin_text(harness, *twin, tools, drawn=made is not None),
-                              ["arguments"], "validate_call's problem text", fix, whole=False)
+                              ["arguments"], say("validate_call's problem text"), fix, whole=False)
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("validate_call checks against the registry it is given, not a global copy.")
+@pytest.mark.rule(N_("validate_call checks against the registry it is given, not a global copy."))
 @rule_id("name.registry-given")
 def test_uses_the_registry_it_is_given(harness):
     """A tool that exists only in the registry passed in is valid; a seed tool missing from it is not.
@@ -287,7 +288,7 @@ def test_uses_the_registry_it_is_given(harness):
     # get_weather, and a validator that reads that copy would then pass for the wrong reason.
     made = around(harness, [("get_weather", {"city": "Paris"})], tools)
     expect_violations(validate(harness, "get_weather", {"city": "Paris"}, tools, registry_only=True) if made is None
-                      else validate(harness, *made[0][0], made[1], drawn=True), ["get_weather"], "name the unknown tool.")
+                      else validate(harness, *made[0][0], made[1], drawn=True), ["get_weather"], N_("name the unknown tool."))
 
 
 @pytest.mark.points(1)
@@ -308,7 +309,7 @@ def test_many_extra_fields_stay_bounded(harness):
 
 # -- issue 15: the name must be exactly a registered one; every repair a runtime might make is refused ----------------
 
-EXACT_RULE = ("The name must be exactly a registered one: no trimming, no prefix stripping, no case folding, no Unicode "
+EXACT_RULE = N_("The name must be exactly a registered one: no trimming, no prefix stripping, no case folding, no Unicode "
               "normalising, no closest match. A name that differs in anything is a violation, and the model is told.")
 WEATHER = {"city": "Paris"}
 ALARM = {"hour": 7, "minute": 30}
@@ -343,16 +344,16 @@ NEAR_MISS_NAMES = {
 }
 # What each kind is, for the feedback (the names themselves stay hidden).
 REPAIRS = {
-    "spacing": "spaces, tabs or line breaks around it (strip() is a repair)",
-    "invisible-characters": "an invisible character inside it (removing it is a repair)",
-    "prefix": "a prefix such as a namespace before it (dropping the prefix is a repair)",
-    "suffix": "something after it, such as parentheses (dropping it is a repair)",
-    "letter-case": "the case of its letters (lower() and casefold() are repairs)",
-    "look-alike-letters": "a letter that only looks like the registered one (Unicode normalising or transliterating is a repair)",
-    "separators": "its separators (swapping, dropping or adding them is a repair)",
-    "quoting": "quotes or brackets around it (stripping them is a repair)",
-    "escapes": "an escape sequence left in it (decoding it is a repair)",
-    "closest-match": "a few letters (picking the closest registered name is a repair: the model may have meant another tool)",
+    "spacing": N_("spaces, tabs or line breaks around it (strip() is a repair)"),
+    "invisible-characters": N_("an invisible character inside it (removing it is a repair)"),
+    "prefix": N_("a prefix such as a namespace before it (dropping the prefix is a repair)"),
+    "suffix": N_("something after it, such as parentheses (dropping it is a repair)"),
+    "letter-case": N_("the case of its letters (lower() and casefold() are repairs)"),
+    "look-alike-letters": N_("a letter that only looks like the registered one (Unicode normalising or transliterating is a repair)"),
+    "separators": N_("its separators (swapping, dropping or adding them is a repair)"),
+    "quoting": N_("quotes or brackets around it (stripping them is a repair)"),
+    "escapes": N_("an escape sequence left in it (decoding it is a repair)"),
+    "closest-match": N_("a few letters (picking the closest registered name is a repair: the model may have meant another tool)"),
 }
 
 
@@ -376,15 +377,15 @@ def test_name_that_is_almost_registered(harness, kind):
         transcript = validate(harness, name, arguments) if made is None else \
             validate(harness, *made[0][0], made[1], drawn=True)
         if returned(transcript) == []:
-            fail(f"validate_call accepted a tool name that differs from a registered one in {REPAIRS[kind]}. Look the "
-                 "name up exactly as it came (name in tools) and report anything else as an unknown tool, so the model "
-                 "is told.")
+            fail(say("validate_call accepted a tool name that differs from a registered one in {repairs}. Look the "
+                     "name up exactly as it came (name in tools) and report anything else as an unknown tool, so the "
+                     "model is told.", repairs=_(REPAIRS[kind])))
         expect_violations(transcript)
 
 
 @pytest.mark.points(1)
 @pytest.mark.gate("accepts")
-@pytest.mark.rule(INVALID_RULE + " Nesting never crashes the check.")
+@pytest.mark.rule(INVALID_RULE, N_("Nesting never crashes the check."))
 @rule_id("schema.never-raise")
 def test_deeply_nested_undeclared_field(harness):
     """An undeclared field nested 900 levels deep is a violation, not a crash.
@@ -393,7 +394,7 @@ def test_deeply_nested_undeclared_field(harness):
     RecursionError once about 100 frames are on the stack; the capstone has the same case.
     """
     nested = []
-    for _ in range(900):
+    for _level in range(900):
         nested = [nested]
     expect_violations(validate(harness, "get_weather", {"city": "Paris", "extra": nested}), ["extra"],
-                      "name the undeclared field without quoting all of it.")
+                      N_("name the undeclared field without quoting all of it."))

@@ -6,8 +6,9 @@ import pytest
 
 from grader.judging.expectations import fail, returned, strict_equal
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_, say
 
-GROUP = "A streamed turn"
+GROUP = N_("A streamed turn")
 ORDER = 2
 
 
@@ -70,16 +71,17 @@ def expect_message(harness, stream, expected, why):
     value = returned(harness.call(stream, function="assemble_turn"))
     if expected is None:
         if value is not None:
-            fail("A stream that did not finish (finish_reason \"length\", another reason, or none at all) carries no "
-                 "turn to answer: return None, so the model is asked again.")
+            fail(say("A stream that did not finish (finish_reason \"length\", another reason, or none at all) carries "
+                     "no turn to answer: return None, so the model is asked again."))
         return
     if value is None:
-        fail("This stream finished (finish_reason \"stop\" or \"tool_calls\"): return the message it carries, not None.")
+        fail(say("This stream finished (finish_reason \"stop\" or \"tool_calls\"): return the message it carries, not "
+                 "None."))
     if not strict_equal(value, expected):
         fail(why)
 
 
-JOIN_RULE = ("A call's pieces are joined by index, in arrival order: its id and name from its first piece (repeats add "
+JOIN_RULE = N_("A call's pieces are joined by index, in arrival order: its id and name from its first piece (repeats add "
              "nothing), its arguments the exact concatenation of every piece's arguments; the calls in the order they "
              "started; only the choice whose index is 0, and every chunk's delta, the last one too.")
 JOINED = {
@@ -140,12 +142,12 @@ def test_pieces_are_joined_by_index(harness, stream, expected):
     refuses valid calls; joining pieces of two calls by arrival instead of by index mixes their arguments.
     """
     expect_message(harness, stream, expected,
-                   "The message differs from what the stream carries: join each call's pieces by index, in order (id "
-                   "and name from its first piece, arguments concatenated exactly), keep the calls in the order they "
-                   "started, and put the text pieces together as content (None when there were none).")
+                   N_("The message differs from what the stream carries: join each call's pieces by index, in order (id "
+                      "and name from its first piece, arguments concatenated exactly), keep the calls in the order they "
+                      "started, and put the text pieces together as content (None when there were none)."))
 
 
-QUIRK_RULE = ("A piece with an id other than the call's at its index starts a new call; a piece without an index "
+QUIRK_RULE = N_("A piece with an id other than the call's at its index starts a new call; a piece without an index "
               "goes to the last call started, unless its id starts a new one.")
 QUIRKS = {
     # Gemini's OpenAI-compatible stream leaves index out (AstrBotDevs/AstrBot #6692).
@@ -175,11 +177,11 @@ def test_a_new_id_starts_a_new_call(harness, stream, expected):
     two JSON objects back to back as its arguments, and the model is told about a tool it never called.
     """
     expect_message(harness, stream, expected,
-                   "Two calls were joined into one, or one call split in two: a piece whose id differs from the call "
-                   "at its index starts a new call, and a piece without an index continues the last call started.")
+                   N_("Two calls were joined into one, or one call split in two: a piece whose id differs from the call "
+                      "at its index starts a new call, and a piece without an index continues the last call started."))
 
 
-KEEP_RULE = ("The joined arguments are kept exactly as the pieces spell them, valid JSON or not: they are checked "
+KEEP_RULE = N_("The joined arguments are kept exactly as the pieces spell them, valid JSON or not: they are checked "
              "once the turn is whole (answer_turn's check), never parsed or repaired while joining.")
 KEPT = {
     "invalid-json-kept": (chunks(start(0, "call_k1", "get_weather", '{"city": '), more(0, '"Paris"')),
@@ -202,10 +204,10 @@ def test_arguments_are_kept_as_streamed(harness, stream, expected):
     check after joining tells the model what is wrong in the very text it sent.
     """
     expect_message(harness, stream, expected,
-                   "The arguments must be the pieces joined exactly: not parsed, re-serialised, stripped or repaired.")
+                   N_("The arguments must be the pieces joined exactly: not parsed, re-serialised, stripped or repaired."))
 
 
-CUT_RULE = ("Only a finished stream is a turn: finish_reason \"stop\" or \"tool_calls\". A stream cut at max_tokens "
+CUT_RULE = N_("Only a finished stream is a turn: finish_reason \"stop\" or \"tool_calls\". A stream cut at max_tokens "
             "(\"length\"), withheld (\"content_filter\") or broken off (no finish_reason) gives None: ask again.")
 CUT = {
     "cut-at-max-tokens": chunks(start(0, "call_c1", "get_weather", '{"city": "Par'), finish="length"),
@@ -230,7 +232,7 @@ def test_a_stream_that_did_not_finish_is_no_turn(harness, stream):
     expect_message(harness, stream, None, "")
 
 
-TEXT_RULE = ("A stream of text only is a final answer: its content joined, no tool_calls key; content is None when no "
+TEXT_RULE = N_("A stream of text only is a final answer: its content joined, no tool_calls key; content is None when no "
              "text came (empty text is none).")
 TEXT = {
     "text-only": (chunks({"role": "assistant", "content": ""}, {"content": "Sunny, "}, {"content": "21 degrees."},
@@ -254,5 +256,5 @@ def test_a_text_stream_is_a_final_answer(harness, stream, expected):
     end has no choices at all, and reading choices[0] there raises IndexError.
     """
     expect_message(harness, stream, expected,
-                   "content is the text pieces joined, None when no text came (an empty text is none), and a stream "
-                   "without calls gives no tool_calls key.")
+                   N_("content is the text pieces joined, None when no text came (an empty text is none), and a stream "
+                      "without calls gives no tool_calls key."))

@@ -12,15 +12,16 @@ import pytest
 from grader.judging.expectations import expect_rejected_after_one_retry
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import make_call
+from grader.translations import N_
 
-GROUP = "Parsing the raw call"
+GROUP = N_("Parsing the raw call")
 ORDER = 1
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
 VALID = make_call("get_weather", {"city": "Paris"})
-NOT_JSON_RULE = "The raw call must be exactly one JSON object; text that is not JSON is rejected with error text, never repaired."
+NOT_JSON_RULE = N_("The raw call must be exactly one JSON object; text that is not JSON is rejected with error text, never repaired.")
 
 
 @pytest.mark.points(1)
@@ -108,7 +109,7 @@ NON_OBJECTS = {
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("A call is a JSON object; valid JSON of another kind (array, null, number, string) is rejected, not crashed on.")
+@pytest.mark.rule(N_("A call is a JSON object; valid JSON of another kind (array, null, number, string) is rejected, not crashed on."))
 @rule_id("parse.object")
 @pytest.mark.parametrize("raw", list(NON_OBJECTS.values()), ids=list(NON_OBJECTS))
 def test_json_that_is_not_an_object(harness, raw):

@@ -17,14 +17,15 @@ from grader.judging.expectations import (
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import make_call
+from grader.translations import N_
 
-GROUP = "Tool names"
+GROUP = N_("Tool names")
 ORDER = 2
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
-NAME_RULE = "The tool name must be a string naming a registered tool, exactly; anything else is rejected before anything runs."
+NAME_RULE = N_("The tool name must be a string naming a registered tool, exactly; anything else is rejected before anything runs.")
 
 
 @pytest.mark.points(1)
@@ -80,7 +81,7 @@ def test_name_that_is_not_a_string(harness, name):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule(NAME_RULE + " No case-folding or trimming: that would be a repair.")
+@pytest.mark.rule(NAME_RULE, N_("No case-folding or trimming: that would be a repair."))
 @rule_id("name.exact")
 @pytest.mark.parametrize("name", ["Get_Weather", " get_weather", "get_weather\n", "functions.get_weather"],
                          ids=["other-case", "leading-space", "trailing-newline", "namespaced"])
@@ -95,7 +96,7 @@ def test_name_that_is_almost_right(harness, name):
 
 @pytest.mark.points(2)
 @pytest.mark.gate("rejects")
-@pytest.mark.rule("TOOLS is read when a call arrives: the grader installs its own registry before each case.")
+@pytest.mark.rule(N_("TOOLS is read when a call arrives: the grader installs its own registry before each case."))
 @rule_id("name.registry-given", "seed.tools-at-call-time")
 def test_registry_is_read_at_call_time(harness):
     """A tool that is only in the grader's installed registry is dispatched.
@@ -109,7 +110,7 @@ def test_registry_is_read_at_call_time(harness):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("TOOLS is read when a call arrives: a tool missing from the installed registry is unknown.")
+@pytest.mark.rule(N_("TOOLS is read when a call arrives: a tool missing from the installed registry is unknown."))
 @rule_id("name.registry-given", "seed.tools-at-call-time")
 def test_tool_removed_from_registry(harness):
     """A seed tool that is not in the grader's installed registry is rejected.

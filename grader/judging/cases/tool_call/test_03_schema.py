@@ -16,17 +16,18 @@ from grader.judging.expectations import expect_dispatched, expect_mentions, expe
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import params, rule_id
 from grader.judging.scripted_models import make_call
+from grader.translations import N_, say
 
-GROUP = "Arguments against the schema"
+GROUP = N_("Arguments against the schema")
 ORDER = 3
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
-REQUIRED_RULE = "Every required argument must be present; missing or null arguments count as {}."
-TYPE_RULE = "Every argument must have its declared type: bool is not an integer, 7.0 is not an integer, null is no type, and nothing is converted."
-EXTRA_RULE = "No argument may be undeclared: every key must be listed in the tool's required or optional fields."
-SHAPE_RULE = "arguments must be a JSON object (or missing/null, meaning {}); a list, number or string is rejected, even a string that holds JSON."
+REQUIRED_RULE = N_("Every required argument must be present; missing or null arguments count as {}.")
+TYPE_RULE = N_("Every argument must have its declared type: bool is not an integer, 7.0 is not an integer, null is no type, and nothing is converted.")
+EXTRA_RULE = N_("No argument may be undeclared: every key must be listed in the tool's required or optional fields.")
+SHAPE_RULE = N_("arguments must be a JSON object (or missing/null, meaning {}); a list, number or string is rejected, even a string that holds JSON.")
 
 
 @pytest.mark.points(1)
@@ -68,8 +69,8 @@ def test_arguments_null(harness):
     """
     transcript = harness.run(make_call("get_weather", None), vary="template")
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["city"], "The observation",
-                    "treat null arguments as {} and name the missing required field.")
+    expect_mentions(transcript.observations[0], ["city"], say("The observation"),
+                    say("treat null arguments as {{}} and name the missing required field."))
     expect_dispatched_when_nothing_is_required(harness, None)
 
 
@@ -123,7 +124,7 @@ NULL_VALUES = {"required": {"city": None}, "optional": {"city": "Paris", "units"
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule(TYPE_RULE + " An optional argument is left out, not sent as null.")
+@pytest.mark.rule(TYPE_RULE, N_("An optional argument is left out, not sent as null."))
 @rule_id("schema.null")
 @pytest.mark.parametrize("arguments", list(NULL_VALUES.values()), ids=list(NULL_VALUES))
 def test_null_value(harness, arguments):

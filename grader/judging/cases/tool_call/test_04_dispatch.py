@@ -17,14 +17,15 @@ from grader.judging.expectations import (
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import make_call
+from grader.translations import N_, say
 
-GROUP = "Dispatching valid calls"
+GROUP = N_("Dispatching valid calls")
 ORDER = 4
 
 # Accepting is only worth points when invalid input is refused (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("rejects")
 
-DISPATCH_RULE = "A call that passes every check is dispatched once, exactly as sent, without asking the model; dispatch's result is returned unchanged."
+DISPATCH_RULE = N_("A call that passes every check is dispatched once, exactly as sent, without asking the model; dispatch's result is returned unchanged.")
 
 VALID_CALLS = {
     "required-only": ("get_weather", {"city": "Lyon"}),
@@ -56,7 +57,7 @@ def test_valid_call(harness, name, arguments):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule(DISPATCH_RULE + " Missing or null arguments mean {}.")
+@pytest.mark.rule(DISPATCH_RULE, N_("Missing or null arguments mean {}."))
 @rule_id("dispatch.unchanged", "parse.arguments-default")
 @pytest.mark.parametrize("arguments", [None, ...], ids=["null-arguments", "no-arguments-key"])
 def test_missing_arguments_mean_empty_object(harness, arguments):
@@ -99,7 +100,7 @@ def test_unicode_escapes_in_name(harness):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("On success, the runtime returns exactly what dispatch returned, whatever its type.")
+@pytest.mark.rule(N_("On success, the runtime returns exactly what dispatch returned, whatever its type."))
 @rule_id("dispatch.result")
 def test_dispatch_result_returned_unchanged(harness):
     """When dispatch returns a plain string, that string is the result.
@@ -112,5 +113,5 @@ def test_dispatch_result_returned_unchanged(harness):
                              vary="dispatch")
     finished(transcript)
     if not strict_equal(transcript.result, reply):
-        fail(f"{transcript.function} did not return dispatch's result unchanged; return exactly what dispatch returns.", transcript)
+        fail(say("{function} did not return dispatch's result unchanged; return exactly what dispatch returns.", function=transcript.function), transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Nairobi"})

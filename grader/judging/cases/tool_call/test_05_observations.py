@@ -28,16 +28,17 @@ from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, FixesWhatIsNamed, make_call
 from grader.judging.wordings import NUMBER, OBJECT, STRING
+from grader.translations import N_, say
 
-GROUP = "Error observations"
+GROUP = N_("Error observations")
 ORDER = 5
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
-ALL_AT_ONCE_RULE = ("The observation names every violation of the call at once, so that the single retry can fix "
+ALL_AT_ONCE_RULE = N_("The observation names every violation of the call at once, so that the single retry can fix "
                     "them all (the seed's sample reported only the first).")
-CONTENT_RULE = ("The observation says what is wrong: it names the offending tool or field (more often than when that "
+CONTENT_RULE = N_("The observation says what is wrong: it names the offending tool or field (more often than when that "
                 "field is fine), what was expected and what came; it lists the registered tools for an unknown name and "
                 "the allowed fields for an extra one.")
 REMOVE = FixesWhatIsNamed.REMOVE
@@ -57,8 +58,9 @@ def expect_fixed_in_one_retry(transcript, name, arguments):
     """The careful model's retry must be dispatched; if it was rejected, the first observation missed a violation."""
     finished(transcript)
     if not transcript.dispatches and isinstance(transcript.result, dict) and transcript.result.get("status") == "rejected":
-        fail("The model fixed exactly what the observation named, and the retry still failed: the observation left out "
-             "at least one violation. Collect every violation before building the observation, not just the first.",
+        fail(say("The model fixed exactly what the observation named, and the retry still failed: the observation "
+                 "left out at least one violation. Collect every violation before building the observation, not just "
+                 "the first."),
              transcript)
     expect_dispatched(transcript, name, arguments)
 
@@ -124,8 +126,8 @@ def test_unknown_tool_lists_registered_tools(harness):
     """
     transcript = harness.run(make_call("get_forecast", {"city": "Paris"}), tools=TYPED_TOOLS, vary=True)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["get_forecast", *TYPED_TOOLS], "The observation",
-                    "name the unknown tool and list every registered tool from TOOLS.")
+    expect_mentions(transcript.observations[0], ["get_forecast", *TYPED_TOOLS], say("The observation"),
+                    say("name the unknown tool and list every registered tool from TOOLS."))
 
 
 @pytest.mark.points(1)
@@ -139,8 +141,8 @@ def test_extra_field_lists_allowed_fields(harness):
     transcript = harness.run(make_call("set_alarm", {"hour": 7, "minute": 0, "snooze": 5}), tools=TYPED_TOOLS,
                              vary="template")
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["snooze", "hour", "minute", "label", "repeat"], "The observation",
-                    "name the undeclared field and list the fields the tool allows.")
+    expect_mentions(transcript.observations[0], ["snooze", "hour", "minute", "label", "repeat"], say("The observation"),
+                    say("name the undeclared field and list the fields the tool allows."))
 
 
 @pytest.mark.points(1)
@@ -160,12 +162,12 @@ def test_wrong_type_names_field_and_types(harness):
                                                    make_call("get_weather", {"city": 7500001, "units": ""})])
     transcript = harness.run(judged, tools=tools)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["units", STRING, NUMBER], "The observation",
-                    "name the field (units), the expected type (string) and what was received (an integer).")
+    expect_mentions(transcript.observations[0], ["units", STRING, NUMBER], say("The observation"),
+                    say("name the field (units), the expected type (string) and what was received (an integer)."))
     twin = harness.twin_observation(twin_raw, tools)
-    fix = "name the field whose type is wrong (units here, city in the same call with the mistake moved)."
-    expect_says_what_is_wrong(transcript.observations[0], twin, ["units"], "The observation", fix)
-    expect_says_what_is_wrong(twin, transcript.observations[0], ["city"], "The observation", fix)
+    fix = N_("name the field whose type is wrong (units here, city in the same call with the mistake moved).")
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["units"], say("The observation"), fix)
+    expect_says_what_is_wrong(twin, transcript.observations[0], ["city"], say("The observation"), fix)
 
 
 @pytest.mark.points(1)
@@ -181,11 +183,11 @@ def test_missing_field_is_named(harness):
                                                   TYPED_TOOLS)
     transcript = harness.run(judged, tools=tools)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["target"], "The observation", "name the missing required field.")
+    expect_mentions(transcript.observations[0], ["target"], say("The observation"), say("name the missing required field."))
     twin = harness.twin_observation(twin_raw, tools)
-    fix = "name the missing required field (target here, source when source is the one left out)."
-    expect_says_what_is_wrong(transcript.observations[0], twin, ["target"], "The observation", fix, absent=["target"])
-    expect_says_what_is_wrong(twin, transcript.observations[0], ["source"], "The observation", fix, absent=["source"])
+    fix = N_("name the missing required field (target here, source when source is the one left out).")
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["target"], say("The observation"), fix, absent=["target"])
+    expect_says_what_is_wrong(twin, transcript.observations[0], ["source"], say("The observation"), fix, absent=["source"])
 
 
 @pytest.mark.points(1)
@@ -198,10 +200,11 @@ def test_invalid_json_is_called_invalid_json(harness):
     """
     transcript = harness.run('{"name": "get_weather", "arguments": {"city": Paris}}', vary=True)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["json"], "The observation", "say that the call is not valid JSON.")
+    expect_mentions(transcript.observations[0], ["json"], say("The observation"), say("say that the call is not valid "
+                                                                                 "JSON."))
     twin = harness.twin_observation(make_call("get_weather", {}))
-    expect_says_what_is_wrong(transcript.observations[0], twin, ["json"], "The observation",
-                              "say that the call is not valid JSON (and do not say so about a call that is).", whole=False)
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["json"], say("The observation"),
+                              say("say that the call is not valid JSON (and do not say so about a call that is)."), whole=False)
 
 
 @pytest.mark.points(1)
@@ -215,15 +218,15 @@ def test_non_object_arguments_are_named(harness):
     """
     transcript = harness.run(make_call("get_weather", '{"city": "Paris"}'), vary=True)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.observations[0], ["arguments", OBJECT], "The observation",
-                    "say that arguments must be a JSON object.")
+    expect_mentions(transcript.observations[0], ["arguments", OBJECT], say("The observation"),
+                    say("say that arguments must be a JSON object."))
     twin = harness.twin_observation(make_call("get_forecast", {"city": "Paris"}))
-    expect_says_what_is_wrong(transcript.observations[0], twin, ["arguments"], "The observation",
-                              "say that arguments must be a JSON object (and do not say so when it is one).", whole=False)
+    expect_says_what_is_wrong(transcript.observations[0], twin, ["arguments"], say("The observation"),
+                              say("say that arguments must be a JSON object (and do not say so when it is one)."), whole=False)
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("When the retry also fails, the rejection's error describes the last attempt, not the first.")
+@pytest.mark.rule(N_("When the retry also fails, the rejection's error describes the last attempt, not the first."))
 @rule_id("retry.last-attempt")
 def test_error_describes_the_last_attempt(harness):
     """After an unknown tool and then a missing field, the error is about the missing field.
@@ -235,11 +238,11 @@ def test_error_describes_the_last_attempt(harness):
     transcript = harness.run(make_call("weather", {"units": "metric"}), model=model, vary=True)
     expect_rejected(transcript)
     expect_one_retry(transcript)
-    expect_mentions(transcript.result["error"], ["city"], "The rejection's error",
-                    "describe the second (last) attempt, whose problem is the missing 'city'.")
+    expect_mentions(transcript.result["error"], ["city"], say("The rejection's error"),
+                    say("describe the second (last) attempt, whose problem is the missing 'city'."))
     # The twin's last attempt names city but is wrong for another reason (an unknown tool).
     twin = harness.run(make_call("weather", {"units": "metric"}), model=Answers(make_call("weather", {"city": "Lyon"})))
     finished(twin)
     twin_error = twin.result.get("error") if isinstance(twin.result, dict) else None
-    expect_says_what_is_wrong(transcript.result["error"], twin_error, ["city"], "The rejection's error",
-                              "describe the last attempt, whose problem is the missing 'city'.", absent=["city"])
+    expect_says_what_is_wrong(transcript.result["error"], twin_error, ["city"], say("The rejection's error"),
+                              say("describe the last attempt, whose problem is the missing 'city'."), absent=["city"])

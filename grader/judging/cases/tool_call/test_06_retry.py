@@ -21,14 +21,15 @@ from grader.judging.expectations import (
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, Fails, NeverCorrects, make_call
 from grader.judging.wordings import RETRY_FAILED
+from grader.translations import N_, say
 
-GROUP = "Bounded retry"
+GROUP = N_("Bounded retry")
 ORDER = 6
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
-BUDGET_RULE = "An invalid call gets exactly one retry (one call to ask_model); after that, a rejection with error text."
+BUDGET_RULE = N_("An invalid call gets exactly one retry (one call to ask_model); after that, a rejection with error text.")
 VALID = make_call("get_weather", {"city": "Bogotá"})  # not the visible cases' Paris: hidden cases must not be guessable
 INVALID = make_call("get_weather", {"city": 75001})
 
@@ -58,7 +59,8 @@ def test_model_answers_garbage(harness):
     transcript = harness.run(INVALID, model=Answers("Sorry, I cannot help with that."), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
-    expect_mentions(transcript.result["error"], ["json"], "The rejection's error", "say that the retry was not valid JSON.")
+    expect_mentions(transcript.result["error"], ["json"], say("The rejection's error"), say("say that the retry was not "
+                                                                                       "valid JSON."))
 
 
 @pytest.mark.points(1)
@@ -76,7 +78,7 @@ def test_model_answers_none(harness):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("If ask_model itself raises, the runtime returns a rejection that says the retry failed; it never raises.")
+@pytest.mark.rule(N_("If ask_model itself raises, the runtime returns a rejection that says the retry failed; it never raises."))
 @rule_id("retry.model-fails")
 @pytest.mark.parametrize("error", ["ConnectionError", "TimeoutError", "RuntimeError"])
 def test_model_call_fails(harness, error):
@@ -88,12 +90,12 @@ def test_model_call_fails(harness, error):
     transcript = harness.run(INVALID, model=Fails(error, "upstream model API unavailable"), vary="template")
     expect_rejected(transcript)
     expect_one_retry(transcript)
-    expect_mentions(transcript.result["error"], [RETRY_FAILED], "The rejection's error",
-                    "say that the retry failed because the model could not be asked.")
+    expect_mentions(transcript.result["error"], [RETRY_FAILED], say("The rejection's error"),
+                    say("say that the retry failed because the model could not be asked."))
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule(BUDGET_RULE + " A fixed call is checked from the start and then dispatched.")
+@pytest.mark.rule(BUDGET_RULE, N_("A fixed call is checked from the start and then dispatched."))
 @rule_id("retry.checked-from-the-start")
 @pytest.mark.parametrize("first", [INVALID, '{"name": "get_weather", "arguments": {"city": "Par', "[]"],
                          ids=["after-wrong-type", "after-truncated-json", "after-non-object"])
@@ -109,7 +111,7 @@ def test_valid_retry_is_dispatched(harness, first):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule(BUDGET_RULE + " The budget is per call: each new call gets its own retry.")
+@pytest.mark.rule(BUDGET_RULE, N_("The budget is per call: each new call gets its own retry."))
 @rule_id("retry.per-call")
 def test_each_call_gets_its_own_retry(harness):
     """Two invalid calls handled one after the other each get one retry.
@@ -120,18 +122,17 @@ def test_each_call_gets_its_own_retry(harness):
     transcript = harness.run([INVALID, INVALID], vary=True)
     finished(transcript)
     if len(transcript.returns) != 2:
-        fail("The second call did not finish.")
+        fail(say("The second call did not finish."))
     if transcript.dispatches:
-        fail("A call that should have been rejected was dispatched.", transcript)
+        fail(say("A call that should have been rejected was dispatched."), transcript)
     if len(transcript.observations) != 2:
         # Fewer or more, never the count: a submission could choose it from the hidden input.
-        fail(f"Two invalid calls in a row did not get one retry each; keep the retry count local to "
-             f"{transcript.function}.", transcript)
+        fail(say("Two invalid calls in a row did not get one retry each; keep the retry count local to {function}.", function=transcript.function), transcript)
     expect_rejected(transcript)
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("A valid call is dispatched at once: ask_model is never called for it.")
+@pytest.mark.rule(N_("A valid call is dispatched at once: ask_model is never called for it."))
 @rule_id("retry.no-retry-when-valid")
 def test_valid_call_after_invalid_call(harness):
     """A valid call that follows a rejected one is dispatched without a retry.
@@ -142,8 +143,8 @@ def test_valid_call_after_invalid_call(harness):
     transcript = harness.run([INVALID, VALID], vary="dispatch")  # VALID is dispatched with its drawn fields
     finished(transcript)
     if len(transcript.observations) != 1:
-        fail("ask_model was not called exactly once over an invalid and then a valid call; expected once (only for the "
-             "invalid one).", transcript)
+        fail(say("ask_model was not called exactly once over an invalid and then a valid call; expected once (only "
+                 "for the invalid one)."), transcript)
     transcript.observations.clear()
     expect_no_retry(transcript)
     expect_dispatched(transcript, "get_weather", {"city": "Bogotá"})

@@ -15,15 +15,16 @@ from grader.judging.expectations import (
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import make_call
+from grader.translations import N_, say
 
-GROUP = "Huge and deeply nested input"
+GROUP = N_("Huge and deeply nested input")
 ORDER = 7
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
-NEVER_RAISE_RULE = "The runtime never raises, whatever the input: deep nesting and huge calls end in a rejection."
-BOUND_RULE = "Observations and errors are at most 2,000 characters, even for a 1 MB call: quote values briefly, never the whole call."
+NEVER_RAISE_RULE = N_("The runtime never raises, whatever the input: deep nesting and huge calls end in a rejection.")
+BOUND_RULE = N_("Observations and errors are at most 2,000 characters, even for a 1 MB call: quote values briefly, never the whole call.")
 MEGABYTE = 1024 * 1024
 
 
@@ -79,7 +80,7 @@ def test_integer_with_too_many_digits(harness):
                              vary=True)
     finished(transcript)
     if transcript.dispatches:
-        fail("An integer too long for Python's json module cannot have been parsed exactly; reject the call.", transcript)
+        fail(say("An integer too long for Python's json module cannot have been parsed exactly; reject the call."), transcript)
     expect_rejected(transcript)
 
 
@@ -142,7 +143,7 @@ def test_huge_invalid_json(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
-@pytest.mark.rule("A large valid call is dispatched exactly as sent; size alone is not a violation.")
+@pytest.mark.rule(N_("A large valid call is dispatched exactly as sent; size alone is not a violation."))
 @rule_id("dispatch.unchanged", "parse.unchanged")
 def test_huge_valid_call(harness):
     """A valid call carrying a 1 MB string is dispatched unchanged.
@@ -158,7 +159,7 @@ def test_huge_valid_call(harness):
 
 @pytest.mark.points(1)
 @pytest.mark.gate("rejects")
-@pytest.mark.rule("A valid call is dispatched exactly as sent, whatever characters its strings hold.")
+@pytest.mark.rule(N_("A valid call is dispatched exactly as sent, whatever characters its strings hold."))
 @rule_id("dispatch.unchanged", "parse.unchanged")
 def test_unpaired_surrogate_value(harness):
     """A valid call whose string holds an unpaired surrogate (\\ud800) is dispatched unchanged.

@@ -21,8 +21,9 @@ from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, make_call
 from grader.judging.wordings import OBJECT, OBJECT_OR_LIST
 from grader.paths import REAL_CALLS_PATH
+from grader.translations import N_, say
 
-GROUP = "Real malformed calls"
+GROUP = N_("Real malformed calls")
 ORDER = 8
 
 with open(REAL_CALLS_PATH, encoding="utf-8") as _handle:
@@ -30,17 +31,17 @@ with open(REAL_CALLS_PATH, encoding="utf-8") as _handle:
 
 # What the observation must mention for each category, so the model can act on it.
 MUST_MENTION = {
-    "hallucinated tool name": (["get_weather", "read_file", "web_search"], "list the registered tools."),
-    "junk-prefixed name + trailing whitespace": (["get_weather", "read_file"], "list the registered tools."),
-    "arguments double-encoded as string": ([("json",)], "say that the text is not valid JSON."),
-    "arguments not an object": (["arguments"], "say that arguments must be an object."),
-    "missing required field": (["search_depth"], "name the missing required field."),
-    "null arguments": (["city"], "treat null arguments as {} and name the missing required field."),
-    "Python literal (single quotes)": (["arguments"], "say that arguments must be an object."),
-    "markdown fence + args as string": ([("json",)], "say that the text is not valid JSON."),
-    "arguments flattened to top level": (["args.city", "args"], "name the undeclared fields and the missing one."),
-    "malformed JSON": (["arguments"], "say that arguments must be an object."),
-    "parallel calls as a list": ([OBJECT], "say that a call must be a JSON object."),
+    "hallucinated tool name": (["get_weather", "read_file", "web_search"], N_("list the registered tools.")),
+    "junk-prefixed name + trailing whitespace": (["get_weather", "read_file"], N_("list the registered tools.")),
+    "arguments double-encoded as string": ([("json",)], N_("say that the text is not valid JSON.")),
+    "arguments not an object": (["arguments"], N_("say that arguments must be an object.")),
+    "missing required field": (["search_depth"], N_("name the missing required field.")),
+    "null arguments": (["city"], N_("treat null arguments as {} and name the missing required field.")),
+    "Python literal (single quotes)": (["arguments"], N_("say that arguments must be an object.")),
+    "markdown fence + args as string": ([("json",)], N_("say that the text is not valid JSON.")),
+    "arguments flattened to top level": (["args.city", "args"], N_("name the undeclared fields and the missing one.")),
+    "malformed JSON": (["arguments"], N_("say that arguments must be an object.")),
+    "parallel calls as a list": ([OBJECT], N_("say that a call must be a JSON object.")),
 }
 
 
@@ -86,8 +87,8 @@ def _slug(entry):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("A malformed call is never dispatched: it is rejected with an observation that names its problem, "
-                  "and the corrected retry is dispatched.")
+@pytest.mark.rule(N_("A malformed call is never dispatched: it is rejected with an observation that names its problem, "
+                     "and the corrected retry is dispatched."))
 @rule_id("observe.content", "retry.checked-from-the-start")
 @pytest.mark.parametrize("entry", [pytest.param(e, id=_slug(e), marks=rule_id(*REAL_CALL_RULES[e["category"]]))
                                    for e in REAL_CALLS])
@@ -105,10 +106,10 @@ def test_real_malformed_call(harness, entry):
                              vary=True)
     expect_one_retry(transcript)
     words, fix = MUST_MENTION[entry["category"]]
-    expect_mentions(transcript.observations[0], words, "The observation", fix)
+    expect_mentions(transcript.observations[0], words, say("The observation"), fix)
     expect_dispatched(transcript, "get_weather", arguments)
     if entry["category"] in TWINS:
         twin_raw, named, absent, whole = TWINS[entry["category"]]
         twin = harness.twin_observation(twin_raw, tools=REAL_CALL_TOOLS)
         expect_says_what_is_wrong(transcript.observations[0], twin,
-                                  named, "The observation", fix, absent=absent, whole=whole)
+                                  named, say("The observation"), fix, absent=absent, whole=whole)

@@ -23,15 +23,16 @@ from grader.judging.expectations import (
 from grader.judging.rule_ids import rule_id
 from grader.judging.scripted_models import Answers, Fails, FixesWhatIsNamed, make_call
 from grader.judging.wordings import COMMA, RETRY_FAILED
+from grader.translations import N_, say
 
-GROUP = "Malformed calls from public bug reports"
+GROUP = N_("Malformed calls from public bug reports")
 ORDER = 9
 
 # Refusing is only worth points when valid input is accepted (see grader/judging/canaries.py).
 pytestmark = pytest.mark.gate("accepts")
 
 BUDGET_TOOLS = {"set_budget": {"required": {"amount": float}, "optional": {"caps": list, "policy": dict}}}
-FINITE_RULE = "A number a double cannot hold (1e400) is rejected wherever it is, and the observation names its field."
+FINITE_RULE = N_("A number a double cannot hold (1e400) is rejected wherever it is, and the observation names its field.")
 
 
 @pytest.mark.points(1)
@@ -54,14 +55,14 @@ def test_number_out_of_double_range(harness, arguments, field, twin):
                              model=Answers(make_call("set_budget", fixed)), tools=BUDGET_TOOLS, vary=True)
     expect_one_retry(transcript)
     twin_text = harness.twin_observation('{"name": "set_budget", "arguments": ' + twin + "}", tools=BUDGET_TOOLS)
-    expect_says_what_is_wrong(transcript.observations[0], twin_text, [field], "The observation",
-                              f"Name the field whose number is not finite ({field}).")
+    expect_says_what_is_wrong(transcript.observations[0], twin_text, [field], say("The observation"),
+                              say("Name the field whose number is not finite ({field}).", field=field))
     expect_dispatched(transcript, "set_budget", fixed)
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("NaN, Infinity and -Infinity, which json.loads accepts although JSON has no such numbers, are "
-                  "rejected wherever they are, never dispatched.")
+@pytest.mark.rule(N_("NaN, Infinity and -Infinity, which json.loads accepts although JSON has no such numbers, are "
+                     "rejected wherever they are, never dispatched."))
 @rule_id("parse.json-only")
 @pytest.mark.parametrize("arguments", [
     '{"amount": NaN}',
@@ -83,7 +84,7 @@ def test_numbers_json_does_not_have(harness, arguments):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("An error from ask_model is reduced to a line a model can act on: the rejection never carries a traceback.")
+@pytest.mark.rule(N_("An error from ask_model is reduced to a line a model can act on: the rejection never carries a traceback."))
 @rule_id("retry.model-fails", "retry.no-traceback")
 @pytest.mark.parametrize("error, message", [
     ("RuntimeError", "proxy error: 'choices'\nTraceback (most recent call last):\n  File \"/opt/proxy/app.py\", line 412, "
@@ -99,13 +100,13 @@ def test_model_client_error_with_a_traceback(harness, error, message):
     """
     transcript = harness.run(make_call("get_weather", {"city": 75001}), model=Fails(error, message), vary=True)
     expect_rejected_after_one_retry(transcript)
-    expect_mentions(transcript.result["error"], [RETRY_FAILED], "The rejection's error",
-                    "say that asking the model again failed (the exception's type, its first line at most).")
+    expect_mentions(transcript.result["error"], [RETRY_FAILED], say("The rejection's error"),
+                    say("say that asking the model again failed (the exception's type, its first line at most)."))
 
 
 SENSOR_TOOLS = {f"job_{i:02}": {"required": {}, "optional": {}} for i in range(22)}
 SENSOR_TOOLS.update({name: {"required": {}, "optional": {}} for name in ["get_sensor_reading", "get_site", "restart", "status"]})
-LISTING_RULE = ("The observation names every registered tool and every violation while the text fits 2,000 characters; "
+LISTING_RULE = N_("The observation names every registered tool and every violation while the text fits 2,000 characters; "
                 "a fixed count (the first 20, the first 10) hides what the model needs.")
 
 
@@ -120,8 +121,8 @@ def test_all_26_tools_are_listed(harness):
     transcript = harness.run(make_call("read_sensor", {}), model=Answers(make_call("get_sensor_reading", {})),
                              tools=SENSOR_TOOLS, vary=True)
     expect_one_retry(transcript)
-    expect_mentions(transcript.observations[0], list(SENSOR_TOOLS), "The observation",
-                    "list every registered tool: 26 names fit in 2,000 characters.")
+    expect_mentions(transcript.observations[0], list(SENSOR_TOOLS), say("The observation"),
+                    say("list every registered tool: 26 names fit in 2,000 characters."))
     expect_dispatched(transcript, "get_sensor_reading", {})
 
 
@@ -152,13 +153,14 @@ def test_thirteen_wrong_fields_are_fixed_in_one_retry(harness):
     expect_one_retry(transcript)
     finished(transcript)
     if not transcript.dispatches:
-        fail("The model fixed exactly the fields the observation named and the retry still failed: the observation "
-             "left some of the 13 wrong fields out. Name every violation while the text fits 2,000 characters.")
+        fail(say("The model fixed exactly the fields the observation named and the retry still failed: the "
+                 "observation left some of the 13 wrong fields out. Name every violation while the text fits 2,000 "
+                 "characters."))
     expect_dispatched(transcript, "plot_series", {key: 0.5 if key in fields else value for key, value in broken.items()})
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("The hint for a stray comma names the comma: it is decided from the text, not CPython's message.")
+@pytest.mark.rule(N_("The hint for a stray comma names the comma: it is decided from the text, not CPython's message."))
 @rule_id("parse.comma-hint")
 @pytest.mark.parametrize("raw", [
     '{"name": "get_weather", "arguments": {"city": "Lima", "units": "metric",}}',
@@ -172,12 +174,12 @@ def test_trailing_comma_hint(harness, raw):
     """
     transcript = harness.run(raw, model=Answers(make_call("get_weather", {"city": "Lima"})), vary=True)
     expect_one_retry(transcript)
-    expect_mentions(transcript.observations[0], [COMMA], "The observation", "name the stray comma.")
+    expect_mentions(transcript.observations[0], [COMMA], say("The observation"), say("name the stray comma."))
     expect_dispatched(transcript, "get_weather", {"city": "Lima"})
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("Arguments sent as a string that is not one JSON object are rejected with an observation about arguments.")
+@pytest.mark.rule(N_("Arguments sent as a string that is not one JSON object are rejected with an observation about arguments."))
 @rule_id("schema.arguments-object")
 @pytest.mark.parametrize("arguments", ['{"city": "Lima"}{"city": "Lima"}', '{"city": "Lima", "city": "Cusco"}'],
                          ids=["two-objects-back-to-back", "repeated-key"])
@@ -192,5 +194,5 @@ def test_arguments_string_that_is_not_one_object(harness, arguments):
     expect_one_retry(transcript)
     # A twin whose arguments are an object with a wrong field: "arguments" must be named more often here.
     twin_text = harness.twin_observation(make_call("get_weather", {"city": 5}))
-    expect_says_what_is_wrong(transcript.observations[0], twin_text, ["arguments"], "The observation",
-                              "Say that the problem is in the arguments string.")
+    expect_says_what_is_wrong(transcript.observations[0], twin_text, ["arguments"], say("The observation"),
+                              say("Say that the problem is in the arguments string."))

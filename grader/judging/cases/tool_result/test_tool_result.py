@@ -4,10 +4,11 @@ import pytest
 
 from grader.judging.expectations import fail, returned, strict_equal
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_, say
 
-GROUP = "The tool_result block"
+GROUP = N_("The tool_result block")
 ORDER = 1
-RULE = ("An error goes back to the model as {\"type\": \"tool_result\", \"tool_use_id\": <id>, \"content\": <text>, "
+RULE = N_("An error goes back to the model as {\"type\": \"tool_result\", \"tool_use_id\": <id>, \"content\": <text>, "
         "\"is_error\": true} (Anthropic's messages API): exact keys, id and text unchanged.")
 
 MESSAGES = {
@@ -52,16 +53,18 @@ def test_error_block(harness, tool_use_id, message):
     value = returned(harness.call(tool_use_id, message))
     wanted = {"type": "tool_result", "tool_use_id": tool_use_id, "content": message, "is_error": True}
     if not isinstance(value, dict):
-        fail("tool_error_result must return a dict (the content block).")
+        fail(say("tool_error_result must return a dict (the content block)."))
     if set(value) != set(wanted):
         # Which of the four are missing, never the keys the submission chose: those could carry the input.
         missing = [key for key in wanted if key not in value]
-        fail("The block must have exactly the keys type, tool_use_id, content and is_error; "
-             + (f"it lacks {', '.join(missing)}." if missing else "it has others besides them."))
+        fail(say("The block must have exactly the keys type, tool_use_id, content and is_error; it lacks {keys}.",
+                 keys=", ".join(missing)) if missing else
+             say("The block must have exactly the keys type, tool_use_id, content and is_error; it has others besides "
+                 "them."))
     if value.get("is_error") is not True:
-        fail("is_error must be the boolean True, not a string or 1: the API checks the JSON type.")
+        fail(say("is_error must be the boolean True, not a string or 1: the API checks the JSON type."))
     if not strict_equal(value, wanted):
-        fail("type must be \"tool_result\", and tool_use_id and content must be exactly what was passed in.")
+        fail(say("type must be \"tool_result\", and tool_use_id and content must be exactly what was passed in."))
 
 
 @rule_id("result.fresh")
@@ -78,9 +81,9 @@ def test_fresh_block_each_time(harness):
     values = [value for kind, value in transcript.returns if kind == "returned"]
     wanted = {"type": "tool_result", "tool_use_id": tool_use_id, "content": message, "is_error": True}
     if len(values) != 2 or not strict_equal(values[0], values[1]):
-        fail("Calling tool_error_result twice with the same input must give the same block both times; yours gave "
-             "two different blocks (a shared dict changed between calls?): build a new dict on each call.")
+        fail(say("Calling tool_error_result twice with the same input must give the same block both times; yours "
+                 "gave two different blocks (a shared dict changed between calls?): build a new dict on each call."))
     if not strict_equal(values[0], wanted):
         # Equal to each other: saying they differ would send the learner after the wrong bug (issue 11).
-        fail("Both calls returned the same block, as they should, but it is not the block the rule asks for: the "
-             "case above says what to change in it.")
+        fail(say("Both calls returned the same block, as they should, but it is not the block the rule asks for: the "
+                 "case above says what to change in it."))

@@ -8,10 +8,11 @@ import pytest
 from grader.judging.expectations import expect_turn_answered, fail, returned
 from grader.judging.registries import TYPED_TOOLS
 from grader.judging.rule_ids import rule_id
+from grader.translations import N_, say
 
-GROUP = "A turn with many calls"
+GROUP = N_("A turn with many calls")
 ORDER = 1
-RULE = ("Every tool call of a turn is answered exactly once, by its id, in the order sent and in the provider's shape "
+RULE = N_("Every tool call of a turn is answered exactly once, by its id, in the order sent and in the provider's shape "
         "(OpenAI: one tool message per call; Anthropic: one user message holding every tool_result).")
 
 
@@ -75,7 +76,7 @@ def test_every_valid_call_runs_and_is_answered(harness, provider, message):
     expect_turn_answered(harness.turn(message, provider, tools=TYPED_TOOLS), provider, TYPED_TOOLS)
 
 
-PARTIAL_RULE = ("Each call of a turn stands on its own: a valid call runs even when another call of the turn is refused, "
+PARTIAL_RULE = N_("Each call of a turn stands on its own: a valid call runs even when another call of the turn is refused, "
                 "and a refused call is answered with check's observation as an error and never runs.")
 MIXED_TURNS = {
     # The example: three tool_use blocks, the middle one invalid.
@@ -106,7 +107,7 @@ def test_refused_calls_do_not_stop_the_valid_ones(harness, provider, message):
     expect_turn_answered(harness.turn(message, provider, tools=TYPED_TOOLS), provider, TYPED_TOOLS)
 
 
-RAISE_RULE = ("A tool that raises or times out is answered as an error naming the exception's type (is_error true for "
+RAISE_RULE = N_("A tool that raises or times out is answered as an error naming the exception's type (is_error true for "
               "Anthropic), in one bounded sentence without a traceback; the other calls of the turn are still answered, "
               "and answer_turn itself never raises.")
 RAISING = {
@@ -137,7 +138,7 @@ def test_a_tool_that_raises_becomes_an_error_answer(harness, provider, message, 
     expect_turn_answered(transcript, provider, TYPED_TOOLS)
 
 
-TEXT_RULE = ("What a tool returned goes back as text: a string as it is, anything else as JSON (json.dumps), never "
+TEXT_RULE = N_("What a tool returned goes back as text: a string as it is, anything else as JSON (json.dumps), never "
              "Python's str() of a dict.")
 
 
@@ -157,7 +158,7 @@ def test_a_string_result_goes_back_as_it_is(harness, provider):
     expect_turn_answered(transcript, provider, TYPED_TOOLS)
 
 
-REPLAY_RULE = ("The call id is the idempotency key: a call whose id is in done is not run again and gets the answer "
+REPLAY_RULE = N_("The call id is the idempotency key: a call whose id is in done is not run again and gets the answer "
                "stored there, as it is; every call handed to its tool is recorded in done (its whole answer), a failed "
                "or timed-out one too.")
 REPLAYS = {
@@ -212,7 +213,7 @@ def test_an_id_the_caller_recorded_is_not_run_again(harness, provider, message, 
     expect_turn_answered(transcript, provider, TYPED_TOOLS)
 
 
-EMPTY_RULE = "A turn without tool calls needs no answer: answer_turn returns []."
+EMPTY_RULE = N_("A turn without tool calls needs no answer: answer_turn returns [].")
 EMPTY = {
     "openai-no-tool-calls": ("openai", {"role": "assistant", "content": "Paris is sunny today."}),
     "openai-null-tool-calls": ("openai", {"role": "assistant", "content": "Done.", "tool_calls": None}),
@@ -234,4 +235,4 @@ def test_a_turn_without_calls_needs_no_answer(harness, provider, message):
     transcript = harness.turn(message, provider, tools=TYPED_TOOLS)
     value = returned(transcript)
     if value != [] or transcript.dispatches:
-        fail("A turn without tool calls needs no answer and runs nothing: return [].")
+        fail(say("A turn without tool calls needs no answer and runs nothing: return []."))

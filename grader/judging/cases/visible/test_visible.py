@@ -8,14 +8,15 @@ import pytest
 
 from grader.judging.expectations import CaseFailed
 from grader.judging.visible_cases import failure_text, run_visible
+from grader.translations import N_
 
-GROUP = "Visible self-checks"
+GROUP = N_("Visible self-checks")
 ORDER = 0
 VISIBILITY = "visible"
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule("The visible cases: the notebook's self-check runs these same inputs.")
+@pytest.mark.rule(N_("The visible cases: the notebook's self-check runs these same inputs."))
 def test_visible_case(harness, visible_case):
     """Visible self-check.
 

@@ -241,3 +241,29 @@ def test_the_russian_report_folds_cases_that_did_not_run():
         report = text_report(GradeResult(submission="s.py", cases=cases))
     assert report.count("Не запущено: решение не уложилось во время в проверках подряд (их 3)") == 1
     assert "ещё 5 проверок (в группе «Группа») не запущены по той же причине (0/5)" in report
+
+
+def test_the_self_check_and_its_hints_speak_the_notebook_language():
+    """The notebook's self-check table, its hint levels and a failed case's input and hint line in Russian; the same
+    verdicts as in English (the table's rows pass and fail alike)."""
+    from grader.learner import selfcheck
+
+    def always_fails(raw):
+        return None, ["nothing parses here"]
+
+    with speaking("en"):
+        english = selfcheck.check(always_fails, "parse-call")
+        english_summary = english.summary()
+    with speaking("ru"):  # a notebook's set-up cell speaks its language for the whole kernel
+        russian = selfcheck.check(always_fails, "parse-call")
+        russian_summary, russian_table = russian.summary(), str(russian)
+        lines = selfcheck.hint_lines(selfcheck.BY_ID["parse-call"], 3, selfcheck.VISIBLE_CASES["parse-call"][0])
+    assert [ok for _title, ok, _detail in russian.rows] == [ok for _title, ok, _detail in english.rows]
+    assert english_summary.startswith(f"{english.passed} of {len(english.rows)} visible checks passed")
+    assert russian_summary.startswith(f"Открытые проверки always_fails: пройдено {russian.passed} из {len(russian.rows)}")
+    failed = next(detail for _title, ok, detail in russian.rows if not ok)
+    assert " Вход: " in failed and " Подсказка: " in failed
+    assert "  НЕТ  Корректный вызов разбирается в (call, [])" in russian_table
+    assert lines[0] == "Подсказка 3 из 3 (рецепт) к заданию «1 · parse_call: один объект JSON или точное описание проблемы»:"
+    assert lines[1] == "Первая непройденная проверка: Корректный вызов разбирается в (call, [])"
+    assert lines[-1].startswith("Это был последний уровень.")

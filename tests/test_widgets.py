@@ -65,17 +65,17 @@ def test_without_the_kits_steps_the_views_use_the_learners_own_saved_steps(monke
     parse_call, validate_call and observe from their saved notebooks 1 to 3 (here the solved ones; issue 11)."""
     import os
 
-    import grader.learner.progress
+    import grader.paths
     from grader.judging import reference_steps
     from conftest import ROOT
 
     monkeypatch.setattr(reference_steps, "available", lambda: False)
-    monkeypatch.setattr(grader.learner.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "solutions", "notebooks"))
+    monkeypatch.setattr(grader.paths, "NOTEBOOKS_DIR", os.path.join(ROOT, "solutions", "notebooks"))
     playground = Playground(solutions.observe)
     yours, reference = playground.verdicts('{"name": "get_weather", "arguments": {"city": 1}}')
     assert "argument 'city' is the integer 1" in yours  # the problem text came from the solved notebook 2
     call, observation = kit_check('{"name": "get_weather", "arguments": {"city": 1}}', solutions.TOOLS)
     assert call == {"name": "get_weather", "arguments": {"city": 1}} and "argument 'city' is the integer 1" in observation
-    monkeypatch.setattr(grader.learner.progress, "NOTEBOOKS_DIR", os.path.join(ROOT, "notebooks"))  # the shipped stubs
+    monkeypatch.setattr(grader.paths, "NOTEBOOKS_DIR", os.path.join(ROOT, "notebooks"))  # the shipped stubs
     assert kit_check("{}", solutions.TOOLS)[1].startswith("Your own steps from notebooks 1 and 2 check the call here, "
                                                           "and one raised NotImplementedError")

@@ -6,6 +6,7 @@ calls it: in grading, the earlier steps come from ``grader.judging.reference_ste
 """
 
 import os
+from grader.translations import _, say
 
 # Where a learner's own steps 1 and 2 live, for views that need them where the kit's are absent (a student release).
 OWN_STEPS = (("parse_call", "01_parsing.ipynb"), ("validate_call", "02_schema.ipynb"))
@@ -33,7 +34,7 @@ def own_steps(notebooks_dir):
         except OSError:
             return None
 
-    key = (os.path.abspath(notebooks_dir), tuple(stamp(f) for _, f in (*OWN_STEPS, OWN_OBSERVE)))
+    key = (os.path.abspath(notebooks_dir), tuple(stamp(f) for _name, f in (*OWN_STEPS, OWN_OBSERVE)))
     if key in _OWN_CACHE:
         return dict(_OWN_CACHE[key])
     found = {}
@@ -63,15 +64,17 @@ def problems_by_own_steps(raw, tools, steps):
     """
     for name, filename in OWN_STEPS:
         if name not in steps:
-            raise LookupError(f"No {name} was found in your saved {filename}; write it there (and save) to check "
-                              "calls here.")
+            raise LookupError(say("No {name} was found in your saved {file}; write it there (and save) to check calls "
+                                  "here.", name=name, file=filename))
     try:
         call, problems = steps["parse_call"](raw)
         if call is not None:
             problems = steps["validate_call"](call, tools)
         return call, [str(p) for p in problems]
     except Exception as exc:
-        return_text = f"Your own steps from notebooks 1 and 2 check the call here, and one raised {type(exc).__name__}: {exc}"
+        error = f"{type(exc).__name__}: {exc}"
+        return_text = say("Your own steps from notebooks 1 and 2 check the call here, and one raised {error}",
+                          error=error)
         raise LookupError(return_text[:300]) from None
 
 
@@ -83,8 +86,9 @@ def own_check(raw, tools, steps):
     """
     call, problems = problems_by_own_steps(raw, tools, steps)
     if "observe" not in steps:
-        raise LookupError("No observe was found in your saved 03_observations.ipynb; write it there (and save).")
+        raise LookupError(_("No observe was found in your saved 03_observations.ipynb; write it there (and save)."))
     try:
         return call, steps["observe"](call, problems, tools)
     except Exception as exc:
-        raise LookupError(f"Your observe from notebook 3 raised {type(exc).__name__}: {exc}"[:300]) from None
+        error = f"{type(exc).__name__}: {exc}"
+        raise LookupError(say("Your observe from notebook 3 raised {error}", error=error)[:300]) from None

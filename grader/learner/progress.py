@@ -16,9 +16,9 @@ import tempfile
 from dataclasses import dataclass
 
 from grader.intake.exercises import EXERCISES
-from grader.paths import KIT_ROOT, NOTEBOOKS_DIR
+from grader.paths import KIT_ROOT, NOTEBOOKS_DIR, notebooks_dir as notebooks_in
 from grader.results.grade_result import points_text
-from grader.translations import N_, _
+from grader.translations import N_, _, current
 
 STATES = (N_("done"), N_("visible ok"), N_("failing"), N_("not started"), N_("missing"))
 """The states a row can be in (``ExerciseProgress.state``), kept in English and translated where shown."""
@@ -110,16 +110,17 @@ def run_grader(path, exercise_ids=(), timeout=None):
     return run.stdout or run.stderr, data
 
 
-def course_progress(notebooks_dir=NOTEBOOKS_DIR, timeout=300):
+def course_progress(notebooks_dir=None, timeout=300):
     """Grade every started exercise in ``notebooks_dir`` and report where the learner stands.
 
     Args:
-        notebooks_dir: folder of learner notebooks (str).
+        notebooks_dir: folder of learner notebooks (str; default: ``notebooks/``, or ``notebooks/ru/`` in Russian).
         timeout: seconds allowed for grading one notebook (float).
     Returns:
         list of ``ExerciseProgress`` in course order. Never raises for a broken notebook: its
         exercises are "failing" with the grader's sentence.
     """
+    notebooks_dir = notebooks_dir or notebooks_in(current())
     by_notebook = {}
     for exercise in EXERCISES:
         by_notebook.setdefault(exercise.notebook, []).append(exercise)

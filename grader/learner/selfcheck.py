@@ -33,6 +33,8 @@ from grader.judging.visible_cases import (
     registry_source,
 )
 from grader.learner import notebook_file
+from grader.results.text_report import not_counted
+from grader.translations import N_, _, current, say
 
 CASE_SECONDS = 5
 
@@ -57,20 +59,22 @@ class SelfCheckReport:
     @property
     def passed(self):
         """Number of visible cases that passed (int)."""
-        return sum(1 for _, ok, _ in self.rows if ok)
+        return sum(1 for _title, ok, _detail in self.rows if ok)
 
     def summary(self):
         """One line: how many visible cases passed, and what that does and does not mean."""
         total = len(self.rows)
         if self.passed == total:
-            return (f"All {total} visible checks passed for {self.name}. Now run the grader for the hidden cases: "
-                    "passing these is not the same as passing those.")
-        return f"{self.passed} of {total} visible checks passed for {self.name}. Fix the first failure and run this cell again."
+            return (say("All {total} visible checks passed for {name}. Now run the grader for the hidden cases: "
+                        "passing these is not the same as passing those.", total=total, name=self.name))
+        return say("{passed} of {total} visible checks passed for {name}. Fix the first failure and run this cell "
+                   "again.", passed=self.passed, total=total, name=self.name)
 
     def __str__(self):
         lines = [self.summary()] + [f"  ! {note}" for note in self.notes]
+        marks = {True: _("PASS"), False: _("FAIL")}
         for title, ok, detail in self.rows:
-            lines.append(f"  {'PASS' if ok else 'FAIL'}  {title}")
+            lines.append(f"  {marks[ok]}  {title}")
             if not ok:
                 lines.append(f"        {detail}")
         return "\n".join(lines)
@@ -84,8 +88,9 @@ class SelfCheckReport:
             for title, ok, detail in self.rows
         )
         notes = "".join(f"<p>⚠ {html.escape(note)}</p>" for note in self.notes)
+        heads = html.escape(_("Visible check")), html.escape(_("What happened / hint"))
         return (f"<p><b>{html.escape(self.summary())}</b></p>{notes}<table class='kit-selfcheck'>"
-                f"<tr><th></th><th>Visible check</th><th>What happened / hint</th></tr>{body}</table>")
+                f"<tr><th></th><th>{heads[0]}</th><th>{heads[1]}</th></tr>{body}</table>")
 
 
 def _with_alarm(function, seconds):
@@ -112,7 +117,8 @@ def _call_with_limits(transcript, function, args, view=None):
         result = _with_alarm(lambda: function(*args), CASE_SECONDS)  # read at call time: tests shorten it
         transcript.returns.append(("returned", from_description(describe(apply_view(view, result)))))
     except _TimedOut:
-        transcript.problem = f"It did not finish within {CASE_SECONDS:g} s (an endless loop or an unbounded retry?)."
+        transcript.problem = say("It did not finish within {case_seconds:g} s (an endless loop or an unbounded "
+                                 "retry?).", case_seconds=CASE_SECONDS)
     except Exception as exc:  # the learner's bug is reported in the table, never raised into the notebook
         transcript.returns.append(("raised", f"{type(exc).__name__}: {exc}"))
 
@@ -198,7 +204,7 @@ def run_turn_case(function, case):
     check_, dispatch = _turn_proxies(responder)
     expectations.renamed_by = None  # a visible case's texts are as written
     done = {}
-    for _ in range(case.times):
+    for _time in range(case.times):
         _call_with_limits(transcript, function, (copy.deepcopy(case.message), case.provider, check_, dispatch, done))
     return transcript
 
@@ -224,7 +230,7 @@ def run_loop_case(function, case):
     def check(raw, tools=None):
         return tuple(responder.answer("check", {"raw": describe(raw)})["value"])
 
-    _, dispatch = _turn_proxies(responder)
+    _check, dispatch = _turn_proxies(responder)
 
     def sleep(seconds):
         responder.answer("sleep", {"seconds": describe(seconds)})
@@ -275,26 +281,26 @@ def try_paths(function, paths):
     folder = tempfile.mkdtemp(prefix="kit-paths-")
     try:
         try:
-            root, _ = path_folder(folder)
+            root, _names = path_folder(folder)
         except OSError as exc:
-            print(f"The kit could not make the example folder here ({type(exc).__name__}); on Windows, turn on "
-                  "Developer Mode so that symbolic links can be made.")
+            print(say("The kit could not make the example folder here ({name}); on Windows, turn on Developer Mode "
+                      "so that symbolic links can be made.", name=type(exc).__name__))
             return None
-        print(f"The allowed folder: {root}")
+        print(say("The allowed folder: {root}", root=root))
         for path in paths:
             expected = file_trees.verdict(path, root)
             try:
                 real, reason = function(path, root)
             except NotImplementedError:
-                print("allowed_path is not written yet: write it in the cell above, run that cell, then this one.")
+                print(say("allowed_path is not written yet: write it in the cell above, run that cell, then this one."))
                 return None
             except Exception as exc:  # the learner's bug is shown, never raised into the notebook
-                print(f"{path!r}: allowed_path raised {type(exc).__name__}: {exc}")
+                print(say("{path!r}: allowed_path raised {name}: {exc}", path=path, name=type(exc).__name__, exc=exc))
                 continue
             where = os.path.relpath(real, os.path.realpath(root)) if isinstance(real, str) else real
-            shown = f"allowed as {where!r}" if real is not None else f"refused: {reason}"
-            rules = "allowed" if expected is not None else "refused"
-            mark = "" if (real is None) == (expected is None) else "   <- the rules say: " + rules
+            shown = say("allowed as {where!r}", where=where) if real is not None else say("refused: {reason}", reason=reason)
+            rules = say("allowed") if expected is not None else say("refused")
+            mark = "" if (real is None) == (expected is None) else say("   <- the rules say: {verdict}", verdict=rules)
             print(f"{path!r}: {shown}{mark}")
         return None
     finally:
@@ -310,14 +316,14 @@ def run_path_case(function, case):
 
     from grader.judging import file_trees
 
-    transcript = Transcript(function=getattr(function, "__name__", "the function"))
+    transcript = Transcript(function=getattr(function, "__name__", say("the function")))
     folder = tempfile.mkdtemp(prefix="kit-paths-")
     try:
         try:
             root, names = path_folder(folder)
         except OSError as exc:
-            transcript.problem = (f"The kit could not make the example folder here ({type(exc).__name__}: {exc}); on "
-                                  "Windows, turn on Developer Mode so that symbolic links can be made.")
+            transcript.problem = (say("The kit could not make the example folder here ({name}: {exc}); on Windows, "
+                                      "turn on Developer Mode so that symbolic links can be made.", name=type(exc).__name__, exc=exc))
             return transcript
         paths = [file_trees.render(case.template, root, names), file_trees.render(case.control, root, names)]
         transcript.paths = [(p, root, file_trees.verdict(p, root), expectations.path_rule(p, root),
@@ -355,7 +361,7 @@ def loop_check(tools=None):
         if reference_steps.available() or observation != reference_steps.UNCHECKED:
             return call, observation
         try:  # a student release: the learner's own steps, building on notebooks 1 to 3, as saved now
-            return own_check(raw, registry, own_steps(grader.paths.NOTEBOOKS_DIR))
+            return own_check(raw, registry, own_steps(grader.paths.notebooks_dir(current())))
         except LookupError as exc:
             return None, str(exc)
     return check
@@ -386,10 +392,10 @@ def try_loop(function, task, steps, errors=(), limits=None, tools=None):
         result = function(task, loop_model(steps), loop_check(tools), dispatch, sleep,
                           dict(limits or expectations.LOOP_LIMITS))
     except NotImplementedError:
-        print("run_agent is not written yet: write it in the cell above, run that cell, then this one.")
+        print(say("run_agent is not written yet: write it in the cell above, run that cell, then this one."))
         return None
     except Exception as exc:  # the learner's bug is shown, never raised into the notebook
-        print(f"run_agent raised {type(exc).__name__}: {exc}")
+        print(say("run_agent raised {name}: {exc}", name=type(exc).__name__, exc=exc))
         return None
     if isinstance(result, dict):
         print(f"stop={result.get('stop')!r} turns={result.get('turns')!r} tool={result.get('tool')!r} "
@@ -448,9 +454,9 @@ def try_turn(function, message, provider, errors=(), tools=None):
     try:
         return function(message, provider, turn_check(tools), dispatch, {})
     except NotImplementedError:
-        print("answer_turn is not written yet: write it in the cell above, run that cell, then this one.")
+        print(say("answer_turn is not written yet: write it in the cell above, run that cell, then this one."))
     except Exception as exc:  # the learner's bug is shown, never raised into the notebook
-        print(f"answer_turn raised {type(exc).__name__}: {exc}")
+        print(say("answer_turn raised {name}: {exc}", name=type(exc).__name__, exc=exc))
     return None
 
 
@@ -519,7 +525,7 @@ class KernelHarness:
         live = [decode(arg, {}) for arg in args]  # registries (grader.judging.registries.encode_registry) get real classes
         self.last_input = ", ".join(json.dumps(arg, default=str) for arg in args if not isinstance(arg, dict)
                                     or arg.get("__kit__") != "registry")
-        for _ in range(times):
+        for _time in range(times):
             _call_with_limits(transcript, target, copy.deepcopy(live), view)
         return transcript
 
@@ -542,7 +548,7 @@ def _void_failed_canaries(function, exercise, rows, cases):
         if not gated:
             continue
         reason = None
-        for _ in range(RUNS_PER_KIND):
+        for _run in range(RUNS_PER_KIND):
             try:
                 reason = run_canary(harness, BY_ID[exercise].cases, kind)
             except Exception:  # the self-check never raises into the notebook; the grader still judges this
@@ -554,9 +560,10 @@ def _void_failed_canaries(function, exercise, rows, cases):
         for number in gated:
             rows[number] = (rows[number][0], False, void_reference(harness.entry, kind))
         note = void_note(harness.entry, kind, reason, len(gated))
-        notes.append(note.replace("the grader's check", "the grader's check (run here too)")
-                     + (f" Its input: {harness.last_input[:200]}{'…' if len(harness.last_input) > 200 else ''}"
-                        if harness.last_input else ""))
+        # The note speaks of the grader's check, which ran here too (the phrase is translated as a piece of the note).
+        shown = harness.last_input[:200] + ("…" if len(harness.last_input) > 200 else "")
+        notes.append(note.replace(_("the grader's check"), _("the grader's check (run here too)"))
+                     + (say(" Its input: {input}", input=shown) if harness.last_input else ""))
     return notes
 
 
@@ -569,11 +576,12 @@ def check(function, exercise="capstone"):
     Returns:
         ``SelfCheckReport``. Never raises for anything the learner's code does.
     """
-    name = getattr(function, "__name__", "your function")
+    name = getattr(function, "__name__", say("your function"))
     cases = VISIBLE_CASES[exercise]
     style = BY_ID[exercise].style
     if not callable(function):
-        return SelfCheckReport([(c.title, False, f"{name!r} is not a function yet.") for c in cases], str(name))
+        return SelfCheckReport([(_(c.title), False, say("{name!r} is not a function yet.", name=name)) for c in cases],
+                               str(name))
     rows = []
     expectations.retry_log.clear()  # as the grader tells a retry count kept between calls (stopped_asking)
     never_asked = []
@@ -593,15 +601,15 @@ def check(function, exercise="capstone"):
         except expectations.CaseFailed as exc:
             if expectations.told_never_asked(str(exc)):
                 never_asked.append((len(rows), case))
-            rows.append((case.title, False, failure_text(exc, case, 120, separator=" ")))
+            rows.append((_(case.title), False, failure_text(exc, case, 120, separator=" ")))
         else:
-            rows.append((case.title, True, ""))
+            rows.append((_(case.title), True, ""))
     if expectations.stopped_asking(expectations.retry_log):
         for number, case in never_asked:
             spent = expectations.CaseFailed(expectations.retry_spent_earlier(name))
-            rows[number] = (case.title, False, failure_text(spent, case, 120, separator=" "))
+            rows[number] = (_(case.title), False, failure_text(spent, case, 120, separator=" "))
     notes = _void_failed_canaries(function, exercise, rows, cases)
-    if any(not ok for _, ok, _ in rows) and any(isinstance(case, ToolCallCase) for case in cases):
+    if any(not ok for _title, ok, _detail in rows) and any(isinstance(case, ToolCallCase) for case in cases):
         notes += kept_between_calls(function, name)  # the loops' exercises: a retry budget is what state spends
     return SelfCheckReport(rows, name, notes)
 
@@ -642,9 +650,10 @@ def kept_between_calls(function, name):
     for own in _own_functions(function):
         assigned = sorted({i.argval for i in dis.get_instructions(own) if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")})
         if assigned:
-            notes.append(f"{own.__name__} assigns the global {', '.join(assigned[:3])}: whatever it counts lasts from "
-                         f"one call of {name} to the next (and from any cell that called it before this check), so a "
-                         "retry count kept there is spent by the first calls. Keep it in a local variable.")
+            notes.append(say("{own} assigns the global {names}: whatever it counts lasts from one call of {function} to "
+                             "the next (and from any cell that called it before this check), so a retry count kept "
+                             "there is spent by the first calls. Keep it in a local variable.", own=own.__name__,
+                             names=", ".join(assigned[:3]), function=name))
         tools = namespace.get("TOOLS")
         defaults = list(getattr(own, "__defaults__", None) or ()) + list((getattr(own, "__kwdefaults__", None) or {}).values())
         if tools is not None and any(value is tools for value in defaults):
@@ -677,7 +686,7 @@ def show(exercise, case_id=None):
 
 # The hint levels, in the order a learner gets them: a push, then the rules, then the recipe (issue 27: one hint cell
 # gave the whole recipe at once). The notebook's hint cell shows the next level each time it runs.
-HINT_LEVELS = {1: "a nudge", 2: "the rule", 3: "the recipe"}
+HINT_LEVELS = {1: N_("a nudge"), 2: N_("the rule"), 3: N_("the recipe")}
 _shown_levels = {}  # exercise id -> the last level shown in this kernel
 
 
@@ -685,16 +694,17 @@ def hint_lines(info, level, case=None, case_note=None):
     """The lines of one hint level for exercise ``info`` (list of str): level 1 names the first failing check and
     nudges; level 2 adds that check's rule and the exercise's rules; level 3 adds that check's own hint and the
     recipe. ``case`` is the first failing visible case (or None); ``case_note`` replaces its hint (a voided check)."""
-    lines = [f"Hint {level} of 3 ({HINT_LEVELS[level]}) for {info.title}:"]
+    lines = [say("Hint {level} of 3 ({name}) for {title}:", level=level, name=_(HINT_LEVELS[level]), title=_(info.title))]
     if case is not None:
-        lines.append(f"First failing check: {case.title}")
+        lines.append(say("First failing check: {title}", title=_(case.title)))
         if level >= 2:
-            lines.append(f"Rule: {case.rule}")
+            lines.append(say("Rule: {rule}", rule=_(case.rule)))
         if level >= 3:
-            lines.append(case_note or f"Hint for that check: {case.hint}")
-    lines.append({1: info.nudge, 2: info.rule, 3: info.hint}[level] or info.hint)
-    lines.append(f"Run this again for hint {level + 1} of 3 ({HINT_LEVELS[level + 1]})." if level < 3 else
-                 "That was the last level. kit_selfcheck.hint(\"" + info.id + "\", level=1) starts again.")
+            lines.append(case_note or say("Hint for that check: {hint}", hint=_(case.hint)))
+    lines.append(_({1: info.nudge, 2: info.rule, 3: info.hint}[level] or info.hint))
+    lines.append(say("Run this again for hint {level} of 3 ({name}).", level=level + 1, name=_(HINT_LEVELS[level + 1]))
+                 if level < 3 else
+                 say("That was the last level. kit_selfcheck.hint(\"{id}\", level=1) starts again.", id=info.id))
     return lines
 
 
@@ -717,19 +727,19 @@ def hint(exercise, function=None, level=None):
     case = note = None
     if callable(function):
         report = check(function, exercise)
-        failing = next((number for number, (_, ok, _) in enumerate(report.rows) if not ok), None)
+        failing = next((number for number, (_title, ok, _detail) in enumerate(report.rows) if not ok), None)
         if failing is None:
-            print(f"Every visible check of {info.title} passes. Run the grader cell: its report gives the rule of each "
-                  "hidden case that fails.\n")
+            print(say("Every visible check of {title} passes. Run the grader cell: its report gives the rule of each "
+                      "hidden case that fails.", title=_(info.title)) + "\n")
         else:
             case = VISIBLE_CASES[exercise][failing]
-            if report.rows[failing][2].startswith("Not counted:") and report.notes:
-                note = f"Why it is not counted: {report.notes[0]}"
+            if not_counted(report.rows[failing][2]) and report.notes:
+                note = say("Why it is not counted: {notes}", notes=report.notes[0])
     for line in hint_lines(info, level, case, note):
         print(line)
     if callable(function):
         for note in kept_between_calls(function, info.entry):  # a check that passed before may fail now
-            print(f"Note: {note}")
+            print(say("Note: {note}", note=note))
 
 
 class GraderRun:
@@ -768,32 +778,32 @@ def grade_notebook(default):
     # was graded as the original, whose 129/129 headed the copy's report).
     sources = notebook_file.kernel_sources(sorted({f for exercise in BY_ID.values() for f in exercise.functions}))
     shown = sorted(sources)[:3]
-    names = " and ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown) or "code"
+    names = _(" and ").join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown) or _("code")
     warning = ""
     path, source = notebook_file.find_notebook(default)
     if source:
-        print(f"Grading the saved file {path}, the notebook this cell is in ({source} says so). Save first: the "
-              "grader reads the file, not this kernel.")
+        print(say("Grading the saved file {path}, the notebook this cell is in ({source} says so). Save first: the "
+                  "grader reads the file, not this kernel.", path=path, source=source))
         if not notebook_file.holds(path, sources):
-            warning = (f"The saved {os.path.basename(path)} does not hold the {names} this kernel runs, so the grade "
-                       "below is for older code: save the notebook (Ctrl+S) and run this cell again.")
+            warning = (say("The saved {basename} does not hold the {names} this kernel runs, so the grade below is "
+                           "for older code: save the notebook (Ctrl+S) and run this cell again.", basename=os.path.basename(path), names=names))
     else:
         copies = notebook_file.other_copies(default)
         holding = [name for name in [default] + copies if os.path.isfile(name) and notebook_file.holds(name, sources)]
         if sources and holding and default not in holding:
             path = holding[0]
-            print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, and {path} is "
-                  f"the notebook in this folder that holds the {names} this kernel runs.")
+            print(say("Grading the saved file {path}: Jupyter did not say which notebook this cell is in, and {path} "
+                      "is the notebook in this folder that holds the {names} this kernel runs.", path=path, names=names))
         else:
-            print(f"Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is the "
-                  f"notebook's usual name. Save first: the grader reads the file, not this kernel.")
+            print(say("Grading the saved file {path}: Jupyter did not say which notebook this cell is in, so this is "
+                      "the notebook's usual name. Save first: the grader reads the file, not this kernel.", path=path))
             example = copies[0] if copies else "my_copy.ipynb"
-            here = f" (this folder has {', '.join(copies[:3])})" if copies else ""
-            print(f'Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook("{example}").')
+            here = say(" (this folder has {join})", join=', '.join(copies[:3])) if copies else ""
+            print(say("Working in a copy{here}? Grade it with kit_selfcheck.grade_notebook(\"{example}\").", here=here, example=example))
             if sources and not holding:
-                warning = (f"No saved notebook in this folder holds the {names} this kernel runs (unsaved changes, or "
-                           f"a notebook elsewhere?), so the grade below is for {path}, not for this kernel's code. "
-                           f'Save it, or name its file: kit_selfcheck.grade_notebook("{example}").')
+                warning = (say("No saved notebook in this folder holds the {names} this kernel runs (unsaved "
+                               "changes, or a notebook elsewhere?), so the grade below is for {path}, not for this "
+                               "kernel's code. Save it, or name its file: kit_selfcheck.grade_notebook(\"{example}\").", names=names, path=path, example=example))
     report, data = run_grader(path)
     try:
         score, max_score = data["score"], sum(t["max_score"] for t in data["tests"])

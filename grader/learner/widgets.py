@@ -22,9 +22,15 @@ from grader.judging.scripted_models import (
 from grader.learner.own_steps import own_check, own_steps, problems_by_own_steps
 from grader.learner.progress import course_progress, format_progress
 from grader.paths import REAL_CALLS_PATH
+from grader.paths import notebooks_dir as notebooks_in
 from grader.results.grade_result import points_text
+from grader.translations import N_, _, current, say
 
 PRE = "white-space: pre-wrap; font-family: monospace; margin: 0"
+NO_REFERENCE = N_("(the reference solution is not part of this release)")
+WOULD_DISPATCH = N_("None: the call would be dispatched")
+# Who speaks in the retry simulator's transcript (kept in English in the events, translated where shown).
+MODEL, RUNTIME = N_("model"), N_("runtime")
 
 
 class TextFallbackBox(widgets.VBox):
@@ -64,13 +70,12 @@ def kit_check(raw, tools):
     The learner's loop receives it as its ``check`` argument, as in grading; it is the grader's trusted side,
     not code a submission can use (the grader's worker cannot import the kit)."""
     from grader.judging import reference_steps
-    from grader.learner.progress import NOTEBOOKS_DIR
 
     if reference_steps.available():
         call, observation = reference_steps.check(raw, tools)
         return call, observation
-    try:  # a student release: the learner's own steps 1 to 3, from their saved notebooks
-        return own_check(raw, tools, own_steps(NOTEBOOKS_DIR))
+    try:  # a student release: the learner's own steps 1 to 3, from their saved notebooks (in the notebook's language)
+        return own_check(raw, tools, own_steps(notebooks_in(current())))
     except LookupError as exc:
         return None, str(exc)
 
@@ -83,14 +88,15 @@ def playground_examples():
         real, the tool and argument names are rewritten; see docs/sources.md).
     """
     examples = [
-        ("valid call", make_call("get_weather", {"city": "Paris"})),
-        ("wrong type and an extra field", make_call("get_weather", {"city": 75001, "country": "FR"})),
-        ("truncated JSON", '{"name": "get_weather", "arguments": {"city": "Par'),
-        ("unknown tool", make_call("get_forecast", {"city": "Paris"})),
+        (_("valid call"), make_call("get_weather", {"city": "Paris"})),
+        (_("wrong type and an extra field"), make_call("get_weather", {"city": 75001, "country": "FR"})),
+        (_("truncated JSON"), '{"name": "get_weather", "arguments": {"city": "Par'),
+        (_("unknown tool"), make_call("get_forecast", {"city": "Paris"})),
     ]
     try:
         with open(REAL_CALLS_PATH, encoding="utf-8") as handle:
-            examples += [(f"real: {entry['category']}", entry["raw"]) for entry in json.load(handle)]
+            examples += [(say("real: {category}", category=entry["category"]), entry["raw"])
+                         for entry in json.load(handle)]
     except (OSError, ValueError):
         pass  # a release without the data still has the classics
     return examples
@@ -112,17 +118,16 @@ class Playground(TextFallbackBox):
 
     def __init__(self, observe, tools=None, notebooks_dir=None):
         from grader.judging import reference_steps
-        from grader.learner.progress import NOTEBOOKS_DIR
 
         self.observe = observe
         # Without the kit's own steps (a student release), the learner's own from their saved notebooks 1 and 2.
-        self.steps = None if reference_steps.available() else own_steps(notebooks_dir or NOTEBOOKS_DIR)
+        self.steps = None if reference_steps.available() else own_steps(notebooks_dir or notebooks_in(current()))
         self.tools = fresh(tools or REAL_CALL_TOOLS)
         self.reference = _reference_observe()
         self.examples = playground_examples()
-        self.picker = widgets.Dropdown(options=[label for label, _ in self.examples], description="Example:",
+        self.picker = widgets.Dropdown(options=[label for label, _raw in self.examples], description=_("Example:"),
                                        layout=widgets.Layout(width="95%"))
-        self.raw = widgets.Textarea(value=self.examples[0][1], description="Raw call:", continuous_update=False,
+        self.raw = widgets.Textarea(value=self.examples[0][1], description=_("Raw call:"), continuous_update=False,
                                     layout=widgets.Layout(width="95%", height="80px"))
         self.result = widgets.HTML()
         self.picker.observe(self._pick, names="value")
@@ -144,17 +149,17 @@ class Playground(TextFallbackBox):
             else:
                 call, problems = problems_by_own_steps(raw, fresh(self.tools), self.steps)
         except LookupError as exc:
-            return str(exc), "(the reference solution is not part of this release)"
+            return str(exc), _(NO_REFERENCE)
         kind, value = _safely(self.observe, call, list(problems), fresh(self.tools))
         if kind == "raised":
-            yours = f"your function raised {value}"
+            yours = say("your function raised {error}", error=value)
         else:
-            yours = "None: the call would be dispatched" if value is None else str(value)
+            yours = _(WOULD_DISPATCH) if value is None else str(value)
         if self.reference is None:
-            reference = "(the reference solution is not part of this release)"
+            reference = _(NO_REFERENCE)
         else:
             value = self.reference(call, problems, fresh(self.tools))
-            reference = "None: the call would be dispatched" if value is None else value
+            reference = _(WOULD_DISPATCH) if value is None else value
         return yours, reference
 
     def refresh(self):
@@ -162,18 +167,20 @@ class Playground(TextFallbackBox):
         yours, reference = self.verdicts()
         cell = "<td style='vertical-align: top; text-align: left; width: 50%'><pre style='{}'>{}</pre></td>"
         checked = html.escape(self.raw.value[:120] + ("…" if len(self.raw.value) > 120 else ""))
-        self.result.value = (f"<p class='kit-checked'>Checked: <code>{checked}</code></p>"
-                             "<table style='width: 95%'><tr><th style='text-align: left'>Your observe()</th>"
-                             "<th style='text-align: left'>Reference</th></tr><tr>"
+        heads = [html.escape(_(text)) for text in (N_("Checked:"), N_("Your observe()"), N_("Reference"))]
+        self.result.value = (f"<p class='kit-checked'>{heads[0]} <code>{checked}</code></p>"
+                             f"<table style='width: 95%'><tr><th style='text-align: left'>{heads[1]}</th>"
+                             f"<th style='text-align: left'>{heads[2]}</th></tr><tr>"
                              + cell.format(PRE, html.escape(yours)) + cell.format(PRE, html.escape(reference)) + "</tr></table>")
 
     def as_text(self):
         """Both verdicts for the current call and three more examples (one of them adapted from a bug report)."""
-        shown = [("current", self.raw.value)] + [self.examples[i] for i in (1, 2, 5) if i < len(self.examples)]
+        shown = [(_("current"), self.raw.value)] + [self.examples[i] for i in (1, 2, 5) if i < len(self.examples)]
         parts = []
         for label, raw in shown:
             yours, reference = self.verdicts(raw)
-            parts.append(f"[{label}] Raw call: {raw[:200]}\nYour observe():\n{yours}\nReference:\n{reference}")
+            parts.append(f"[{label}] " + say("Raw call: {raw}\nYour observe():\n{yours}\nReference:\n{reference}",
+                                             raw=raw[:200], yours=yours, reference=reference))
         return "\n\n".join(parts)
 
 
@@ -183,12 +190,12 @@ def scenarios():
     broken = {"country": "FR", "units": 1}
     fixes = [("city", "city", "Paris"), ("country", "country", FixesWhatIsNamed.REMOVE), ("units", "units", "metric")]
     return {
-        "a model that never corrects itself": (wrong, lambda: NeverCorrects(wrong)),
-        "a model that fixes exactly what it is told": (make_call("get_weather", broken),
-                                                       lambda: FixesWhatIsNamed("get_weather", broken, fixes)),
-        "a model that answers garbage": (wrong, lambda: Answers("Sorry, I cannot help with that.")),
-        "a model whose client fails": (wrong, lambda: Fails("TimeoutError", "the model API timed out")),
-        "a valid call": (make_call("get_weather", {"city": "Paris"}), lambda: NeverCorrects("")),
+        _("a model that never corrects itself"): (wrong, lambda: NeverCorrects(wrong)),
+        _("a model that fixes exactly what it is told"): (make_call("get_weather", broken),
+                                                          lambda: FixesWhatIsNamed("get_weather", broken, fixes)),
+        _("a model that answers garbage"): (wrong, lambda: Answers("Sorry, I cannot help with that.")),
+        _("a model whose client fails"): (wrong, lambda: Fails("TimeoutError", "the model API timed out")),
+        _("a valid call"): (make_call("get_weather", {"city": "Paris"}), lambda: NeverCorrects("")),
     }
 
 
@@ -201,24 +208,26 @@ def transcript_for(run, raw, model):
     Returns:
         list of ``("model" | "runtime", text)`` in order, ending with the runtime's result.
     """
-    events = [("model", raw)]
+    events = [(MODEL, raw)]
 
     def ask_model(observation):
-        events.append(("runtime", f"observation sent to the model:\n{observation}"))
+        events.append((RUNTIME, say("observation sent to the model:\n{observation}", observation=observation)))
         try:
             reply = model(observation)
         except Exception as exc:
-            events.append(("model", f"(the model client raised {type(exc).__name__}: {exc})"))
+            error = f"{type(exc).__name__}: {exc}"
+            events.append((MODEL, say("(the model client raised {error})", error=error)))
             raise
-        events.append(("model", str(reply)))
+        events.append((MODEL, str(reply)))
         return reply
 
     def dispatch(name, arguments):
-        events.append(("runtime", f"dispatch({name!r}, {arguments!r})"))
+        events.append((RUNTIME, f"dispatch({name!r}, {arguments!r})"))
         return {"status": "ok", "tool": name}
 
     kind, value = _safely(run, raw, ask_model, dispatch)
-    events.append(("runtime", f"result: {value}" if kind == "ok" else f"your function raised {value}"))
+    events.append((RUNTIME, say("result: {value}", value=value) if kind == "ok"
+                   else say("your function raised {error}", error=value)))
     return events
 
 
@@ -233,9 +242,10 @@ class RetrySimulator(TextFallbackBox):
     def __init__(self, run):
         self.run = run
         self.scenarios = scenarios()
-        self.picker = widgets.Dropdown(options=list(self.scenarios), description="Model:", layout=widgets.Layout(width="95%"))
-        self.step_button = widgets.Button(description="Step", button_style="primary")
-        self.reset_button = widgets.Button(description="Start over")
+        self.picker = widgets.Dropdown(options=list(self.scenarios), description=_("Model:"),
+                                       layout=widgets.Layout(width="95%"))
+        self.step_button = widgets.Button(description=_("Step"), button_style="primary")
+        self.reset_button = widgets.Button(description=_("Start over"))
         self.view = widgets.HTML()
         self.picker.observe(lambda change: self.reset(), names="value")
         self.step_button.on_click(lambda button: self.step())
@@ -256,9 +266,10 @@ class RetrySimulator(TextFallbackBox):
         self._draw()
 
     def _draw(self):
-        rows = "".join(f"<tr><td style='vertical-align: top'><b>{speaker}</b></td><td style='text-align: left'>"
-                       f"<pre style='{PRE}'>{html.escape(text)}</pre></td></tr>" for speaker, text in self.events[:self.shown])
-        more = "" if self.shown < len(self.events) else "<p><i>End of the transcript.</i></p>"
+        rows = "".join(f"<tr><td style='vertical-align: top'><b>{html.escape(_(speaker))}</b></td><td style='text-align: "
+                       f"left'><pre style='{PRE}'>{html.escape(text)}</pre></td></tr>"
+                       for speaker, text in self.events[:self.shown])
+        more = "" if self.shown < len(self.events) else f"<p><i>{html.escape(_('End of the transcript.'))}</i></p>"
         self.step_button.disabled = self.shown >= len(self.events)
         self.view.value = f"<table>{rows}</table>{more}"
 
@@ -267,7 +278,8 @@ class RetrySimulator(TextFallbackBox):
         parts = []
         for label, (raw, factory) in self.scenarios.items():
             events = transcript_for(self.run, raw, factory())
-            parts.append(f"With {label}:\n" + "\n".join(f"{speaker:>7}: {text}" for speaker, text in events))
+            parts.append(say("With {model}:", model=label) + "\n"
+                         + "\n".join(f"{_(speaker):>7}: {text}" for speaker, text in events))
         return "\n\n".join(parts)
 
 
@@ -280,7 +292,7 @@ class ProgressView(TextFallbackBox):
 
     def __init__(self, notebooks_dir=None):
         self.notebooks_dir = notebooks_dir
-        self.button = widgets.Button(description="Refresh")
+        self.button = widgets.Button(description=_("Refresh"))
         self.table = widgets.HTML()
         self.button.on_click(lambda button: self.refresh())
         super().__init__([self.button, self.table])
@@ -291,10 +303,12 @@ class ProgressView(TextFallbackBox):
         self.rows = course_progress(self.notebooks_dir) if self.notebooks_dir else course_progress()
         marks = {"done": "✓", "visible ok": "◐", "failing": "✗", "not started": "○", "missing": "?"}  # plain marks: every font has them
         body = "".join(
-            f"<tr><td>{marks[r.state]}</td><td style='text-align: left'>{html.escape(r.exercise.title)}</td>"
-            f"<td>{r.state}</td><td>{points_text(r.score) + '/' + points_text(r.max_score) if r.max_score else '-'}</td>"
+            f"<tr><td>{marks[r.state]}</td><td style='text-align: left'>{html.escape(_(r.exercise.title))}</td>"
+            f"<td>{html.escape(_(r.state))}</td>"
+            f"<td>{points_text(r.score) + '/' + points_text(r.max_score) if r.max_score else '-'}</td>"
             f"<td style='text-align: left'>{html.escape(r.detail)}</td></tr>" for r in self.rows)
-        self.table.value = f"<table><tr><th></th><th>Exercise</th><th>State</th><th>Score</th><th></th></tr>{body}</table>"
+        heads = "".join(f"<th>{html.escape(_(text))}</th>" for text in (N_("Exercise"), N_("State"), N_("Score")))
+        self.table.value = f"<table><tr><th></th>{heads}<th></th></tr>{body}</table>"
 
     def as_text(self):
         return format_progress(self.rows)

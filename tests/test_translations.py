@@ -267,3 +267,50 @@ def test_the_self_check_and_its_hints_speak_the_notebook_language():
     assert lines[0] == "Подсказка 3 из 3 (рецепт) к заданию «1 · parse_call: один объект JSON или точное описание проблемы»:"
     assert lines[1] == "Первая непройденная проверка: Корректный вызов разбирается в (call, [])"
     assert lines[-1].startswith("Это был последний уровень.")
+
+
+def test_a_gradescope_bundle_and_a_prairielearn_question_can_speak_russian(tmp_path):
+    """``--lang ru`` goes into the bundle's run_autograder and the question's run.sh (Gradescope's and PrairieLearn's
+    locale never decide), the question page and the editors' starting code are Russian, and the upload Gradescope
+    grades gets a Russian results.json with the same points as in English."""
+    import json
+
+    from grader.classroom import gradescope_bundle, prairielearn_question
+
+    bundle = gradescope_bundle.bundle_files(["parse-call"], secret="s", language="ru")
+    assert "--lang ru" in bundle["run_autograder"][0].decode()
+    assert "--lang" not in gradescope_bundle.bundle_files(["parse-call"], secret="s")["run_autograder"][0].decode()
+    question = prairielearn_question.question_files(["parse-call"], "s", input_kind="editor", language="ru")
+    base = "questions/toolcall_01_parsing"
+    assert "--lang ru" in question[f"{base}/tests/run.sh"][0].decode()
+    page = question[f"{base}/question.html"][0].decode()
+    assert "Это задание проверяет вашу работу" in page and "1 · parse_call: один объект JSON" in page
+    assert question[f"{base}/initial_code/parse-call.py"][0].decode().splitlines()[1].startswith("# Вставьте сюда")
+    assert "This question grades" in prairielearn_question.question_html(["parse-call"])  # English by default
+
+    upload = tmp_path / "upload"
+    upload.mkdir()
+    (upload / "parse.py").write_text("def parse_call(raw):\n    return None, ['broken']\n", encoding="utf-8")
+    outputs = {}
+    for language in ("en", "ru"):
+        results = tmp_path / f"{language}.json"
+        with speaking("en"):  # main speaks --lang for the rest of its process: give the test's back afterwards
+            assert gradescope_bundle.main(["--grade-upload", str(upload), "--results", str(results), "--exercise",
+                                           "parse-call", "--assignment-seed", "s", "--lang", language]) == 0
+        outputs[language] = json.loads(results.read_text(encoding="utf-8"))
+    assert [t["score"] for t in outputs["ru"]["tests"]] == [t["score"] for t in outputs["en"]["tests"]]
+    failed = [t["output"] for t in outputs["ru"]["tests"] if t["status"] == "failed"]
+    assert failed and all("Что произошло: " in text for text in failed)
+    assert outputs["ru"]["output"].startswith("Открытые самопроверки: пройдено ")
+
+
+def test_an_empty_upload_is_told_in_russian_with_the_right_plural():
+    """The sentence for an upload with no notebook names the assignment's notebooks, singular or plural."""
+    from grader.classroom.upload import nothing_uploaded
+
+    with speaking("ru"):
+        one = nothing_uploaded(["parse-call"])
+        two = nothing_uploaded(["parse-call", "validate-call"])
+    assert one == ("В загрузке не найдено ни одного файла .py или .ipynb: загрузите свой ноутбук (01_parsing.ipynb) или "
+                   "свой файл .py и отправьте снова.")
+    assert "загрузите свои ноутбуки (01_parsing.ipynb и 02_schema.ipynb)" in two

@@ -51,11 +51,12 @@ from grader.results.atomic_write import write_json_atomically, write_text_atomic
 from grader.results.formats import gradescope_results
 from grader.results.provenance import code_fingerprint
 from grader.results.text_report import text_report
+from grader.translations import N_, _, add_language_option, choose, said, say, use
 
 SUFFIXES = (".py", ".ipynb")
 IGNORED_PARTS = {".ipynb_checkpoints", "__pycache__", ".git"}
 KILLED = "grading this submission killed the grader process"
-LINK = "{name} is a symbolic link, so it was not graded; hand in the file itself, not a link to it."
+LINK = N_("{name} is a symbolic link, so it was not graded; hand in the file itself, not a link to it.")
 NOTHING = "no .py or .ipynb file was submitted"
 PENDING = "not graded yet: the run was stopped before this student; run the same command again to grade them"
 STOP_SECONDS = 5.0  # how long a stopping batch waits for its grader processes before killing them
@@ -81,7 +82,7 @@ def submission_files(folder):
             if name in IGNORED_PARTS or name.startswith("."):
                 continue
             if os.path.islink(os.path.join(base, name)):
-                refused.append(LINK.format(name=shown(os.path.relpath(os.path.join(base, name), folder))))
+                refused.append(_(LINK).format(name=shown(os.path.relpath(os.path.join(base, name), folder))))
             else:
                 kept.append(name)
         folders[:] = kept
@@ -90,7 +91,7 @@ def submission_files(folder):
                 continue
             path = os.path.join(base, name)
             if os.path.islink(path):
-                refused.append(LINK.format(name=shown(os.path.relpath(path, folder))))
+                refused.append(_(LINK).format(name=shown(os.path.relpath(path, folder))))
             else:
                 files.append(path)
     return files, refused
@@ -113,7 +114,7 @@ def find_submissions(folder):
         files, refused = students.setdefault(entry if os.path.isdir(path) else os.path.splitext(entry)[0], ([], []))
         # A student may hand in a file and a folder of the same name (carol.py and carol/): both count.
         if os.path.islink(path) and (os.path.isdir(path) or entry.endswith(SUFFIXES)):
-            refused.append(LINK.format(name=shown(entry)))
+            refused.append(_(LINK).format(name=shown(entry)))
         elif os.path.isfile(path) and entry.endswith(SUFFIXES):
             files.append(path)
         elif os.path.isdir(path):
@@ -323,8 +324,10 @@ def missing_exercises(result, assignment, where):
         if exercise_id in present:
             continue
         exercise = BY_ID[exercise_id]
-        added[exercise_id] = f"{where} defines {', '.join(exercise.functions)} (the exercise of {exercise.notebook})"
-        result.cases += [dataclasses.replace(case) for case in _failed_cases(exercise_id, f"Not graded: {added[exercise_id]}.")]
+        added[exercise_id] = say("{where} defines {functions} (the exercise of {notebook})", where=said(where),
+                                 functions=", ".join(exercise.functions), notebook=exercise.notebook)
+        sentence = say("Not graded: {what}.", what=added[exercise_id])
+        result.cases += [dataclasses.replace(case) for case in _failed_cases(exercise_id, str(sentence))]
     return added
 
 
@@ -729,7 +732,9 @@ def main(argv=None):
                              "folder or file name) (default: %(default)s)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--version", action="version", version=version_line())
+    add_language_option(parser)
     args = parser.parse_args(argv)
+    use(choose(args.lang))  # the students' feedback files speak it (the class's tables stay English)
     if not os.path.isdir(args.submissions):
         print(f"error: {args.submissions} is not a folder of submissions.", file=sys.stderr)
         return 2

@@ -22,6 +22,7 @@ import zipfile
 from grader.classroom.upload import (  # noqa: F401 (nothing_uploaded and the trusted steps: named here too)
     TRUSTED_EXERCISES, grade_upload_folder, grader_files, needs_trusted_steps, nothing_uploaded, trusted_steps)
 from grader.results.grade_result import points_text
+from grader.translations import add_language_option, choose, use
 
 
 def grader_requirements():
@@ -152,7 +153,8 @@ def grade_upload(folder, results_path, assignment=None, hidden_visibility="after
     return combined
 
 
-def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None):
+def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None,
+                 language=None):
     """The bundle's members: ``{name inside the zip: (bytes, executable)}``.
 
     Args:
@@ -160,6 +162,8 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
         hidden_visibility, score_visibility: Gradescope visibilities for hidden cases and the overall score
             (``grader.results.formats.gradescope_results``).
         secret: the assignment's seed (str), written into ``run_autograder`` (students never see the bundle), or None.
+        language: the language of the students' feedback (``"en"``, ``"ru"``; ``grader.translations``), written into
+            ``run_autograder`` as ``--lang``; None: the grading machine's (English on Gradescope's images).
     Raises:
         ValueError: ``grader/`` holds a folder that is none of its packages (``grader.paths.refuse_stray_folders``):
             the bundle copies ``grader/`` whole, so what is in it would travel, and never run.
@@ -168,7 +172,8 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
 
     options = " ".join([*(f"--exercise {e}" for e in assignment), f"--hidden-visibility {hidden_visibility}",
                         f"--score-visibility {score_visibility}",
-                        *([f"--assignment-seed {shlex.quote(secret)}"] if secret else [])])
+                        *([f"--assignment-seed {shlex.quote(secret)}"] if secret else []),
+                        *([f"--lang {language}"] if language else [])])
     files = {
         "setup.sh": (SETUP_SH.encode(), True),
         "run_autograder": (RUN_AUTOGRADER.format(options=options).encode(), True),
@@ -181,15 +186,17 @@ def bundle_files(assignment=(), hidden_visibility="after_due_date", score_visibi
     return files
 
 
-def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None):
+def build_bundle(path, assignment=(), hidden_visibility="after_due_date", score_visibility="visible", secret=None,
+                 language=None):
     """Write the autograder zip to ``path``.
 
     Args:
-        path: the zip to write (str). assignment, hidden_visibility, score_visibility, secret: see ``bundle_files``.
+        path: the zip to write (str). assignment, hidden_visibility, score_visibility, secret, language: see
+            ``bundle_files``.
     Returns:
         list of member names, in the order written.
     """
-    members = bundle_files(assignment, hidden_visibility, score_visibility, secret)
+    members = bundle_files(assignment, hidden_visibility, score_visibility, secret, language)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)  # as course.release creates its folder
     # Readable by its owner only: run_autograder holds the assignment's seed.
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
@@ -225,6 +232,7 @@ def main(argv=None):
     parser.add_argument("--grade-upload", metavar="FOLDER", help="(inside Gradescope) grade this upload folder")
     parser.add_argument("--results", metavar="PATH", help="with --grade-upload: where to write results.json")
     parser.add_argument("--version", action="version", version=version_line())
+    add_language_option(parser)
     args = parser.parse_args(argv)
     try:
         assignment = [e.id for e in exercises_from(args)]
@@ -232,6 +240,7 @@ def main(argv=None):
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.grade_upload:
+        use(choose(args.lang))  # the student's feedback; the bundle passes --lang, so Gradescope's locale never decides
         if not args.results:
             parser.error("--grade-upload needs --results PATH")
         grade_upload(args.grade_upload, args.results, assignment, args.hidden_visibility, args.score_visibility,
@@ -242,7 +251,7 @@ def main(argv=None):
     # A bundle always carries a seed: without --assignment-seed or the variable, a new one (printed, to be kept).
     secret = assignment_seed(args.assignment_seed)[0] or secrets.token_hex(16)
     try:
-        members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility, secret)
+        members = build_bundle(args.zip, assignment, args.hidden_visibility, args.score_visibility, secret, args.lang)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

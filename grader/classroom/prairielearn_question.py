@@ -31,6 +31,7 @@ import uuid
 
 from grader.classroom.upload import grade_upload_folder, grader_files, needs_trusted_steps, trusted_steps
 from grader.results.grade_result import points_text
+from grader.translations import _, add_language_option, choose, ngettext, say, speaking, use
 
 # PrairieLearn's reference Python image (graders/python in PrairieLearn/PrairieLearn): Python from Miniforge (3.12
 # or newer in 2025-2026 builds) with nbformat and IPython installed, but not pytest; run.sh says so when an image
@@ -120,21 +121,24 @@ def question_html(assignment, input_kind="upload"):
     from grader.intake.exercises import BY_ID
 
     exercises = [BY_ID[e] for e in assignment]
-    listed = "\n".join(f"    <li>{_html(e.title)}: <code>{', '.join(e.functions)}</code>, in "
-                       f"<code>{_html(e.notebook)}</code></li>" for e in exercises)
-    how = ("Upload your notebook(s), or .py files holding your functions. Every exercise counts from the file "
-           "that scores best on it." if input_kind == "upload" else
-           "Paste the code of your notebook's solution cells into the editor of each exercise: the functions and "
-           "whatever they use.")
+    listed = "\n".join(f"    <li>{_html(_(e.title))}: <code>{', '.join(e.functions)}</code>, "
+                       + _("in {notebook}").format(notebook=f"<code>{_html(e.notebook)}</code>") + "</li>"
+                       for e in exercises)
+    how = (_("Upload your notebook(s), or .py files holding your functions. Every exercise counts from the file that "
+             "scores best on it.") if input_kind == "upload" else
+           _("Paste the code of your notebook's solution cells into the editor of each exercise: the functions and "
+             "whatever they use."))
+    intro = _("This question grades your work from the tool-call validation course:")
+    rules = _("The grader runs the visible checks from your notebook and hidden cases drawn for your submission. A "
+              "hidden case shows the rule it checks and what went wrong, never its input. When the grader cannot run "
+              "your work at all (a file it cannot read, a syntax error, none of the functions above), nothing is graded "
+              "and no attempt is used; an exercise left undone beside others earns 0 for its cases.")
     panel = (f"""<pl-question-panel>
-  <p>This question grades your work from the tool-call validation course:</p>
+  <p>{_html(intro)}</p>
   <ul>
 {listed}
   </ul>
-  <p>{how} The grader runs the visible checks from your notebook and hidden cases drawn for your submission. A
-  hidden case shows the rule it checks and what went wrong, never its input. When the grader cannot run your work
-  at all (a file it cannot read, a syntax error, none of the functions above), nothing is graded and no attempt is
-  used; an exercise left undone beside others earns 0 for its cases.</p>
+  <p>{_html(how)} {_html(rules)}</p>
 </pl-question-panel>
 """)
     if input_kind == "upload":
@@ -155,8 +159,9 @@ def initial_code(exercise_id):
     from grader.intake.exercises import BY_ID
 
     exercise = BY_ID[exercise_id]
-    return (f"# {exercise.title}\n# Paste your solution from {exercise.notebook} here: "
-            f"{', '.join(exercise.functions)} and everything it uses.\n")
+    return (f"# {_(exercise.title)}\n# " + say("Paste your solution from {notebook} here: {functions} and everything it "
+                                               "uses.", notebook=exercise.notebook,
+                                               functions=", ".join(exercise.functions)) + "\n")
 
 
 def info_json(assignment, image=DEFAULT_IMAGE, timeout=DEFAULT_TIMEOUT, question_uuid=None):
@@ -223,13 +228,16 @@ def vendored_files():
 
 
 def question_files(assignment, secret, image=DEFAULT_IMAGE, timeout=DEFAULT_TIMEOUT, input_kind="upload",
-                   question_uuid=None, qid=None):
+                   question_uuid=None, qid=None, language=None):
     """Every file the command writes, as ``{path below OUT: (bytes, executable)}``.
 
     Args:
         assignment: exercise ids (list of str). secret: the assignment's seed (str), written into ``run.sh``.
         image, timeout, question_uuid: see ``info_json``. input_kind: see ``question_html``.
         qid: the question's folder name (str), or None for ``question_id(assignment)``.
+        language: the students' language (``"en"``, ``"ru"``; ``grader.translations``): the question page, the
+            editors' starting comments and the grader's feedback (``run.sh`` passes ``--lang``); None: English page,
+            feedback in the grading container's language (English on PrairieLearn's images).
     Raises:
         ValueError: a bad timeout or input, or a stray folder in ``grader/`` (``grader_files``), or no pytest here.
     """
@@ -239,16 +247,19 @@ def question_files(assignment, secret, image=DEFAULT_IMAGE, timeout=DEFAULT_TIME
         raise ValueError(f"--input {input_kind}: choose {' or '.join(INPUTS)}.")
     base = f"questions/{qid or question_id(assignment)}"
     options = " ".join([*(f"--exercise {e}" for e in assignment), f"--assignment-seed {shlex.quote(secret)}",
-                        f"--timeout {int(timeout)}"])
+                        f"--timeout {int(timeout)}", *([f"--lang {language}"] if language else [])])
+    with speaking(language or "en"):
+        page = question_html(assignment, input_kind)
+        starting = {e: initial_code(e) for e in assignment}
     files = {
         f"{base}/info.json": (json.dumps(info_json(assignment, image, timeout, question_uuid), indent=2, ensure_ascii=False).encode() + b"\n",
                               False),
-        f"{base}/question.html": (question_html(assignment, input_kind).encode(), False),
+        f"{base}/question.html": (page.encode(), False),
         f"{base}/tests/run.sh": (RUN_SH.format(options=options, image=DEFAULT_IMAGE, kit_folder=KIT_FOLDER).encode(),
                                  True),
     }
     if input_kind == "editor":
-        files.update({f"{base}/initial_code/{e}.py": (initial_code(e).encode(), False) for e in assignment})
+        files.update({f"{base}/initial_code/{e}.py": (starting[e].encode(), False) for e in assignment})
     files.update({f"{base}/tests/{name}": (text.encode(), False) for name, text in license_texts().items()})
     files.update({f"{base}/tests/{name}": (data, False) for name, data in grader_files().items()})
     if needs_trusted_steps(assignment):
@@ -275,7 +286,7 @@ def existing_uuid(path):
 
 
 def write_question(out, assignment, secret, image=DEFAULT_IMAGE, timeout=DEFAULT_TIMEOUT, input_kind="upload",
-                   qid=None):
+                   qid=None, language=None):
     """Write the question and the kit's ``serverFilesCourse`` folder under ``out``.
 
     The question's ``tests/`` folder is written afresh (a case removed from the kit leaves no copy behind);
@@ -293,7 +304,7 @@ def write_question(out, assignment, secret, image=DEFAULT_IMAGE, timeout=DEFAULT
     qid = qid or question_id(assignment)
     folder = os.path.join(out, "questions", qid)
     files = question_files(assignment, secret, image, timeout, input_kind,
-                           existing_uuid(os.path.join(folder, "info.json")), qid)
+                           existing_uuid(os.path.join(folder, "info.json")), qid, language)
     for stale in (os.path.join(folder, "tests"), os.path.join(out, "serverFilesCourse", KIT_FOLDER, "python")):
         shutil.rmtree(stale, ignore_errors=True)
     for name, (data, executable) in files.items():
@@ -337,7 +348,8 @@ def format_errors(upload, assignment):
     from grader.intake.exercises import BY_ID
 
     if not upload.files:
-        refused = upload.refused[:3] + ([f"And {len(upload.refused) - 3} more."] if len(upload.refused) > 3 else [])
+        refused = upload.refused[:3] + ([say("And {count} more.", count=len(upload.refused) - 3)]
+                                        if len(upload.refused) > 3 else [])
         return [" ".join([nothing_uploaded(assignment), *refused])]
     unreadable = [sentence if sentence.startswith(name) else f"{name}: {sentence}" for name, sentence in upload.unreadable]
     if upload.result.error:  # no file could be read at all
@@ -354,23 +366,26 @@ def format_errors(upload, assignment):
         if problem:
             local = re.search(r"No module named '([A-Za-z_][\w]*)", problem)
             if local and f"{local.group(1)}.py" in names:
-                problem += (f"; each file you hand in is graded on its own, so put the code of {local.group(1)}.py "
-                            "into the file that imports it")
-            errors.append(f"Nothing you handed in defines {', '.join(exercise.functions)} (the exercise of "
-                          f"{exercise.notebook}): {problem}. Fix that, or hand in the code that defines it.")
+                problem += say("; each file you hand in is graded on its own, so put the code of {module}.py into the "
+                               "file that imports it", module=local.group(1))
+            errors.append(say("Nothing you handed in defines {functions} (the exercise of {notebook}): {problem}. Fix "
+                              "that, or hand in the code that defines it.", functions=", ".join(exercise.functions),
+                              notebook=exercise.notebook, problem=problem))
     errors += unreadable
     if upload.skipped:
         shown = ", ".join(sentence.partition(":")[0] for sentence in upload.skipped[:3])
-        more = f" and {len(upload.skipped) - 3} more" if len(upload.skipped) > 3 else ""
+        more = say(" and {count} more", count=len(upload.skipped) - 3) if len(upload.skipped) > 3 else ""
         count = len(upload.skipped)
         reason = upload.skipped[0].partition(": ")[2].removeprefix("not graded: ")
-        errors.append(f"{count} file{'s' if count > 1 else ''} of yours {'were' if count > 1 else 'was'} not graded "
-                      f"({shown}{more}) because {reason}; hand in fewer files.")
+        errors.append(ngettext("{count} file of yours was not graded ({files}) because {reason}; hand in fewer files.",
+                               "{count} files of yours were not graded ({files}) because {reason}; hand in fewer files.",
+                               count).format(count=count, files=shown + more, reason=reason))
     if not errors and len(undone) == len(assignment):  # nothing of the question was handed in
         for exercise_id in undone:
             exercise = BY_ID[exercise_id]
-            errors.append(f"Nothing you handed in defines {', '.join(exercise.functions)} (the exercise of "
-                          f"{exercise.notebook}); hand in the code that defines it.")
+            errors.append(say("Nothing you handed in defines {functions} (the exercise of {notebook}); hand in the "
+                              "code that defines it.", functions=", ".join(exercise.functions),
+                              notebook=exercise.notebook))
     return _few(errors)
 
 
@@ -382,7 +397,8 @@ def _few(errors):
     """``errors`` cut to ``MAX_FORMAT_ERRORS`` sentences, the last saying how many more there were (list of str)."""
     if len(errors) <= MAX_FORMAT_ERRORS:
         return errors
-    return errors[: MAX_FORMAT_ERRORS - 1] + [f"And {len(errors) - MAX_FORMAT_ERRORS + 1} more problems like these."]
+    return errors[: MAX_FORMAT_ERRORS - 1] + [say("And {count} more problems like these.",
+                                                   count=len(errors) - MAX_FORMAT_ERRORS + 1)]
 
 
 def grader_limits(timeout):
@@ -444,6 +460,7 @@ def main(argv=None):
                             "or the variable, a new one written into the question")
     parser.add_argument("--grade-job", metavar="FOLDER", help="(inside PrairieLearn) grade this job folder (/grade)")
     parser.add_argument("--version", action="version", version=version_line())
+    add_language_option(parser)
     args = parser.parse_args(argv)
     try:
         assignment = [e.id for e in exercises_from(args)]
@@ -451,6 +468,7 @@ def main(argv=None):
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.grade_job:
+        use(choose(args.lang))  # the student's feedback; run.sh passes the question's --lang
         grade_job(args.grade_job, assignment, assignment_seed(args.assignment_seed)[0], args.timeout)
         return 0
     if not args.out:
@@ -460,7 +478,8 @@ def main(argv=None):
         return 2
     secret = assignment_seed(args.assignment_seed)[0] or secrets.token_hex(16)
     try:
-        folder, count = write_question(args.out, assignment, secret, args.image, args.timeout, args.input, args.qid)
+        folder, count = write_question(args.out, assignment, secret, args.image, args.timeout, args.input, args.qid,
+                                       args.lang)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, field
 
 from grader.paths import GRADER_DIR, GRADER_FILE_SUFFIXES, SOLUTIONS_DIR
+from grader.translations import N_, _, ngettext
 
 
 def nothing_uploaded(assignment):
@@ -22,9 +23,11 @@ def nothing_uploaded(assignment):
     from grader.intake.exercises import BY_ID
 
     notebooks = list(dict.fromkeys(BY_ID[e].notebook for e in assignment if e in BY_ID))
-    shown = " and ".join(notebooks) if len(notebooks) <= 3 else ", ".join(notebooks[:3]) + " and the others"
-    return (f"No .py or .ipynb file was found in your upload: upload your notebook{'s' if len(notebooks) > 1 else ''} "
-            f"({shown}) or your .py file, then submit again.")
+    shown = _(" and ").join(notebooks) if len(notebooks) <= 3 else ", ".join(notebooks[:3]) + _(" and the others")
+    return ngettext("No .py or .ipynb file was found in your upload: upload your notebook ({notebooks}) or your .py "
+                    "file, then submit again.",
+                    "No .py or .ipynb file was found in your upload: upload your notebooks ({notebooks}) or your .py "
+                    "file, then submit again.", len(notebooks)).format(notebooks=shown)
 
 
 @dataclass
@@ -72,13 +75,13 @@ def grade_upload_folder(folder, assignment, secret=None, student="", limits=None
 
     files, refused = submission_files(folder) if os.path.isdir(folder) else ([], [])
     graded = list(grade_files(files, limits or Limits(), within=assignment, secret=secret, student=student))  # one budget
-    combined = best_per_exercise([result for _, result, _ in graded if result is not None], folder)
-    combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _, problem in graded if problem]
+    combined = best_per_exercise([result for _path, result, _problem in graded if result is not None], folder)
+    combined.notes += refused + [f"{os.path.basename(path)}: {problem}" for path, _result, problem in graded if problem]
     if not files:
         combined.notes.insert(0, nothing_uploaded(assignment))
-    unreadable = [(os.path.basename(path), result.error) for path, result, _ in graded
+    unreadable = [(os.path.basename(path), result.error) for path, result, _problem in graded
                   if result is not None and result.error]
-    missing = missing_exercises(combined, assignment, "none of your files" if files else "your upload has no file that")
+    missing = missing_exercises(combined, assignment, N_("none of your files") if files else N_("your upload has no file that"))
     skipped = [f"{os.path.basename(path)}: {problem}" for path, result, problem in graded if result is None and problem]
     return GradedUpload(combined, files, unreadable, missing, refused, skipped)
 

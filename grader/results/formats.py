@@ -16,6 +16,7 @@ from grader.isolation.sanitise import strip_controls
 from grader.results.grade_result import points_text
 from grader.results.provenance import provenance
 from grader.results.text_report import capped
+from grader.translations import N_, _, say
 
 EXERCISM_OUTPUT_LIMIT = 500
 
@@ -95,11 +96,11 @@ def drawn_with(result):
 def case_output(case):
     """The ``output`` text of one case in results.json: rule and feedback, plus printed output."""
     if case.passed:
-        return f"Passed. {case.rule_line()}" if case.rule else "Passed."
+        return f"{_(PASSED)} {case.rule_line()}" if case.rule else _(PASSED)
     parts = [case.rule_line()] if case.rule else []
-    parts.append(f"What happened: {case.feedback}")
+    parts.append(_("What happened: {feedback}").format(feedback=case.feedback))
     if case.output.strip():
-        parts.append("Your code printed:\n" + capped(case.output))
+        parts.append(_("Your code printed:") + "\n" + capped(case.output))
     return "\n".join(parts)
 
 
@@ -107,8 +108,15 @@ def case_output(case):
 VISIBILITIES = ("hidden", "after_published", "after_due_date", "visible")
 
 
-WHEN_SHOWN = {"hidden": "are seen by your instructor only", "after_published": "are shown when your instructor "
-              "publishes the grades", "after_due_date": "are shown after the due date", "visible": "are shown now"}
+# The sentence about the withheld cases, by Gradescope's visibility (each one whole: the verb agrees in Russian).
+WHEN_SHOWN = {
+    "hidden": N_("The hidden cases ({points} points) and your total are seen by your instructor only."),
+    "after_published": N_("The hidden cases ({points} points) and your total are shown when your instructor publishes "
+                          "the grades."),
+    "after_due_date": N_("The hidden cases ({points} points) and your total are shown after the due date."),
+    "visible": N_("The hidden cases ({points} points) and your total are shown now."),
+}
+PASSED = N_("Passed.")
 
 
 def gradescope_results(result, hidden_visibility="visible", score_visibility="visible"):
@@ -153,16 +161,19 @@ def gradescope_results(result, hidden_visibility="visible", score_visibility="vi
     if withheld or score_visibility != "visible":
         # The total would give away what the withheld cases scored: show the visible part only.
         visible = [case for case in result.cases if case.visibility == "visible"]
-        summary = [f"Visible self-checks: {sum(c.passed for c in visible)} of {len(visible)} passed "
-                   f"({points_text(sum(c.points for c in visible))} of {points_text(sum(c.max_points for c in visible))} points)."]
+        summary = [say("Visible self-checks: {passed} of {count} passed ({points} of {max} points).",
+                       passed=sum(c.passed for c in visible), count=len(visible),
+                       points=points_text(sum(c.points for c in visible)),
+                       max=points_text(sum(c.max_points for c in visible)))]
         if withheld:
-            summary.append(f"The hidden cases ({points_text(sum(c.max_points for c in withheld))} points) and your total "
-                           f"{WHEN_SHOWN[hidden_visibility]}.")
+            summary.append(_(WHEN_SHOWN[hidden_visibility]).format(
+                points=points_text(sum(c.max_points for c in withheld))))
     else:
-        summary = [f"Score: {points_text(result.score)} / {points_text(result.max_score)} points"]
+        summary = [_("Score: {score} / {max} points").format(score=points_text(result.score),
+                                                             max=points_text(result.max_score))]
     if result.error:
-        summary.append(f"Could not grade: {result.error}")
-    summary += [f"Note: {strip_controls(note)}" for note in result.notes]
+        summary.append(_("Could not grade: {error}").format(error=result.error))
+    summary += [_("Note: {note}").format(note=strip_controls(note)) for note in result.notes]
     return {
         "score": result.score,
         "execution_time": round(result.execution_time, 3),
@@ -202,7 +213,7 @@ def prairielearn_results(result, format_errors=(), limit=PRAIRIELEARN_RESULTS_BY
     kit = {**provenance(), **drawn_with(result)}
     if format_errors:
         return _fitted({"gradable": False, "format_errors": format_errors,
-                        "message": "Not graded: " + " ".join(format_errors) + " No attempt was used.",
+                        "message": say("Not graded: {errors} No attempt was used.", errors=" ".join(format_errors)),
                         "kit": kit}, limit)
     tests = []
     for group, cases in result.groups():
@@ -212,13 +223,14 @@ def prairielearn_results(result, format_errors=(), limit=PRAIRIELEARN_RESULTS_BY
                 "description": case.rule_line() if case.rule else "",
                 "points": float(case.points),
                 "max_points": float(case.max_points),
-                "message": "Passed." if case.passed else case.feedback,
+                "message": _(PASSED) if case.passed else case.feedback,
                 "output": capped(case.output) if case.output.strip() else "",
             })
-    summary = [f"Score: {points_text(result.score)} / {points_text(result.max_score)} points"]
+    summary = [_("Score: {score} / {max} points").format(score=points_text(result.score),
+                                                         max=points_text(result.max_score))]
     if result.error:
-        summary.append(f"Could not grade: {result.error}")
-    summary += [f"Note: {strip_controls(note)}" for note in result.notes]
+        summary.append(_("Could not grade: {error}").format(error=result.error))
+    summary += [_("Note: {note}").format(note=strip_controls(note)) for note in result.notes]
     score = result.score / result.max_score if result.max_score else 0.0
     return _fitted({"gradable": True, "score": min(1.0, max(0.0, float(score))), "message": "\n".join(summary),
                     "tests": tests, "kit": kit}, limit)
@@ -234,7 +246,7 @@ def _size(results):
 def _fitted(results, limit):
     """``results`` with its longest texts cut (tests' outputs, then their messages, then the top message) until the
     JSON takes at most ``limit`` bytes; each cut text ends with a note saying so."""
-    note = "… (cut to keep the results within PrairieLearn's 1 MB)"
+    note = "… " + _("(cut to keep the results within PrairieLearn's 1 MB)")
     for key, floor in (("output", 0), ("message", 200), ("description", 200)):
         cap = 20_000
         while _size(results) > limit and cap > floor:
@@ -256,5 +268,6 @@ def _fitted(results, limit):
         while kept and _size({**results, "tests": kept}) > limit:
             kept = kept[: len(kept) // 2]
         results["tests"] = kept
-        results["message"] += f"\nNote: only the first {len(kept)} cases are listed, to keep within PrairieLearn's 1 MB."
+        results["message"] += "\n" + say("Note: only the first {count} cases are listed, to keep within PrairieLearn's "
+                                         "1 MB.", count=len(kept))
     return results

@@ -56,17 +56,17 @@ def capped(text, limit=MAX_PRINTED_CHARS, max_lines=MAX_PRINTED_LINES):
     """
     text = text.strip()
     runs = _runs(text.splitlines())
-    shown = [line if count == 1 else f"{line}  " + _("(the same line {count} times)").format(count=f"{count:,}")
+    shown = [line if count == 1 else f"{line}  " + _("(the same line {count:,} times)").format(count=count)
              for line, count in runs]
     folded = "\n".join(shown[:max_lines])
     left = sum(count for _line, count in runs[max_lines:])
     if len(folded) > limit:
         left_chars = len(folded) - limit
-        note = (_("(truncated: {chars} more characters and {lines} more lines not shown)") if left
-                else _("(truncated: {chars} more characters not shown)"))
-        return folded[:limit] + "…\n" + note.format(chars=f"{left_chars:,}", lines=f"{left:,}")
+        note = (_("(truncated: {chars:,} more characters and {lines:,} more lines not shown)") if left
+                else _("(truncated: {chars:,} more characters not shown)"))
+        return folded[:limit] + "…\n" + note.format(chars=left_chars, lines=left)
     if left:
-        return folded + "\n…\n" + _("(truncated: {lines} more lines not shown)").format(lines=f"{left:,}")
+        return folded + "\n…\n" + _("(truncated: {lines:,} more lines not shown)").format(lines=left)
     return folded
 
 

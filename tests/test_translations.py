@@ -147,7 +147,11 @@ def test_the_learner_command_speaks_russian_by_option_variable_or_locale(tmp_pat
         run = _learner(*args, "--notebooks", str(tmp_path), "hint", "parse-call", "--level", "2", **env)
         assert run.returncode == 0, run.stderr
         assert "Подсказка 2 из 3 (правило): Ровно один объект JSON" in run.stdout, (args, env, run.stdout)
-        assert "Дальше: python -m grader.learner hint parse-call --level 3 (рецепт)." in run.stdout
+        # The next command keeps the language (a learner trial ran it and got English).
+        assert "Дальше: python -m grader.learner hint parse-call --lang ru --level 3 (рецепт)." in run.stdout
+        assert "(notebooks/ru/01_parsing.ipynb)" in run.stdout
+    after = _learner("--notebooks", str(tmp_path), "hint", "parse-call", "--lang", "ru", TOOLCALL_LANG="en")
+    assert after.returncode == 0 and "Подсказка 1 из 3" in after.stdout, after.stderr  # --lang after the command too
     wrong = _learner("--lang", "de", "hint")
     assert wrong.returncode == 2 and "invalid choice: 'de'" in wrong.stderr and "Traceback" not in wrong.stderr
 
@@ -263,7 +267,7 @@ def test_the_self_check_and_its_hints_speak_the_notebook_language():
     assert russian_summary.startswith(f"Открытые проверки always_fails: пройдено {russian.passed} из {len(russian.rows)}")
     failed = next(detail for _title, ok, detail in russian.rows if not ok)
     assert " Вход: " in failed and " Подсказка: " in failed
-    assert "  НЕТ  Корректный вызов разбирается в (call, [])" in russian_table
+    assert "  НЕ ПРОЙДЕНА  Корректный вызов разбирается в (call, [])" in russian_table  # marks padded to one width
     assert lines[0] == "Подсказка 3 из 3 (рецепт) к заданию «1 · parse_call: один объект JSON или точное описание проблемы»:"
     assert lines[1] == "Первая непройденная проверка: Корректный вызов разбирается в (call, [])"
     assert lines[-1].startswith("Это был последний уровень.")
@@ -314,3 +318,44 @@ def test_an_empty_upload_is_told_in_russian_with_the_right_plural():
     assert one == ("В загрузке не найдено ни одного файла .py или .ipynb: загрузите свой ноутбук (01_parsing.ipynb) или "
                    "свой файл .py и отправьте снова.")
     assert "загрузите свои ноутбуки (01_parsing.ipynb и 02_schema.ipynb)" in two
+
+
+def test_the_note_about_missing_walls_is_one_russian_sentence(monkeypatch):
+    """Off Linux's default transport the report's note names the protections missing or partial: in Russian as a list
+    after a colon (no case agreement to get wrong), with the same advice."""
+    import sys as system
+
+    from grader.isolation import protections as protections_module
+
+    monkeypatch.setattr(protections_module, "psutil_or_none", lambda: None)
+    monkeypatch.setattr(system, "platform", "win32")
+    monkeypatch.setattr(os, "name", "nt")
+    with speaking("ru"):
+        note = protections_module.protection_note()
+    monkeypatch.undo()
+    assert note.startswith("В этой системе в песочнице автопроверки нет защит: лимит памяти, правила ядра и очистка "
+                           "дерева процессов; лишь частично работает: лимит вывода"), note
+    assert note.endswith("следует использовать Linux, контейнер или Gradescope."), note
+
+
+def test_the_workers_loading_sentences_reach_the_learner_in_russian(tmp_path):
+    """The worker writes its loading sentences in English (it imports nothing of the grader); the trusted side puts
+    them into Russian from their parts (a learner trial met "syntax.py has a syntax error ..." in a Russian report),
+    keeps them unchanged in English, and leaves a sentence of another shape as it came."""
+    from grader.isolation.sandbox import translated_problem
+
+    english = ["cell 3 (parse-call) has a syntax error on line 2 (invalid syntax); that cell was skipped.",
+               "cell 4, line 7 raised NameError: name 'x' is not defined while loading; the rest of that cell was skipped.",
+               "cell 2 called sys.exit(1) while loading; the rest of it was skipped.", "a sentence of another shape"]
+    with speaking("en"):
+        assert [translated_problem(text) for text in english] == english
+    with speaking("ru"):
+        russian = [translated_problem(text) for text in english]
+    assert russian == ["ячейка 3 (parse-call): синтаксическая ошибка в строке 2 (invalid syntax); эта ячейка пропущена.",
+                       "ячейка 4, строка 7: при загрузке выброшено NameError: name 'x' is not defined; остаток этой "
+                       "ячейки пропущен.",
+                       "ячейка 2: при загрузке вызван sys.exit(1); остальное пропущено.", "a sentence of another shape"]
+    broken = tmp_path / "syntax.py"
+    broken.write_text("def parse_call(raw)\n    return None, []\n", encoding="utf-8")
+    report, _results = _grade(broken, "ru", tmp_path)
+    assert "syntax.py: синтаксическая ошибка в строке 1" in report and "has a syntax error" not in report

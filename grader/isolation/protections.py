@@ -12,6 +12,7 @@ import typing
 from grader.isolation import kernel_rules
 from grader.isolation.processes import psutil_or_none
 from grader.isolation.transport_portable import portable_worker
+from grader.translations import N_, _, ngettext
 
 PROTECTIONS = ("separate process", "time limits", "memory limit", "output limit", "audit-hook guard",
                "kernel rules", "process-tree cleanup")
@@ -43,15 +44,24 @@ def protections(portable=None):
             "process-tree cleanup": "partly" if psutil or not portable or os.name == "posix" else "no"}
 
 
-def _listed(names, last="and"):
-    """``a``, ``a and b``, ``a, b and c`` (str) of ``names`` (list of str), with ``last`` before the last."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+# The protections' names as a note shows them (translated where shown; ``PROTECTIONS`` keeps the English keys).
+SHOWN_NAMES = {"separate process": N_("separate process"), "time limits": N_("time limits"),
+               "memory limit": N_("memory limit"), "output limit": N_("output limit"),
+               "audit-hook guard": N_("audit-hook guard"), "kernel rules": N_("kernel rules"),
+               "process-tree cleanup": N_("process-tree cleanup")}
+
+
+def _listed(names, last=N_("and")):
+    """``a``, ``a and b``, ``a, b and c`` (str) of ``names`` (list of str), with ``last`` before the last, in the
+    current language."""
+    names = [_(SHOWN_NAMES.get(name, name)) for name in names]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {_(last)} {names[-1]}"
 
 
 def protection_note():
     """One sentence for the report when the worker runs off Linux's POSIX transport, naming the protections
-    missing or holding only in part there and what an instructor should do instead (str), else None (nothing is
-    missing on Linux's default path). Shown in a report and, once, on a batch's console."""
+    missing or holding only in part there and what an instructor should do instead (str, in the learner's language),
+    else None (nothing is missing on Linux's default path). Shown in a report and, once, on a batch's console."""
     if sys.platform.startswith("linux") and not portable_worker():
         return None
     levels = protections()
@@ -59,16 +69,27 @@ def protection_note():
     partial = [name for name, level in levels.items() if level == "partly"]
     if not missing and not partial:
         return None
-    work = "works" if len(partial) == 1 else "work"
-    if missing:
-        state = f"the grader's sandbox has no {_listed(missing, 'or')}" + (
-            f", and its {_listed(partial)} {work} only in part" if partial else "")
+    advice = (_("unset KIT_PORTABLE_WORKER, which chose the portable transport") if sys.platform.startswith("linux")
+              else _("use Linux, a container, or Gradescope"))
+    if missing and partial:
+        text = ngettext("On this system the grader's sandbox has no {missing}, and its {partial} works only in part (see "
+                        "the table in docs/threat-model.md). That is fine for grading your own work; an instructor "
+                        "grading untrusted work should {advice}.",
+                        "On this system the grader's sandbox has no {missing}, and its {partial} work only in part (see "
+                        "the table in docs/threat-model.md). That is fine for grading your own work; an instructor "
+                        "grading untrusted work should {advice}.", len(partial))
+    elif missing:
+        text = _("On this system the grader's sandbox has no {missing} (see the table in docs/threat-model.md). That is "
+                 "fine for grading your own work; an instructor grading untrusted work should {advice}.")
     else:
-        state = f"the {_listed(partial)} of the grader's sandbox {work} only in part"
-    advice = ("unset KIT_PORTABLE_WORKER, which chose the portable transport" if sys.platform.startswith("linux")
-              else "use Linux, a container, or Gradescope")
-    return (f"On this system {state} (see the table in docs/threat-model.md). That is fine for grading your own "
-            f"work; an instructor grading untrusted work should {advice}.")
+        text = ngettext("On this system the {partial} of the grader's sandbox works only in part (see the table in "
+                        "docs/threat-model.md). That is fine for grading your own work; an instructor grading untrusted "
+                        "work should {advice}.",
+                        "On this system the {partial} of the grader's sandbox work only in part (see the table in "
+                        "docs/threat-model.md). That is fine for grading your own work; an instructor grading untrusted "
+                        "work should {advice}.", len(partial))
+    return text.format(missing=_listed(missing, N_("or")) if missing else "", partial=_listed(partial) if partial else "",
+                       advice=advice)
 
 
 def _has_resource():

@@ -22,6 +22,7 @@ Two transports carry the same protocol (``grader.isolation.transport_portable.po
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -40,7 +41,7 @@ from grader.isolation.transport_portable import PortableTransport, portable_work
 from grader.isolation.transport_posix import PosixTransport
 from grader.isolation.worker import MAX_SCRATCH_ENTRIES
 from grader.paths import WORKER_PATH
-from grader.translations import N_, say
+from grader.translations import N_, _, say
 
 FLOODED = N_("(the submission printed more than {mb} MB in one case; the rest of its output was dropped)")
 """The line that starts a case's printed text when the submission printed past the limit (its output was cut)."""
@@ -297,10 +298,64 @@ class _Stop(Exception):
     bound, and was killed)."""
 
 
+# The worker's loading sentences (``grader.isolation.worker.Loader.load``), which it writes in English: it imports
+# nothing of the grader. They are put into the learner's language here, on the trusted side, from their parts; a
+# sentence of another shape is kept as it came.
+_SYNTAX = re.compile(r"(?P<label>.+?) has a syntax error(?: on line (?P<line>\d+))? \((?P<reason>.*)\); that "
+                     r"(?P<kind>cell|file) was skipped\.", re.DOTALL)
+_EXIT = re.compile(r"(?P<label>.+?) called sys\.exit\((?P<code>.*)\) while loading; the rest of it was skipped\.",
+                   re.DOTALL)
+_RAISED = re.compile(r"(?P<where>.+?) raised (?P<error>.*?)(?P<hint> \(input\(\) gets no answer while grading\)| "
+                     r"\(the grader runs cells without a Jupyter kernel: [^()]*\)| \(the grader runs submissions with "
+                     r"Python's standard library only: [^()]*\))? while loading; the rest of that (?P<kind>cell|file) "
+                     r"was skipped\.", re.DOTALL)
+_HINTS = {" (input() gets no answer while grading)": N_(" (input() gets no answer while grading)"),
+          "kernel": N_(" (the grader runs cells without a Jupyter kernel: of IPython it has display, clear_output, the "
+                       "display classes such as Markdown and HTML, and get_ipython; other parts need a kernel)"),
+          "standard": N_(" (the grader runs submissions with Python's standard library only: third-party packages are "
+                         "not installed there)")}
+
+
+def translated_place(label):
+    """A chunk's label or a place in it (``cell 3 (parse-call)``, ``cell 3, line 7``, ``file.py, line 2``) in the
+    learner's language (str): the kit's words translated, the names kept."""
+    label = re.sub(r"^cell (\d+)", lambda m: say("cell {number}", number=m.group(1)), label)
+    return re.sub(r", line (\d+)$", lambda m: say(", line {number}", number=m.group(1)), label)
+
+
+def translated_problem(text):
+    """One of the worker's loading sentences in the learner's language (str); as it came when it is not one of the
+    three it writes (a syntax error, ``sys.exit``, an exception while loading)."""
+    found = _SYNTAX.fullmatch(text)
+    if found:
+        cell = found["kind"] == "cell"
+        if found["line"]:
+            template = (N_("{where} has a syntax error on line {line} ({reason}); that cell was skipped.") if cell else
+                        N_("{where} has a syntax error on line {line} ({reason}); that file was skipped."))
+        else:
+            template = (N_("{where} has a syntax error ({reason}); that cell was skipped.") if cell else
+                        N_("{where} has a syntax error ({reason}); that file was skipped."))
+        return say(template, where=translated_place(found["label"]), line=found["line"], reason=found["reason"])
+    found = _EXIT.fullmatch(text)
+    if found:
+        return say("{where} called sys.exit({code}) while loading; the rest of it was skipped.",
+                   where=translated_place(found["label"]), code=found["code"])
+    found = _RAISED.fullmatch(text)
+    if found:
+        hint = found["hint"] or ""
+        key = hint if hint in _HINTS else "kernel" if "Jupyter kernel" in hint else "standard" if hint else None
+        template = (N_("{where} raised {error}{hint} while loading; the rest of that cell was skipped.")
+                    if found["kind"] == "cell" else
+                    N_("{where} raised {error}{hint} while loading; the rest of that file was skipped."))
+        return say(template, where=translated_place(found["where"]), error=found["error"], hint=_(_HINTS[key]) if key else "")
+    return text
+
+
 def checked_load_report(message, entries):
-    """A ``LoadReport`` built only from well-typed, bounded parts of the worker's ``loaded`` message."""
+    """A ``LoadReport`` built only from well-typed, bounded parts of the worker's ``loaded`` message; its problem
+    sentences in the learner's language (``translated_problem``)."""
     problems = message.get("problems")
-    problems = [clean_text(p) for p in problems[:20]] if isinstance(problems, list) else []
+    problems = [translated_problem(clean_text(p)) for p in problems[:20]] if isinstance(problems, list) else []
     raw_entries = message.get("entries") if isinstance(message.get("entries"), dict) else {}
     checked = {}
     for name in entries:
@@ -485,7 +540,7 @@ class Sandbox:
                 self._kill()
                 raise _Stop(say("sent a value larger than {mb} MB back to the grader",
                                 mb=MAX_MESSAGE_BYTES // (1024 * 1024)), "limit")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line, _newline, self.buffer = self.buffer.partition(b"\n")
         try:
             message = json.loads(line.decode("utf-8", "surrogatepass"))
         except (ValueError, RecursionError):  # RecursionError: deeply nested garbage
@@ -727,7 +782,7 @@ class Sandbox:
         renames its folders between cases.
         """
         used = 0
-        for _ in range(attempts):
+        for _attempt in range(attempts):
             used, seen, complete = self._count_scratch(limit)
             if seen >= limit:
                 return max(used, self.scratch_bytes + 1)  # more entries than any solution needs

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from grader.isolation.deadlines import Budget
 from grader.isolation.limits import OUTPUT_LIMIT, Limits
-from grader.isolation.sandbox import LoadReport
+from grader.isolation.sandbox import LoadReport, translated_place
 from grader.isolation.sanitise import clean_text
 from grader.isolation.worker import DESCRIPTIONS
 from grader.judging import expectations
@@ -661,7 +661,8 @@ class Harness:
         for entry in outcome.results:
             if "raised" in entry:
                 # Where it raised is shown in visible cases only: which line raised depends on the input.
-                where = f" (at {clean_text(entry['where'], 200)})" if entry.get("where") and not self.redact else ""
+                where = say(" (at {place})", place=translated_place(clean_text(entry["where"], 200))) \
+                    if entry.get("where") and not self.redact else ""
                 text = clean_text(entry["raised"], 300) or "an exception"
                 if self.redact:
                     text = redacted_exception(text)

@@ -15,7 +15,7 @@ import time
 
 from grader.intake.exercises import BY_ID, EXERCISES
 from grader.learner.progress import course_progress, format_progress
-from grader.paths import notebooks_dir
+from grader.paths import KIT_ROOT, notebooks_dir
 from grader.results.grade_result import points_text
 from grader.translations import N_, _, add_language_option, choose, current, use
 
@@ -39,7 +39,8 @@ def hint_text(rows, exercise_id=None, level=1):
         if row is None:
             return _("Every exercise is done. Well done!")
         exercise = row.exercise
-    lines = [f"{_(exercise.title)}  (notebooks/{exercise.notebook})"]
+    folder = os.path.relpath(notebooks_dir(current()), KIT_ROOT).replace(os.sep, "/")
+    lines = [f"{_(exercise.title)}  ({folder}/{exercise.notebook})"]
     if row is not None and row.state == "failing":
         lines.append(row.detail)
         # The first failing case's own rule (and a visible case's hint) before the exercise's general hint (issue 11).
@@ -48,8 +49,10 @@ def hint_text(rows, exercise_id=None, level=1):
     text = {1: exercise.nudge, 2: exercise.rule, 3: exercise.hint}[level] or exercise.hint
     lines += ["", _("Hint {level} of 3 ({name}): {text}").format(level=level, name=_(LEVEL_NAMES[level]), text=_(text))]
     if level < 3:
+        # The command to run next, in the language of this one (a learner trial ran it and got English).
+        language = "" if current() == "en" else f" --lang {current()}"
         lines.append(_("More: python -m grader.learner hint {id} --level {level} ({name}).").format(
-            id=exercise.id, level=level + 1, name=_(LEVEL_NAMES[level + 1])))
+            id=f"{exercise.id}{language}", level=level + 1, name=_(LEVEL_NAMES[level + 1])))
     return "\n".join(lines)
 
 
@@ -110,7 +113,7 @@ def main(argv=None):
                         help="folder of your notebooks (default: notebooks/, or notebooks/ru/ in Russian)")
     add_language_option(parser)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("progress", help="show every exercise: done, failing or not started")
+    progress = commands.add_parser("progress", help="show every exercise: done, failing or not started")
     hint = commands.add_parser("hint", help="print the hint for the next exercise (or the one named)")
     hint.add_argument("exercise", nargs="?", choices=sorted(BY_ID), help="an exercise id")
     hint.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
@@ -118,6 +121,8 @@ def main(argv=None):
     watcher = commands.add_parser("watch", help="watch the notebooks folder; re-check whichever notebook you save")
     watcher.add_argument("--interval", type=float, default=1.0, help="seconds between checks for a save")
     watcher.add_argument("--max-events", type=int, default=None, help=argparse.SUPPRESS)
+    for command in (progress, hint, watcher):  # --lang after the command too, as the grader takes it anywhere
+        add_language_option(command, default=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     use(choose(args.lang))
     if args.notebooks is None:

@@ -73,8 +73,9 @@ class SelfCheckReport:
     def __str__(self):
         lines = [self.summary()] + [f"  ! {note}" for note in self.notes]
         marks = {True: _("PASS"), False: _("FAIL")}
+        width = max(len(mark) for mark in marks.values())  # the titles line up whatever the words' lengths
         for title, ok, detail in self.rows:
-            lines.append(f"  {marks[ok]}  {title}")
+            lines.append(f"  {marks[ok]:<{width}}  {title}")
             if not ok:
                 lines.append(f"        {detail}")
         return "\n".join(lines)

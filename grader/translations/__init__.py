@@ -197,9 +197,10 @@ def N_(message):
     return message
 
 
-def add_language_option(parser):
+def add_language_option(parser, default=None):
     """Add ``--lang {en,ru}`` to an ``argparse`` parser (every learner and grading command has it); pass its value
-    to ``choose``. Without it, ``TOOLCALL_LANG`` or the system locale decides."""
-    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+    to ``choose``. Without it, ``TOOLCALL_LANG`` or the system locale decides. ``default``: ``argparse.SUPPRESS`` for
+    a subcommand's parser, so that it does not overwrite the value given before the subcommand."""
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default=default,
                         help=f"the language of the texts: {', '.join(sorted(LANGUAGES))} (default: ${VARIABLE}, "
                              "then the system locale, then en)")

@@ -146,7 +146,8 @@ def test_problem_text_is_bounded(harness):
 
 
 @pytest.mark.points(1)
-@pytest.mark.rule(VALID_RULE)
+@pytest.mark.rule(N_("parse_call keeps nothing from one call to the next: the same text gives an equal result every "
+                     "time, a new object each time."))
 @rule_id("parse.stateless")
 def test_input_is_not_mutated_between_calls(harness):
     """Parsing the same text twice gives the same result.

@@ -1,7 +1,7 @@
 """``python -m course.build [--check]``: regenerate everything derived from the single sources.
 
-Sources: the ``solutions`` package and the solved notebooks in ``solutions/notebooks``.
-Generated: the learner notebooks in ``notebooks/`` and the package-backed solution cells of the
+Sources: the ``solutions`` package, the solved notebooks in ``solutions/notebooks`` and the notebooks' catalogs.
+Generated: the learner notebooks in ``notebooks/`` (and ``notebooks/ru/``, with ``solutions/notebooks/ru/``) and the package-backed solution cells of the
 solved notebooks. With ``--check`` nothing is written and the exit status is 1 when anything is
 out of date (the test suite runs this check, so a stale generated file fails CI).
 """

@@ -13,6 +13,10 @@ arrives untranslated; a text no longer used is dropped) and compiles the ``.mo``
 nothing and exits 1, listing the problems, when a text lacks its translation, a translation names other
 ``{fields}`` than its English, or a ``.po`` or ``.mo`` is stale; ``tests/test_translations.py`` runs the same check.
 
+The notebooks' texts (their paragraphs, comments and docstrings: ``course.notebook_texts``) have their own catalog,
+``solutions/translations/<language>/LC_MESSAGES/notebooks.po``, kept the same way for the notebooks a language has
+(``course.notebook_texts.TRANSLATED``); ``course.build`` writes ``notebooks/<language>/`` from it.
+
 Translators edit the ``.po`` file (any PO editor, or a text editor), then run this command.
 """
 
@@ -25,7 +29,8 @@ import re
 import string
 import sys
 
-from grader.paths import CASES_DIR, EXERCISES_PATH, GRADER_DIR, TRANSLATIONS_DIR
+from course import notebook_texts
+from grader.paths import ANSWERS_DIR, CASES_DIR, EXERCISES_PATH, GRADER_DIR, NOTEBOOK_TRANSLATIONS_DIR, TRANSLATIONS_DIR
 from grader.translations import DEFAULT, DOMAIN, LANGUAGES
 
 KEYWORDS = {"_": None, "N_": None, "say": None, "ngettext": (1, 2), "Nn_": (1, 2)}
@@ -36,14 +41,18 @@ SKIPPED = ("isolation/worker.py",)
 """Files never searched: the worker is the untrusted side and speaks only to the grader, in English."""
 
 
-def po_path(language):
-    """The editable catalog of ``language`` (absolute str)."""
-    return os.path.join(TRANSLATIONS_DIR, language, "LC_MESSAGES", f"{DOMAIN}.po")
+FOLDERS = {DOMAIN: TRANSLATIONS_DIR, notebook_texts.DOMAIN: NOTEBOOK_TRANSLATIONS_DIR}
+"""Each catalog (gettext domain) and the folder its languages are in: the grader's texts, the notebooks' texts."""
 
 
-def mo_path(language):
-    """The compiled catalog of ``language``, the one the kit reads (absolute str)."""
-    return os.path.join(TRANSLATIONS_DIR, language, "LC_MESSAGES", f"{DOMAIN}.mo")
+def po_path(language, domain=DOMAIN):
+    """The editable catalog of ``language`` (absolute str); ``domain``: a key of ``FOLDERS``."""
+    return os.path.join(FOLDERS[domain], language, "LC_MESSAGES", f"{domain}.po")
+
+
+def mo_path(language, domain=DOMAIN):
+    """The compiled catalog of ``language``, the one the kit reads (absolute str); ``domain``: a key of ``FOLDERS``."""
+    return os.path.join(FOLDERS[domain], language, "LC_MESSAGES", f"{domain}.mo")
 
 
 def case_titles(cases_dir=CASES_DIR):
@@ -91,6 +100,30 @@ def template():
     return catalog
 
 
+def notebooks_template(language):
+    """The texts of the notebooks ``language`` has, their model answers and the student release's README, as a Babel
+    ``Catalog`` without translations (location: the file and the text's place in it)."""
+    import nbformat
+    from babel.messages.catalog import Catalog
+    from course.notebooks import SOLVED_DIR, refresh_solved
+
+    from course.release import SELF_STUDY_README, STUDENT_README
+
+    catalog = Catalog(domain=notebook_texts.DOMAIN, project="toolcall-kit", fuzzy=False)
+    for filename in notebook_texts.TRANSLATED.get(language, ()):
+        notebook = refresh_solved(nbformat.read(os.path.join(SOLVED_DIR, filename), as_version=4))
+        for number, text in enumerate(notebook_texts.notebook_texts(notebook), start=1):
+            catalog.add(text, locations=[(filename, number)])
+        answers = notebook_texts.answers_name(filename)
+        with open(os.path.join(ANSWERS_DIR, answers), encoding="utf-8") as handle:
+            for number, text in enumerate(notebook_texts.markdown_texts(handle.read()), start=1):
+                catalog.add(text, locations=[(f"answers/{answers}", number)])
+    if notebook_texts.TRANSLATED.get(language):
+        for number, text in enumerate(notebook_texts.markdown_texts(STUDENT_README + SELF_STUDY_README), start=1):
+            catalog.add(text, locations=[("course/release.py:README", number)])
+    return catalog
+
+
 def fields(text):
     """The ``str.format`` fields a text names, as a sorted list (``{}`` counts as ``""``; ``{{`` is no field). A
     text that is no format string (a hint quoting code such as ``'}'``, shown but never formatted) gives its
@@ -112,24 +145,30 @@ def _translations(message):
     return message.string if isinstance(message.string, tuple) else (message.string or "",)
 
 
-def read_catalog(language):
+def read_catalog(language, domain=DOMAIN):
     """The ``.po`` of ``language`` read with Babel (a ``Catalog``; an empty one when the file does not exist)."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import read_po
 
     try:
-        with open(po_path(language), "rb") as handle:
-            return read_po(handle, locale=language, domain=DOMAIN)
+        with open(po_path(language, domain), "rb") as handle:
+            return read_po(handle, locale=language, domain=domain)
     except FileNotFoundError:
-        return Catalog(locale=language, domain=DOMAIN, project="toolcall-kit", fuzzy=False)
+        return Catalog(locale=language, domain=domain, project="toolcall-kit", fuzzy=False)
 
 
-def updated(language, fresh=None):
-    """The ``.po`` of ``language`` brought up to date with ``fresh`` (default ``template()``), as a ``Catalog``:
+def fresh_texts(language, domain=DOMAIN):
+    """What ``domain``'s catalog of ``language`` must translate (a Babel ``Catalog``): ``template()`` for the grader,
+    ``notebooks_template(language)`` for the notebooks."""
+    return template() if domain == DOMAIN else notebooks_template(language)
+
+
+def updated(language, fresh=None, domain=DOMAIN):
+    """The ``.po`` of ``language`` brought up to date with ``fresh`` (default ``fresh_texts``), as a ``Catalog``:
     texts no longer in the code are dropped, new ones come in untranslated (never guessed: a guess would read as
     done)."""
-    catalog = read_catalog(language)
-    catalog.update(fresh or template(), no_fuzzy_matching=True, update_creation_date=False)
+    catalog = read_catalog(language, domain)
+    catalog.update(fresh or fresh_texts(language, domain), no_fuzzy_matching=True, update_creation_date=False)
     catalog.obsolete.clear()
     return catalog
 
@@ -173,26 +212,27 @@ def entry_problems(catalog, language):
     return found
 
 
-def problems(language, fresh=None):
+def problems(language, fresh=None, domain=DOMAIN):
     """What is wrong with ``language``'s catalogs, one sentence each (list of str; empty when all is well): the
     entries' problems (``entry_problems``), a ``.po`` that ``python -m course.catalogs`` would change (a text added
     to or dropped from the code), a ``.mo`` that does not hold the ``.po``'s translations.
 
     Args:
         language: a key of ``grader.translations.LANGUAGES`` other than English (str).
-        fresh: the texts of the code (``template()``; computed when None).
+        fresh: the texts of the code (``fresh_texts``; computed when None).
+        domain: which catalog (a key of ``FOLDERS``).
     """
-    catalog = updated(language, fresh)
+    catalog = updated(language, fresh, domain)
     found = entry_problems(catalog, language)
     try:
-        with open(po_path(language), "rb") as handle:
+        with open(po_path(language, domain), "rb") as handle:
             if handle.read() != po_bytes(catalog):
-                found.append(f"{language}: {os.path.relpath(po_path(language))} is out of date: run python -m "
+                found.append(f"{language}: {os.path.relpath(po_path(language, domain))} is out of date: run python -m "
                              "course.catalogs.")
-        with open(mo_path(language), "rb") as handle:
+        with open(mo_path(language, domain), "rb") as handle:
             if handle.read() != mo_bytes(catalog):
-                found.append(f"{language}: {os.path.relpath(mo_path(language))} does not match its .po: run python "
-                             "-m course.catalogs.")
+                found.append(f"{language}: {os.path.relpath(mo_path(language, domain))} does not match its .po: run "
+                             "python -m course.catalogs.")
     except FileNotFoundError as exc:
         found.append(f"{language}: {exc.filename} is missing: run python -m course.catalogs.")
     return found
@@ -203,21 +243,22 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m course.catalogs", description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a catalog needs work")
     args = parser.parse_args(argv)
-    fresh = template()
-    languages = [language for language in LANGUAGES if language != DEFAULT]
+    grader_texts = template()
+    wanted = [(language, domain, grader_texts if domain == DOMAIN else notebooks_template(language))
+              for language in LANGUAGES if language != DEFAULT for domain in FOLDERS]
     if args.check:
-        found = [problem for language in languages for problem in problems(language, fresh)]
+        found = [problem for language, domain, fresh in wanted for problem in problems(language, fresh, domain)]
         print("\n".join(found) if found else "Every catalog is complete and compiled.")
         return 1 if found else 0
-    for language in languages:
-        catalog = updated(language, fresh)
-        os.makedirs(os.path.dirname(po_path(language)), exist_ok=True)
-        with open(po_path(language), "wb") as handle:
+    for language, domain, fresh in wanted:
+        catalog = updated(language, fresh, domain)
+        os.makedirs(os.path.dirname(po_path(language, domain)), exist_ok=True)
+        with open(po_path(language, domain), "wb") as handle:
             handle.write(po_bytes(catalog))
-        with open(mo_path(language), "wb") as handle:
+        with open(mo_path(language, domain), "wb") as handle:
             handle.write(mo_bytes(catalog))
         missing = sum(1 for m in catalog if m.id and (m.fuzzy or not all(_translations(m))))
-        print(f"{po_path(language)}: {len(catalog)} texts, {missing} without a translation.")
+        print(f"{po_path(language, domain)}: {len(catalog)} texts, {missing} without a translation.")
     return 0
 
 

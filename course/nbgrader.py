@@ -16,6 +16,9 @@ self-checks, and the kit's licenses. Then nbgrader's own commands work as docume
 - The kit's own solved-only checks (cells of ``### BEGIN HIDDEN TESTS`` outside grade cells, which
   nbgrader refuses) are left out, and so is the authoring metadata (``metadata.kit``).
 
+``--lang ru`` assigns the Russian notebooks (issue 29): their set-up cell makes the self-check and the autograder's
+feedback Russian; the points are the same.
+
 ``nbgrader autograde`` executes notebooks in a kernel of the Python it runs from: install the kit there
 (``pip install`` the kit's folder), as docs/instructors.md says.
 """
@@ -27,6 +30,7 @@ import os
 import sys
 import tokenize
 
+from course.release import add_release_language
 from course.notebooks import (
     BEGIN,
     BEGIN_HIDDEN,
@@ -194,13 +198,15 @@ def source_notebook(filename, solved, learner, maxima):
     return notebook
 
 
-def write_source(course, assignment="ps1", notebooks="all"):
+def write_source(course, assignment="ps1", notebooks="all", language="en"):
     """Write ``course/source/assignment/`` (it must not exist yet).
 
     Args:
         course: the nbgrader course folder (str; created if missing).
         assignment: the assignment's name, as nbgrader commands take it (str).
         notebooks: a ``--notebooks`` spec (``grader.classroom.assignment.select_notebooks``).
+        language: ``"en"`` or a language of ``course.notebook_texts.TRANSLATED`` (``"ru"``): the notebooks in it,
+            whose set-up cell makes the self-check and the autograder test cells speak it (issue 29).
     Returns:
         list of the files written, relative to the assignment folder.
     Raises:
@@ -215,7 +221,7 @@ def write_source(course, assignment="ps1", notebooks="all"):
     from grader.intake.exercises import EXERCISES
     from grader.paths import refuse_stray_folders
 
-    generated = {filename: (solved, learner) for filename, solved, learner in generated_notebooks()}
+    generated = {filename: (solved, learner) for filename, solved, learner in generated_notebooks(language)}
     chosen = select_notebooks(notebooks, sorted(generated))
     exercises = [e.id for e in EXERCISES if e.notebook in chosen]
     folder = os.path.join(course, "source", assignment)
@@ -242,10 +248,11 @@ def main(argv=None):
     parser.add_argument("--assignment", default="ps1", help="the assignment's name (default: %(default)s)")
     parser.add_argument("--notebooks", default="all", metavar="SPEC",
                         help="the notebooks to assign: all (default), 05, 00-02, 01,05 or names")
+    add_release_language(parser)
     parser.add_argument("--version", action="version", version=version_line())
     args = parser.parse_args(argv)
     try:
-        written = write_source(args.course, args.assignment, args.notebooks)
+        written = write_source(args.course, args.assignment, args.notebooks, args.lang)
     except FileExistsError:
         print(f"error: {os.path.join(args.course, 'source', args.assignment)} exists; choose another assignment "
               "name or remove it.", file=sys.stderr)

@@ -15,6 +15,10 @@ Conventions (nbgrader's, so instructors can import the notebooks into an nbgrade
   region when ``metadata.kit.solution`` is true; so no cell can drift from the package.
 - Outputs and execution counts are cleared in both notebooks: committed notebooks carry no stale output.
 
+In another language (``notebooks/ru/``, issue 29) the notebooks are generated from the same solved ones, their
+texts translated by ``course.notebook_texts`` from the notebooks' catalog: the code, the cases and the grade stay
+the same.
+
 ``python -m course.build`` rewrites every generated file; ``--check`` only reports drift.
 """
 
@@ -24,7 +28,7 @@ import nbformat
 
 from course.assemble import ADAPTER, assemble
 from grader.learner.progress import stub_digest
-from grader.paths import KIT_ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR
+from grader.paths import ANSWERS_DIR, KIT_ROOT, NOTEBOOKS_DIR, SOLVED_NOTEBOOKS_DIR, answers_dir
 
 SOLVED_DIR = SOLVED_NOTEBOOKS_DIR
 LEARNER_DIR = NOTEBOOKS_DIR
@@ -136,24 +140,35 @@ def holds_learner_work(path, generated):
     return exercise_sources(current) != exercise_sources(generated)
 
 
-def generated_notebooks():
+def generated_notebooks(language="en"):
     """Every notebook pair as generated from the solved sources, without touching any file.
 
+    Args:
+        language: ``"en"``, or a language of ``course.notebook_texts.TRANSLATED`` (str): its notebooks only, their
+            texts translated (the solved one too, for tests and nbgrader; solution regions stay as they are).
     Returns:
         list of ``(filename, solved, learner)``: the file name (e.g. ``"01_parsing.ipynb"``) and the
         solved and learner ``NotebookNode``s (outputs cleared). The learner version is what a student
         release ships, whatever the working copy in ``notebooks/`` holds.
+    Raises:
+        FileNotFoundError: ``language``'s compiled notebooks catalog is missing.
     """
+    from course.notebook_texts import TRANSLATED, catalog, translated
+
+    translations = None if language == "en" else catalog(language)
     out = []
     for filename in sorted(os.listdir(SOLVED_DIR)):
-        if filename.endswith(".ipynb"):
+        if filename.endswith(".ipynb") and (translations is None or filename in TRANSLATED[language]):
             solved = refresh_solved(nbformat.read(os.path.join(SOLVED_DIR, filename), as_version=4))
+            if translations is not None:
+                solved = translated(solved, translations.gettext, language)
             out.append((filename, solved, learner_version(solved, filename)))
     return out
 
 
 def build(check=False, force=False):
-    """Regenerate the solved notebooks' package-backed cells and every learner notebook.
+    """Regenerate the solved notebooks' package-backed cells and every learner notebook, in every language, and the
+    translated model answers.
 
     A learner notebook whose exercise cells hold work (they differ from the stubs) is not
     overwritten unless ``force`` is set: the kit's own folder is also where self-learners work.
@@ -165,10 +180,17 @@ def build(check=False, force=False):
         ``(changed, kept)``: paths that were (or, with ``check``, would be) changed, and learner
         notebooks left alone because they hold work (lists of repository-relative str).
     """
+    from course.notebook_texts import TRANSLATED
+
     changed, kept = [], []
-    for filename, solved, learner in generated_notebooks():
-        solved_path = os.path.join(SOLVED_DIR, filename)
-        learner_path = os.path.join(LEARNER_DIR, filename)
+    pairs = [("en", *pair) for pair in generated_notebooks()]
+    pairs += [(language, *pair) for language in sorted(TRANSLATED) for pair in generated_notebooks(language)]
+    for language, filename, solved, learner in pairs:
+        # Another language's solved notebooks are generated too (solutions/notebooks/ru/): nbval runs them top to
+        # bottom and their grade cells must give full marks, as the English ones do.
+        inside = [] if language == "en" else [language]
+        solved_path = os.path.join(SOLVED_DIR, *inside, filename)
+        learner_path = os.path.join(LEARNER_DIR, *inside, filename)  # grader.paths.notebooks_dir(language)
         for path, notebook in [(solved_path, solved), (learner_path, learner)]:
             text = nbformat.writes(notebook) + "\n"
             current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
@@ -180,6 +202,32 @@ def build(check=False, force=False):
                 continue
             changed.append(relative)
             if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+    for path, text in translated_answers():
+        current = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        if current != text:
+            changed.append(os.path.relpath(path, KIT_ROOT))
+            if not check:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w", encoding="utf-8") as handle:
                     handle.write(text)
     return changed, kept
+
+
+def translated_answers():
+    """The model answers of every translated notebook, in its language: ``[(path, text)]`` (``path`` in
+    ``grader.paths.answers_dir(language)``), generated from the English answers and the notebooks' catalog."""
+    from course.notebook_texts import TRANSLATED, answers_name, catalog, translated_markdown
+
+    out = []
+    for language in sorted(TRANSLATED):
+        translations = catalog(language)
+        for filename in TRANSLATED[language]:
+            name = answers_name(filename)
+            with open(os.path.join(ANSWERS_DIR, name), encoding="utf-8") as handle:
+                english = handle.read()
+            out.append((os.path.join(answers_dir(language), name),
+                        translated_markdown(english, translations.gettext, language)))
+    return out

@@ -8,6 +8,9 @@ needs: no ``solutions/``, no hidden cases, no canary value pools, no model answe
 (``INSTRUCTOR_ONLY``). The notebooks are generated afresh from the solved sources, so work done in this
 clone's ``notebooks/`` never reaches students. ``tests/test_classroom.py`` proves it.
 
+``--lang ru`` writes the Russian course (issue 29): the Russian notebooks in ``notebooks/ru/``, a Russian README and,
+with ``--self-study``, the Russian model answers; the notebooks' self-check and grader speak Russian.
+
 ``--self-study`` is the release for a learner on their own (issue 27): the same, plus the model answers to the chosen
 notebooks' interview questions (``answers/``) and the one-page cheat sheet (``cheatsheet.md``). Still no reference and
 no hidden cases: the answers are prose, and a self-learner grades against the visible cases.
@@ -20,7 +23,7 @@ import os
 import shutil
 import sys
 
-from grader.paths import ANSWERS_DIR, CHEATSHEET_PATH, GRADER_DIR, GRADER_FILE_SUFFIXES, refuse_stray_folders
+from grader.paths import CHEATSHEET_PATH, GRADER_DIR, GRADER_FILE_SUFFIXES, answers_dir, refuse_stray_folders
 
 # What only the instructor's grader needs, as patterns of paths inside grader/ (``/``-separated; a folder ends
 # with ``/``): the canary value pools, the classroom tools (batch, gradebook, Gradescope bundle, assignment
@@ -175,9 +178,9 @@ written your own. `cheatsheet.md` is one page of every rule the grader checks, e
 """
 
 
-def write_self_study(destination, chosen):
-    """Copy the model answers of the ``chosen`` notebooks (file names) into ``destination/answers``, and the cheat
-    sheet to ``destination/cheatsheet.md``; returns the answer files written (list of str).
+def write_self_study(destination, chosen, language="en"):
+    """Copy the model answers of the ``chosen`` notebooks (file names) in ``language`` into ``destination/answers``,
+    and the cheat sheet (English) to ``destination/cheatsheet.md``; returns the answer files written (list of str).
 
     Raises:
         FileNotFoundError: a chosen notebook has no model answers (a self-study release must not go out without them).
@@ -186,13 +189,24 @@ def write_self_study(destination, chosen):
     written = []
     for filename in chosen:
         name = filename.replace(".ipynb", ".md")
-        shutil.copyfile(os.path.join(ANSWERS_DIR, name), os.path.join(destination, "answers", name))
+        shutil.copyfile(os.path.join(answers_dir(language), name), os.path.join(destination, "answers", name))
         written.append(name)
     shutil.copyfile(CHEATSHEET_PATH, os.path.join(destination, "cheatsheet.md"))
     return written
 
 
-def build_release(destination, make_zip=False, notebooks="all", self_study=False):
+def add_release_language(parser):
+    """Add ``--lang {en,ru}`` to a release command's ``parser`` (``course.release``, ``course.nbgrader``): the
+    language of what the students get, English unless asked (not the instructor's locale: a class gets what its
+    instructor chose)."""
+    from grader.translations import LANGUAGES
+
+    parser.add_argument("--lang", default="en", choices=sorted(LANGUAGES),
+                        help="the language of the notebooks, README and model answers (default: en; ru writes the "
+                             "Russian notebooks into notebooks/ru/, whose self-check and grader speak Russian)")
+
+
+def build_release(destination, make_zip=False, notebooks="all", self_study=False, language="en"):
     """Write the student release into ``destination`` (it must not exist yet).
 
     Args:
@@ -200,6 +214,9 @@ def build_release(destination, make_zip=False, notebooks="all", self_study=False
         make_zip: also write ``destination + ".zip"`` (bool).
         notebooks: which notebooks to hand out, a ``--notebooks`` spec (``grader.classroom.assignment.select_notebooks``).
         self_study: add the model answers and the cheat sheet (``write_self_study``) (bool).
+        language: ``"en"``, or a language of ``course.notebook_texts.TRANSLATED`` (``"ru"``): its notebooks, in
+            ``notebooks/<language>/`` as in the kit (where the notebooks' self-check looks for them), its README and
+            model answers (issue 29). The grader's feedback follows: the notebooks' set-up cell sets the language.
     Returns:
         list of the release's files, relative to ``destination``.
     Raises:
@@ -216,20 +233,25 @@ def build_release(destination, make_zip=False, notebooks="all", self_study=False
     from grader.classroom.assignment import select_notebooks
     from grader.intake.exercises import EXERCISES
 
-    generated = {filename: learner for filename, _, learner in generated_notebooks()}  # never the working copy
+    generated = {filename: learner for filename, _, learner in generated_notebooks(language)}  # never the working copy
     chosen = select_notebooks(notebooks, sorted(generated))
-    os.makedirs(os.path.join(destination, "notebooks"))
+    folder = os.path.join(destination, "notebooks", *([] if language == "en" else [language]))
+    os.makedirs(folder)
     for filename in chosen:
-        with open(os.path.join(destination, "notebooks", filename), "w", encoding="utf-8") as handle:
+        with open(os.path.join(folder, filename), "w", encoding="utf-8") as handle:
             handle.write(nbformat.writes(generated[filename]) + "\n")
     copy_student_grader(destination, {e.id for e in EXERCISES if e.notebook in chosen})
     with open(os.path.join(destination, "requirements.txt"), "w", encoding="utf-8") as handle:
         handle.write(student_requirements())
+    readme = STUDENT_README + (SELF_STUDY_README if self_study else "")
+    if language != "en":
+        from course.notebook_texts import catalog, translated_markdown
+
+        readme = translated_markdown(readme, catalog(language).gettext, language)
     with open(os.path.join(destination, "README.md"), "w", encoding="utf-8") as handle:
-        handle.write(STUDENT_README.replace("{first}", chosen[0]).replace("{version}", __version__)
-                     + (SELF_STUDY_README if self_study else ""))
+        handle.write(readme.replace("{first}", chosen[0]).replace("{version}", __version__))
     if self_study:
-        write_self_study(destination, chosen)
+        write_self_study(destination, chosen, language)
     write_licenses(destination)
     files = sorted(os.path.relpath(os.path.join(base, name), destination)
                    for base, _, names in os.walk(destination) for name in names)
@@ -251,10 +273,12 @@ def main(argv=None):
                         help="add the model answers to the interview questions and the cheat sheet (for a learner "
                              "on their own; still no reference and no hidden cases)")
     parser.add_argument("--zip", action="store_true", help="also write DESTINATION.zip")
+    add_release_language(parser)
     parser.add_argument("--version", action="version", version=version_line())
     args = parser.parse_args(argv)
     try:
-        files = build_release(args.destination, args.zip, args.notebooks, self_study=args.self_study)
+        files = build_release(args.destination, args.zip, args.notebooks, self_study=args.self_study,
+                              language=args.lang)
     except FileExistsError:
         print(f"error: {args.destination} exists; choose a new folder.", file=sys.stderr)
         return 2

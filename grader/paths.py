@@ -47,6 +47,8 @@ SOLUTIONS_DIR = os.path.join(KIT_ROOT, "solutions")
 """The reference package (instructor-only): the grader's trusted steps, and the source of every notebook."""
 SOLVED_NOTEBOOKS_DIR = os.path.join(SOLUTIONS_DIR, "notebooks")
 """The solved notebooks every learner notebook, release and nbgrader assignment is generated from."""
+NOTEBOOK_TRANSLATIONS_DIR = os.path.join(SOLUTIONS_DIR, "translations")
+"""The notebooks' catalogs: ``<language>/LC_MESSAGES/notebooks.po`` (edited) and ``.mo`` (read by ``course.build``)."""
 ANSWERS_DIR = os.path.join(SOLUTIONS_DIR, "answers")
 """The model answers to each notebook's interview questions (``NN_name.md``, one per notebook)."""
 CHEATSHEET_PATH = os.path.join(KIT_ROOT, "docs", "cheatsheet.md")
@@ -61,6 +63,12 @@ def notebooks_dir(language="en"):
     """The learner notebooks in ``language`` (absolute str): ``notebooks/`` in English, ``notebooks/<language>/``
     in another (``notebooks/ru/``: the same notebooks, generated from the same source, issue 29)."""
     return NOTEBOOKS_DIR if language == "en" else os.path.join(NOTEBOOKS_DIR, language)
+
+
+def answers_dir(language="en"):
+    """The model answers in ``language`` (absolute str): ``solutions/answers/``, or ``solutions/answers/<language>/``
+    (generated from the English ones and the notebooks' catalog, issue 29)."""
+    return ANSWERS_DIR if language == "en" else os.path.join(ANSWERS_DIR, language)
 
 
 LICENSE_PATHS = {name: os.path.join(KIT_ROOT, name) for name in ("LICENSE", "LICENSE-COURSE.txt")}

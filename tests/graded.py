@@ -50,7 +50,7 @@ class Outcome:
     stderr: str
 
 
-def _key(submission, exercises, limits, within=None, seed=None):
+def _key(submission, exercises, limits, within=None, seed=None, language="en"):
     from grader.results.provenance import code_fingerprint
 
     try:
@@ -61,7 +61,7 @@ def _key(submission, exercises, limits, within=None, seed=None):
     seeds = tuple(os.environ.get(name) for name in SEED_VARIABLES)
     # A grading without --seed draws afresh, but the session grades it once: its draw is whichever came first.
     return (content, os.path.basename(os.fspath(submission)), code_fingerprint(), tuple(exercises or ()),
-            tuple(within or ()), repr(limits), seeds, seed)
+            tuple(within or ()), repr(limits), seeds, seed, language)
 
 
 def _stored_path(key, suffix=".pickle"):
@@ -126,7 +126,7 @@ def _grade_once(submission, options, within=None, again=False, claimed=False):
     process when it is the first of the session to ask (or ``again``, or ``claimed``: a pool process of
     ``grade_ahead`` grading what its parent claimed), else read from the process that graded it."""
     args, limits = _parse(submission, options)
-    key = _key(submission, args.exercise, limits, within, args.seed)
+    key = _key(submission, args.exercise, limits, within, args.seed, _language(args))
     if again or key[0] is None:
         _RESULTS[key] = _grade_now(args, limits, within)  # this test's own grading: the others keep theirs
     elif key in _RESULTS or _stored(key) is not None:
@@ -144,16 +144,27 @@ def _grade_once(submission, options, within=None, again=False, claimed=False):
     return key, _RESULTS[key]
 
 
+def _language(args):
+    """The language the command line would speak with ``args`` (``--lang``, else the environment): part of the key."""
+    from grader.translations import choose
+
+    return choose(args.lang)
+
+
 def _grade_now(args, limits, within):
-    """Grade as the command line would (``args``: its parsed options); the cache entry (a tuple of three)."""
+    """Grade as the command line would (``args``: its parsed options, ``--lang`` too); the cache entry (a tuple of
+    three)."""
     from grader.pipeline import grade
     from grader.results.formats import gradescope_results
     from grader.results.text_report import text_report
+    from grader.translations import speaking
 
-    result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within, seed=args.seed or None)
-    outcome = Outcome(2 if result.error else 0, text_report(result), f"error: {result.error}\n" if result.error else "")
+    with speaking(_language(args)):
+        result = grade(args.submission, limits=limits, exercise_ids=args.exercise, within=within, seed=args.seed or None)
+        outcome = Outcome(2 if result.error else 0, text_report(result), f"error: {result.error}\n" if result.error else "")
+        results = gradescope_results(result)
     counts["graded"] += 1
-    return outcome, gradescope_results(result), result
+    return outcome, results, result
 
 
 def graded(submission, *options, again=False):
@@ -162,7 +173,7 @@ def graded(submission, *options, again=False):
     Args:
         submission: path of a ``.py`` or ``.ipynb`` file (str or path-like).
         options: the command line's grading options (str): ``--exercise ID`` (repeatable), ``--case-timeout``,
-            ``--load-timeout``, ``--memory-mb``, ``--total-timeout``; output options are not accepted.
+            ``--load-timeout``, ``--memory-mb``, ``--total-timeout``, ``--seed``, ``--lang``; output options are not accepted.
         again: grade even when this session already graded the same submission (bool).
     Returns:
         ``(Outcome, results)``: results is the results.json dict (a copy: a test may change it freely).
@@ -214,7 +225,7 @@ def grade_ahead(submissions, workers=None):
     for path, options, *rest in submissions:
         within = rest[0] if rest else None
         args, limits = _parse(path, options)
-        key = _key(path, args.exercise, limits, within, args.seed)
+        key = _key(path, args.exercise, limits, within, args.seed, _language(args))
         if key not in _RESULTS and key not in seen and _stored(key) is None and _claim(key):
             seen.add(key)
             todo.append((path, tuple(options), within))

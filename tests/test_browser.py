@@ -23,7 +23,7 @@ from conftest import ROOT
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = os.path.join(ROOT, "tests", "artifacts", "browser")
-NOTEBOOKS = sorted(os.listdir(os.path.join(ROOT, "notebooks")))
+NOTEBOOKS = sorted(n for n in os.listdir(os.path.join(ROOT, "notebooks")) if n.endswith(".ipynb"))
 # Flags from the machine's notes: without the background-networking ones Chromium keeps trying hosts
 # this closed network refuses.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

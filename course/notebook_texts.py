@@ -9,7 +9,8 @@ an old paragraph silently.
 
 What is a text (a unit of the catalog):
 - a markdown cell's paragraphs: blocks of lines between blank lines, as mdBook's i18n helpers cut a chapter. A
-  fenced code block (```` ``` ```` or ``~~~``) is code and stays as it is
+  fenced code block (```` ``` ```` or ``~~~``) is code and stays as it is (a block fenced ```` ```text ````, a diagram
+  in words, is one text)
   (only the grader's command in one names the language's notebook: ``FENCE_COMMANDS``);
 - in a code cell: each comment (a run of whole-line comments at one indent is one text, re-wrapped to the run's
   width), each docstring, and each string literal (f-strings too) given to ``print(...)`` or to an exception
@@ -38,7 +39,8 @@ DOMAIN = "notebooks"
 """The notebooks' catalog's file name (gettext's domain)."""
 TRANSLATED = {
     "ru": ("00_start_here.ipynb", "01_parsing.ipynb", "02_schema.ipynb", "03_observations.ipynb",
-           "04_retries.ipynb", "05_capstone.ipynb"),
+           "04_retries.ipynb", "05_capstone.ipynb", "06_beyond.ipynb", "07_turn.ipynb", "08_loop.ipynb",
+           "09_authorise.ipynb"),
 }
 """The notebooks each language has (file names in ``solutions/notebooks``): the catalog holds their texts and
 must translate every one; ``course.build`` writes ``notebooks/<language>/`` for them."""
@@ -66,11 +68,12 @@ def markdown_blocks(source):
     Args:
         source: a markdown cell's source (str).
     Returns:
-        list of ``(kind, text)``: ``"text"`` (a paragraph, a list, a table, a heading: translated), ``"code"`` (a
-        fenced block, kept) or ``"blank"`` (blank lines, kept). ``"\\n".join(text for _, text in blocks)`` is
+        list of ``(kind, text)``: ``"text"`` (a paragraph, a list, a table, a heading, or a block fenced as
+        ```` ```text ````, a diagram in words: translated), ``"code"`` (any other fenced block, kept) or ``"blank"``
+        (blank lines, kept). ``"\\n".join(text for _, text in blocks)`` is
         ``source``.
     """
-    blocks, lines, fence = [], [], None
+    blocks, lines, fence, kind = [], [], None, "code"
 
     def flush(kind="text"):
         if lines:
@@ -82,18 +85,19 @@ def markdown_blocks(source):
         if fence is not None:
             lines.append(line)
             if stripped.startswith(fence):
-                flush("code")
+                flush(kind)
                 fence = None
         elif stripped.startswith(_FENCES):
             flush()
             fence = stripped[:3]
             lines.append(line)
+            kind = "text" if stripped[3:].strip() == "text" else "code"  # a diagram in words: translated whole
         elif not line.strip():
             flush()
             blocks.append(("blank", line))
         else:
             lines.append(line)
-    flush("code" if fence is not None else "text")
+    flush(kind if fence is not None else "text")
     return blocks
 
 

@@ -216,7 +216,7 @@ def test_a_russian_release_holds_the_russian_course_and_its_notebooks_run(tmp_pa
 
 def test_a_russian_nbgrader_assignment_holds_the_russian_notebooks(tmp_path):
     """``python -m course.nbgrader COURSE --lang ru``: the Russian notebook as nbgrader's source, with its autograder
-    test cell; a notebook Russian does not have yet is refused in one sentence that lists those it has."""
+    test cell, and its set-up cell makes nbgrader's autograder cells speak Russian."""
     from course.nbgrader import main
 
     assert main([str(tmp_path / "course"), "--lang", "ru", "--notebooks", "01"]) == 0

@@ -152,6 +152,41 @@ def test_an_endless_loop_is_one_line_of_feedback(grade, tmp_path):
     assert sum("Not run:" in test["output"] for test in results["tests"]) == len(results["tests"]) - 2
 
 
+def test_a_syntax_error_is_told_once_and_the_cases_it_stopped_fold(grade, tmp_path):
+    """A Russian learner's trial (issue 29): after a syntax error every case repeated "no function named parse_call was
+    found", 50 times. The first case says it (with the syntax error); the others fold into one line, in both languages;
+    results.json keeps one entry per case."""
+    source = "import json\n\ndef parse_call(raw)\n    return json.loads(raw), []\n"
+    path = write(tmp_path, "typo.py", source)
+    languages = [((), "Not run: No function named parse_call was found", "not run, for the same reason", "syntax"),
+                 (("--lang", "ru"), "Не запущено: Функция с именем parse_call не найдена", "не запущены по той же причине",
+                  "синтакс")]
+    for option, said, folded_words, syntax in languages:
+        process, results = grade(path, "--exercise", "parse-call", *option)
+        report = process.stdout
+        assert report.count(said) == 1 and syntax in report.lower(), report
+        folded = [line for line in report.splitlines() if folded_words in line]
+        assert len(folded) == 1, report
+        assert sum(said in test["output"] for test in results["tests"]) == len(results["tests"]) > 20
+
+
+def test_a_shared_dict_returned_each_time_fails_result_fresh(grade, tmp_path):
+    """A Russian learner's trial (issue 29): a tool_error_result that fills one module-level dict and returns it got 9
+    of 9, though notebook 0 says a shared dict that changes makes every answer the last one. The case now looks at the
+    first block again after a second, different call."""
+    shared = ("BLOCK = {}\n\n\ndef tool_error_result(tool_use_id, message):\n    BLOCK.clear()\n"
+              "    BLOCK.update(type='tool_result', tool_use_id=tool_use_id, content=message, is_error=True)\n"
+              "    return BLOCK\n")
+    fresh = ("def tool_error_result(tool_use_id, message):\n"
+             "    return {'type': 'tool_result', 'tool_use_id': tool_use_id, 'content': message, 'is_error': True}\n")
+    _, results = grade(write(tmp_path, "shared.py", shared), "--exercise", "tool-result")
+    failed = [t for t in results["tests"] if t["status"] == "failed"]
+    assert [t["name"] for t in failed] == ["The tool_result block: Two calls with the same input return equal blocks"]
+    assert "the same dict" in failed[0]["output"] and "Rule [result.fresh]: A new dict on every call" in failed[0]["output"]
+    _, results = grade(write(tmp_path, "fresh.py", fresh), "--exercise", "tool-result")
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) == 9
+
+
 def test_a_canary_that_times_out_does_not_end_the_cases_early(grade, tmp_path, monkeypatch):
     """Found by the suite (1 grading in 12): the canaries' places are drawn per grading, and a canary's timeout
     counted toward "2 cases in a row", so the same endless loop sometimes showed one timed-out case, sometimes two.

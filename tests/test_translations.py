@@ -156,6 +156,22 @@ def test_the_learner_command_speaks_russian_by_option_variable_or_locale(tmp_pat
     assert wrong.returncode == 2 and "invalid choice: 'de'" in wrong.stderr and "Traceback" not in wrong.stderr
 
 
+def test_help_and_argument_errors_speak_the_chosen_language():
+    """A Russian learner's trial read ``--help`` in English: the commands' help texts and argparse's own words
+    ("usage:", "options", its errors) follow ``--lang`` wherever it stands; without it the help is English."""
+    russian = _learner("--lang", "ru", "--help", TOOLCALL_LANG="")
+    assert russian.returncode == 0 and russian.stdout.startswith("использование: python -m grader.learner")
+    assert "показать эту справку и выйти" in russian.stdout and "показать все задания" in russian.stdout
+    assert "usage:" not in russian.stdout and "show every exercise" not in russian.stdout
+    wrong = _learner("hint", "--lang", "ru", "--level", "7", TOOLCALL_LANG="")
+    assert wrong.returncode == 2 and "ошибка: аргумент --level: недопустимое значение: 7" in wrong.stderr, wrong.stderr
+    english = _learner("--help", TOOLCALL_LANG="", LANG="C", LANGUAGE="", LC_ALL="", LC_MESSAGES="")
+    assert english.stdout.startswith("usage: python -m grader.learner") and "show every exercise" in english.stdout
+    grader = subprocess.run([sys.executable, "-m", "grader", "--help", "--lang", "ru"], capture_output=True, text=True,
+                            cwd=KIT_ROOT, env={**os.environ, "PYTHONPATH": KIT_ROOT, "TOOLCALL_LANG": ""}, timeout=60)
+    assert grader.returncode == 0 and "путь к файлу .py или ноутбуку .ipynb" in grader.stdout, grader.stderr
+
+
 def test_progress_in_russian_names_each_exercise_and_state(tmp_path):
     """The progress table in Russian: the catalogue's titles, the states and the summary line, and the default
     folder of the Russian notebooks is notebooks/ru/."""
@@ -171,8 +187,8 @@ def test_progress_in_russian_names_each_exercise_and_state(tmp_path):
 # -- the grader's feedback in Russian ---------------------------------------------------------------------------------
 
 ENGLISH_RUN = re.compile(r"(?:\b[A-Za-z]{3,}\b[ ,]+){5,}")  # five English words in a row: a text left untranslated
-# What stays English on purpose: a case's input and the model's words (data), and the walls line (for instructors).
-KEPT_ENGLISH = ("Isolation:", "Вход:", "Input:")
+# What stays English on purpose: a case's input and the model's words (data), and the names of the kernel's walls.
+KEPT_ENGLISH = ("Изоляция:", "Вход:", "Input:")
 
 
 def _grade(path, language, tmp_path, seed="golden"):
@@ -199,7 +215,8 @@ def test_the_card_sample_grades_the_same_in_russian_and_every_sentence_is_russia
     assert russian_results["score"] == english_results["score"] < 133
     failed = [t for t in russian_results["tests"] if t["status"] == "failed"]
     assert len(failed) > 20
-    assert "Баллы: " in russian and "Что произошло: " in russian
+    assert "Баллы: " in russian and "Что произошло: " in russian and "\nИзоляция: " in russian
+    assert "Isolation:" not in russian and "\nIsolation: " in english
     left = [line.strip() for line in russian.splitlines()
             if ENGLISH_RUN.search(line) and not line.strip().startswith(KEPT_ENGLISH)]
     assert left == [], "\n".join(left[:10])

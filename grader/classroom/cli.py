@@ -15,27 +15,28 @@ from grader.results.atomic_write import write_json_atomically, write_text_atomic
 from grader.results.formats import exercism_results, gradescope_results, junit_xml
 from grader.results.provenance import version_line
 from grader.results.text_report import text_report
-from grader.translations import add_language_option, choose, use
+from grader.translations import _, add_language_option, choose, language_asked, say, speak_to_argparse, use
 
 
 def build_parser():
     """The argument parser (also documents the options in ``--help``)."""
     parser = argparse.ArgumentParser(
         prog="python -m grader",
-        description="Grade a tool-call validation submission (.py file or .ipynb notebook) with the kit's hidden cases.",
+        description=_("Grade a tool-call validation submission (.py file or .ipynb notebook) with the kit's hidden "
+                      "cases."),
     )
-    parser.add_argument("submission", nargs="?", help="path of the .py file or .ipynb notebook to grade")
+    parser.add_argument("submission", nargs="?", help=_("path of the .py file or .ipynb notebook to grade"))
     parser.add_argument("--version", action="version", version=version_line())
     parser.add_argument("--isolation", action="store_true",
-                        help="print which walls stand around a submission's worker on this machine, and exit (status "
-                             "0 when every wall stands, 1 when one is missing)")
-    parser.add_argument("--results", metavar="PATH", help="also write a Gradescope-format results.json here")
-    parser.add_argument("--exercism", metavar="PATH", help="also write Exercism's results.json (version 3) here")
-    parser.add_argument("--junit", metavar="PATH", help="also write JUnit XML here")
+                        help=_("print which walls stand around a submission's worker on this machine, and exit "
+                               "(status 0 when every wall stands, 1 when one is missing)"))
+    parser.add_argument("--results", metavar="PATH", help=_("also write a Gradescope-format results.json here"))
+    parser.add_argument("--exercism", metavar="PATH", help=_("also write Exercism's results.json (version 3) here"))
+    parser.add_argument("--junit", metavar="PATH", help=_("also write JUnit XML here"))
     parser.add_argument("--seed", metavar="SEED",
-                        help="draw the hidden inputs with this seed, the one a report names, to get that report's inputs "
-                             "again (default: a fresh draw for every grading)")
-    add_grading_options(parser, total="all cases of the submission")
+                        help=_("draw the hidden inputs with this seed, the one a report names, to get that report's "
+                               "inputs again (default: a fresh draw for every grading)"))
+    add_grading_options(parser, total=_("all cases of the submission"))
     add_language_option(parser)
     return parser
 
@@ -50,18 +51,19 @@ def add_grading_options(parser, total, exercise=True):
     """
     if exercise:
         parser.add_argument("--exercise", action="append", choices=sorted(BY_ID), metavar="ID",
-                            help="grade this exercise (repeatable) instead of the ones found in the submission; "
-                                 "one of: " + ", ".join(BY_ID))
+                            help=say("grade this exercise (repeatable) instead of the ones found in the submission; "
+                                     "one of: {ids}", ids=", ".join(BY_ID)))
     parser.add_argument("--case-timeout", type=float, default=Limits.case_seconds, metavar="SECONDS",
-                        help="wall-clock limit for one case (default: %(default)s)")
+                        help=_("wall-clock limit for one case (default: %(default)s)"))
     parser.add_argument("--load-timeout", type=float, default=Limits.load_seconds, metavar="SECONDS",
-                        help="wall-clock limit for loading the submission (default: %(default)s)")
+                        help=_("wall-clock limit for loading the submission (default: %(default)s)"))
     parser.add_argument("--memory-mb", type=int, default=Limits.memory_mb, metavar="MB",
-                        help="memory limit of the process running the submission: its address space on Linux, its "
-                             "memory as the grader watches it elsewhere (default: %(default)s)")
+                        help=_("memory limit of the process running the submission: its address space on Linux, "
+                               "its memory as the grader watches it elsewhere (default: %(default)s)"))
     parser.add_argument("--total-timeout", type=float, default=Limits.total_seconds, metavar="SECONDS",
-                        help=f"time limit for {total}: the wall clock less what a busy machine kept the submission "
-                             f"waiting for a CPU, at most {BUDGET_BACKSTOP:g} times the limit (default: %(default)s)")
+                        help=say("time limit for {total}: the wall clock less what a busy machine kept the submission "
+                                 "waiting for a CPU, at most {backstop:g} times the limit (default: %(default)s)",
+                                 total=total, backstop=BUDGET_BACKSTOP))
 
 
 def warn_of_stray_folders():
@@ -87,17 +89,20 @@ def main(argv=None):
         no submission was named, or it could not be graded (missing, unreadable, not a notebook), or results.json
         could not be written.
     """
+    argv = sys.argv[1:] if argv is None else argv
+    use(choose(language_asked(argv)))  # before the parser: its help and errors speak the language too
+    speak_to_argparse()
     parser = build_parser()
     args = parser.parse_args(argv)
     use(choose(args.lang))
     if args.isolation:
         if args.submission is not None:
-            parser.error("--isolation grades nothing: leave out the submission")
+            parser.error(_("--isolation grades nothing: leave out the submission"))
         listed = walls()
         print(walls_table(listed))
         return 0 if all(wall.standing for wall in listed) else 1  # for a script checking a grading machine
     if args.submission is None:
-        parser.error("the following arguments are required: submission (or --isolation)")
+        parser.error(_("the following arguments are required: submission (or --isolation)"))
     missing = [name for name in ("pytest", "nbformat") if importlib.util.find_spec(name) is None]
     if missing:
         print(f"error: this Python lacks the kit's packages ({', '.join(missing)}); run the grader with the kit's "
@@ -121,10 +126,10 @@ def main(argv=None):
         try:
             write()
         except OSError as exc:
-            print(f"error: could not write {path} ({exc.strerror or exc}).", file=sys.stderr)
+            print(say("error: could not write {path} ({reason}).", path=path, reason=exc.strerror or exc), file=sys.stderr)
             status = 2
     if result.error:
-        print(f"error: {result.error}", file=sys.stderr)
+        print(say("error: {error}", error=result.error), file=sys.stderr)
         status = 2
     return status
 

@@ -722,6 +722,7 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
     # A store the case's invocations share (notebook 7's idempotency record, kept by the caller across turns): one
     # dict per case, the same object in each of its invocations, holding what the first marker brought (``decode``).
     proxies = dict(proxies, store={})
+    kept = []  # view "all_so_far": this case's results, each described again after every later invocation
     for invocation in message["invocations"]:
         args = [decode(arg, proxies) for arg in invocation]
         try:
@@ -732,6 +733,10 @@ def run_case(channel, namespace, proxies, message, filenames=frozenset()):
             where = where_raised(exc, filenames)
             channel.send({"op": "done", "raised": exception_text(exc), "where": where})
         else:
+            if message.get("view") == "all_so_far":
+                # What a caller holds after the later calls: a shared dict changed by them shows here.
+                kept.append(result)
+                result = list(kept)
             channel.send({"op": "done", "result": describe(apply_view(message.get("view"), result))})
 
 

@@ -566,10 +566,13 @@ class Harness:
         if state != "ok":
             first = say(" (first problem while loading: {problem})", problem=self.report.problems[0].rstrip(".")) \
                 if self.report.problems else ""
+            # Said as "Not run:" so that the report tells it once and folds the cases after it (a syntax error made
+            # every case of a Russian learner's trial repeat it).
             if state == "missing":
-                return say("No function named {function} was found; keep the name and signature from the "
-                           "stub{first}.", function=function, first=first)
-            return say("{function} is not a function, so it cannot be called{first}.", function=function, first=first)
+                return say(NOT_RUN) + " " + say("No function named {function} was found; keep the name and signature "
+                                                "from the stub{first}.", function=function, first=first)
+            return say(NOT_RUN) + " " + say("{function} is not a function, so it cannot be called{first}.",
+                                            function=function, first=first)
         if self.budget.spent():
             return say(STOPPED) + " " + say("the submission used up its total time budget of {seconds:g} s.",
                                             seconds=self.total_seconds)
@@ -620,7 +623,8 @@ class Harness:
             globals_: module globals to install first (dict), or None.
             responder: answers ask_model/dispatch requests (``Responder``), or None.
             view: how the worker turns the result into plain data: None, ``"texts"`` (a list of
-                problems becomes their str()) or ``"pair_with_texts"`` (``(value, problems)``).
+                problems becomes their str()), ``"pair_with_texts"`` (``(value, problems)``) or ``"all_so_far"``
+                (after each call, every result of the case so far, as it is then).
             worker: which worker runs it (``worker``: 0, 1 or None for a drawn one).
             counted: False for a sibling, which may run at the same time as its case in the other worker: it leaves the
                 harness's record alone (the last transcript, what was printed, the cases cut short in a row and in all).
@@ -1412,6 +1416,19 @@ class ExerciseHarness:
         finally:
             if transcript.paths:
                 shutil.rmtree(os.path.dirname(transcript.paths[0][1]), ignore_errors=True)
+
+    def call_each(self, arg_lists, view=None):
+        """Call the exercise's main entry once per argument list, in order, in one case (a new run of the worker's
+        loop, nothing drawn here: the case draws its inputs).
+
+        Args:
+            arg_lists: list of argument lists (JSON data). view: see ``Harness.execute``; ``"all_so_far"`` returns
+                after each call the list of every result so far, as it is now (a shared object changed by a later
+                call shows there).
+        Returns:
+            ``Transcript`` with one entry in ``returns`` per call.
+        """
+        return self.harness.execute(Transcript(), self.entry, [list(args) for args in arg_lists], view=view)
 
     def call(self, *args, function=None, view=None, times=1, vary=True):
         """Call a plain function of the exercise and record what it returned.

@@ -244,7 +244,8 @@ TOOL_CALL_CASES = [
                  N_("Every key of arguments must be in 'required' or 'optional'."), "accepts"),
     ToolCallCase("fixed-on-retry", N_("Invalid JSON, then a valid retry: the retry is dispatched"), N_("One retry, and a fixed call is dispatched."),
                  '{"name": "get_weather", "arguments": {"city": "Paris"', VALID, _fixed_on_retry,
-                 N_("Catch json.JSONDecodeError, ask the model once, and check the new call from the start.")),
+                 N_("Catch ValueError (JSONDecodeError is one) and RecursionError, ask the model once, and check the new call "
+                    "from the start.")),
     # Issue 25: a registry bound when the function was defined (a default argument, a second name) passed every
     # visible case and lost 52 of 121 hidden ones; the runtime may install another registry, as this case does.
     ToolCallCase("other-registry", N_("A call to a tool of another registry is dispatched"),
@@ -316,7 +317,7 @@ PARSE_CASES = [
              N_("After parsing, replace a missing or None 'arguments' with {} (and nothing else)."), view="pair_with_texts"),
     CallCase("truncated", N_("Truncated JSON is a problem, not a crash"), N_("Invalid JSON is reported, never raised."),
              ('{"name": "get_weather", "arguments": {"city": "Par',), lambda t: expect.expect_parse_error(t, ["json"], N_("say the text is not valid JSON.")),
-             N_("Catch json.JSONDecodeError (a ValueError) and return (None, [message])."), view="pair_with_texts"),
+             N_("Catch ValueError (JSONDecodeError is one) and return (None, [message])."), view="pair_with_texts"),
     CallCase("fenced", N_("A markdown fence is not stripped"), N_("Nothing is repaired: the model is told instead."),
              ("```json\n" + VALID + "\n```",), lambda t: expect.expect_parse_error(t), N_("Do not strip fences; report them."),
              view="pair_with_texts"),

@@ -17,7 +17,7 @@ from grader.intake.exercises import BY_ID, EXERCISES
 from grader.learner.progress import course_progress, format_progress
 from grader.paths import KIT_ROOT, notebooks_dir
 from grader.results.grade_result import points_text
-from grader.translations import N_, _, add_language_option, choose, current, use
+from grader.translations import N_, _, add_language_option, choose, current, language_asked, speak_to_argparse, use
 
 LEVEL_NAMES = {1: N_("a nudge"), 2: N_("the rule"), 3: N_("the recipe")}
 """The three hint levels' names (issue 27), translated where shown."""
@@ -108,18 +108,23 @@ def watch(folder, interval=1.0, max_events=None, out=sys.stdout):
 
 def main(argv=None):
     """Command line; returns the exit status (0; 2 for an unknown ``--lang``, with argparse's message)."""
-    parser = argparse.ArgumentParser(prog="python -m grader.learner", description=__doc__.splitlines()[0])
+    argv = sys.argv[1:] if argv is None else argv
+    use(choose(language_asked(argv)))  # before the parser: its help and errors speak the language too
+    speak_to_argparse()
+    parser = argparse.ArgumentParser(prog="python -m grader.learner",
+                                     description=_("The learner's command line: progress, hints, and a watcher that "
+                                                   "re-checks each notebook you save."))
     parser.add_argument("--notebooks", default=None,
-                        help="folder of your notebooks (default: notebooks/, or notebooks/ru/ in Russian)")
+                        help=_("folder of your notebooks (default: notebooks/, or notebooks/ru/ in Russian)"))
     add_language_option(parser)
     commands = parser.add_subparsers(dest="command", required=True)
-    progress = commands.add_parser("progress", help="show every exercise: done, failing or not started")
-    hint = commands.add_parser("hint", help="print the hint for the next exercise (or the one named)")
-    hint.add_argument("exercise", nargs="?", choices=sorted(BY_ID), help="an exercise id")
+    progress = commands.add_parser("progress", help=_("show every exercise: done, failing or not started"))
+    hint = commands.add_parser("hint", help=_("print the hint for the next exercise (or the one named)"))
+    hint.add_argument("exercise", nargs="?", choices=sorted(BY_ID), help=_("an exercise id"))
     hint.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
-                      help="1 a nudge (the default), 2 the rule, 3 the recipe: ask for the next one when stuck")
-    watcher = commands.add_parser("watch", help="watch the notebooks folder; re-check whichever notebook you save")
-    watcher.add_argument("--interval", type=float, default=1.0, help="seconds between checks for a save")
+                      help=_("1 a nudge (the default), 2 the rule, 3 the recipe: ask for the next one when stuck"))
+    watcher = commands.add_parser("watch", help=_("watch the notebooks folder; re-check whichever notebook you save"))
+    watcher.add_argument("--interval", type=float, default=1.0, help=_("seconds between checks for a save"))
     watcher.add_argument("--max-events", type=int, default=None, help=argparse.SUPPRESS)
     for command in (progress, hint, watcher):  # --lang after the command too, as the grader takes it anywhere
         add_language_option(command, default=argparse.SUPPRESS)

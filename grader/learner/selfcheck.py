@@ -676,7 +676,7 @@ def show(exercise, case_id=None):
     for case in VISIBLE_CASES[exercise]:
         if case_id is not None and case.case_id != case_id:
             continue
-        print(f"# {case.case_id}: {case.title}")
+        print(f"# {case.case_id}: {_(case.title)}")
         if isinstance(case, ToolCallCase):
             print(f"TOOLS = {registry_source(case.tools)}")
             print(f"{entry}({case.raw[:2000]!r}, ask_model)")
@@ -730,8 +730,10 @@ def hint(exercise, function=None, level=None):
         report = check(function, exercise)
         failing = next((number for number, (_title, ok, _detail) in enumerate(report.rows) if not ok), None)
         if failing is None:
+            # The hint levels still follow: a hidden case may fail where every visible one passes (a learner's trial
+            # read them, without this sentence's last words, as hints about a failure the table did not show).
             print(say("Every visible check of {title} passes. Run the grader cell: its report gives the rule of each "
-                      "hidden case that fails.", title=_(info.title)) + "\n")
+                      "hidden case that fails. If one does, this hint may help:", title=_(info.title)) + "\n")
         else:
             case = VISIBLE_CASES[exercise][failing]
             if not_counted(report.rows[failing][2]) and report.notes:

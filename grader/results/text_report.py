@@ -26,6 +26,19 @@ def folded_prefixes():
     return tuple(dict.fromkeys(f"{text} " for prefix in (NOT_RUN, STOPPED, NOT_COUNTED) for text in (prefix, _(prefix))))
 
 
+WALLS = N_("Isolation:")
+MISSING_WALLS = N_("missing:")
+
+
+def shown_walls(line):
+    """The isolation line (``grader.isolation.protections.walls_line``, English: the batch and the class report read
+    it) as a learner's report shows it: its two words in the current language; the walls' names are the kernel's
+    mechanisms (namespaces, seccomp, Landlock) and stay as they are (str)."""
+    if line.startswith("Isolation: "):
+        line = _(WALLS) + line[len("Isolation:"):]
+    return line.replace("; missing: ", f"; {_(MISSING_WALLS)} ", 1)
+
+
 def not_counted(feedback):
     """Whether a case's feedback (str) is a canary's "not counted" sentence, in English or the current language."""
     return feedback.startswith((f"{NOT_COUNTED} ", f"{_(NOT_COUNTED)} "))
@@ -175,6 +188,6 @@ def text_report(result):
     if result.seed:
         lines.append(seed_line(result.seed))
     if result.isolation:
-        lines.append(result.isolation)
+        lines.append(shown_walls(result.isolation))
     # The file name, or a note a caller added (a batch prefixes file names), may hold escape codes.
     return strip_controls("\n".join(lines))

@@ -202,5 +202,34 @@ def add_language_option(parser, default=None):
     to ``choose``. Without it, ``TOOLCALL_LANG`` or the system locale decides. ``default``: ``argparse.SUPPRESS`` for
     a subcommand's parser, so that it does not overwrite the value given before the subcommand."""
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default=default,
-                        help=f"the language of the texts: {', '.join(sorted(LANGUAGES))} (default: ${VARIABLE}, "
-                             "then the system locale, then en)")
+                        help=say("the language of the texts: {languages} (default: ${variable}, then the system "
+                                 "locale, then en)", languages=", ".join(sorted(LANGUAGES)), variable=VARIABLE))
+
+
+# argparse's own words, as Python 3.10 to 3.13 write them (argparse looks each up with its module's ``_`` when it
+# prints: ``speak_to_argparse`` points that at this catalog). A wording another version uses stays English.
+ARGPARSE_TEXTS = (N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+                  N_("%(prog)s: error: %(message)s\n"), N_("the following arguments are required: %s"),
+                  N_("unrecognized arguments: %s"), N_("expected one argument"),
+                  N_("invalid choice: %(value)r (choose from %(choices)s)"), N_("argument %(argument_name)s: %(message)s"),
+                  N_("show program's version number and exit"))
+
+
+def language_asked(argv):
+    """The value of ``--lang`` in a command line (list of str), wherever it stands, or None: the language is chosen
+    before the parser is made, so that its help and errors speak it (a Russian learner's trial read them in English)."""
+    for number, word in enumerate(argv):
+        if word == "--lang" and number + 1 < len(argv):
+            return argv[number + 1] if argv[number + 1] in LANGUAGES else None
+        if word.startswith("--lang="):
+            return word.partition("=")[2] if word.partition("=")[2] in LANGUAGES else None
+    return None
+
+
+def speak_to_argparse():
+    """Make argparse's own words (``ARGPARSE_TEXTS``: "usage:", "options", its errors) speak the current language in
+    this process: argparse translates them with its module's ``_`` (gettext's default domain, which has no Russian),
+    so that name is pointed at this catalog. Called by the kit's command lines only, never on import."""
+    import argparse
+
+    argparse._ = lambda text: catalog().gettext(text)

@@ -11,6 +11,9 @@ ORDER = 1
 RULE = N_("An error goes back to the model as {\"type\": \"tool_result\", \"tool_use_id\": <id>, \"content\": <text>, "
         "\"is_error\": true} (Anthropic's messages API): exact keys, id and text unchanged.")
 
+FRESH_RULE = N_("A new dict on every call: the same input gives equal blocks every time, and a block already returned "
+              "never changes (a shared dict that changes makes every answer the last one).")
+
 MESSAGES = {
     "short": ("toolu_9", "argument 'city' is missing"),
     "multi-line": ("toolu_x1", "Tool call rejected (2 problems):\n1. a\n2. b"),
@@ -69,11 +72,12 @@ def test_error_block(harness, tool_use_id, message):
 
 @rule_id("result.fresh")
 @pytest.mark.points(1)
-@pytest.mark.rule(RULE)
+@pytest.mark.rule(FRESH_RULE)
 def test_fresh_block_each_time(harness):
     """Two calls with the same input return equal blocks.
 
-    Why: returning one shared, mutated dict (a module-level template) makes every answer the last one.
+    Why: returning one shared, mutated dict (a module-level template) makes every answer the last one; with one input
+    the two answers look equal, so a second, different error checks the first block afterwards.
     """
     tool_use_id, message = drawn(harness, "toolu_a", "first")
     transcript = harness.call(tool_use_id, message, times=2)
@@ -87,3 +91,15 @@ def test_fresh_block_each_time(harness):
         # Equal to each other: saying they differ would send the learner after the wrong bug (issue 11).
         fail(say("Both calls returned the same block, as they should, but it is not the block the rule asks for: the "
                  "case above says what to change in it."))
+    # Then two different errors, the first block looked at again after the second call: a module-level dict changed
+    # and returned each time gives equal blocks for one input, and every block held turns into the last (a Russian
+    # learner's trial scored full marks with one).
+    other_id, other_message = drawn(harness, "toolu_b", "second")
+    transcript = harness.call_each([[tool_use_id, message], [other_id, other_message]], view="all_so_far")
+    returned(transcript)
+    held = [value for kind, value in transcript.returns if kind == "returned"]
+    first_now = held[-1][0] if len(held) == 2 and isinstance(held[-1], list) and held[-1] else None
+    if isinstance(first_now, dict) and strict_equal(first_now, wanted) is False \
+            and first_now.get("tool_use_id") == other_id:
+        fail(say("The block returned for the first error changed when tool_error_result was called for a second one: "
+                 "both are the same dict. Build a new dict on every call."))

@@ -7,6 +7,7 @@ library (``grader.translations``). It gathers every learner-facing English text 
   (Babel's Python extractor);
 - the course catalogue's titles and three hint levels (``grader/intake/exercises.json``);
 - each hidden case's title, the first paragraph of its docstring (``grader.judging.pytest_plugin.case_title``);
+- the categories of the real calls (``real_calls.json``), the playground's labels;
 
 then brings ``grader/translations/<language>/LC_MESSAGES/toolcall.po`` up to date with them (a new or changed text
 arrives untranslated; a text no longer used is dropped) and compiles the ``.mo`` beside it. ``--check`` writes
@@ -30,7 +31,8 @@ import string
 import sys
 
 from course import notebook_texts
-from grader.paths import ANSWERS_DIR, CASES_DIR, EXERCISES_PATH, GRADER_DIR, NOTEBOOK_TRANSLATIONS_DIR, TRANSLATIONS_DIR
+from grader.paths import (ANSWERS_DIR, CASES_DIR, EXERCISES_PATH, GRADER_DIR, NOTEBOOK_TRANSLATIONS_DIR, REAL_CALLS_PATH,
+                          TRANSLATIONS_DIR)
 from grader.translations import DEFAULT, DOMAIN, LANGUAGES
 
 KEYWORDS = {"_": None, "N_": None, "say": None, "ngettext": (1, 2), "Nn_": (1, 2)}
@@ -97,6 +99,9 @@ def template():
                     catalog.add(exercise[field], locations=[(f"intake/exercises.json:{exercise['id']}.{field}", 0)])
     for filename, lineno, title in case_titles():
         catalog.add(title, locations=[(filename, lineno)])
+    with open(REAL_CALLS_PATH, encoding="utf-8") as handle:  # the playground's labels (grader.learner.widgets)
+        for entry in json.load(handle):
+            catalog.add(entry["category"], locations=[("judging/cases/tool_call/data/real_calls.json:category", 0)])
     return catalog
 
 

@@ -4,14 +4,14 @@ One source, two languages: the solved notebooks (``solutions/notebooks``) are wr
 language's notebooks are generated from them with a gettext catalog of their texts
 (``solutions/translations/<language>/LC_MESSAGES/notebooks.po``, compiled to the ``.mo`` this module reads), as
 mdBook-based courses translate their books. A text changed in English becomes an untranslated entry
-(``python -m course.catalogs``), which ``tests/test_translations.py`` refuses; the Russian notebook can never keep
+(``python -m course.catalogs``), which ``tests/test_notebook_translations.py`` refuses; the Russian notebook can never keep
 an old paragraph silently.
 
 What is a text (a unit of the catalog):
 - a markdown cell's paragraphs: blocks of lines between blank lines, as mdBook's i18n helpers cut a chapter. A
-  fenced code block (```` ``` ```` or ``~~~``) is code and stays as it is (a block fenced ```` ```text ````, a diagram
-  in words, is one text)
-  (only the grader's command in one names the language's notebook: ``FENCE_COMMANDS``);
+  fenced code block (```` ``` ```` or ``~~~``) is code and stays as it is, but for the commands of
+  ``FENCE_COMMANDS`` (the grader's command names the language's notebook); a block fenced ```` ```text ```` (a
+  diagram in words) is one text;
 - in a code cell: each comment (a run of whole-line comments at one indent is one text, re-wrapped to the run's
   width), each docstring, and each string literal (f-strings too) given to ``print(...)`` or to an exception
   (``...Error(...)``); the rest of the cell's code stays byte for byte the same, so it grades the same;
@@ -70,8 +70,7 @@ def markdown_blocks(source):
     Returns:
         list of ``(kind, text)``: ``"text"`` (a paragraph, a list, a table, a heading, or a block fenced as
         ```` ```text ````, a diagram in words: translated), ``"code"`` (any other fenced block, kept) or ``"blank"``
-        (blank lines, kept). ``"\\n".join(text for _, text in blocks)`` is
-        ``source``.
+        (blank lines, kept). ``"\\n".join(text for _, text in blocks)`` is ``source``.
     """
     blocks, lines, fence, kind = [], [], None, "code"
 

@@ -1,5 +1,7 @@
 """Widgets work without a frontend: their plain-text fallback shows the content, and they respond to input."""
 
+import re
+
 import solutions
 from grader.learner.progress import course_progress, format_progress
 from grader.learner.widgets import Playground, ProgressView, RetrySimulator, kit_check
@@ -19,6 +21,22 @@ def test_playground_shows_both_verdicts_as_text_and_reacts_to_typing():
     assert any(label.startswith("real: ") for label in labels) and len(labels) >= 15
     playground.picker.value = next(label for label in labels if "hallucinated" in label)
     assert "multi_tool_use.parallel" in playground.raw.value
+
+
+def test_the_playground_labels_the_real_calls_in_the_notebook_language():
+    """A Russian learner's trial read «реальный: hallucinated tool name»: the real calls' categories are in the catalog
+    too, so a Russian notebook's playground labels them in Russian; the calls themselves stay as reported."""
+    from grader.learner.widgets import playground_examples
+    from grader.translations import speaking
+
+    english = playground_examples()
+    with speaking("ru"):
+        russian = playground_examples()
+    assert [raw for _label, raw in russian] == [raw for _label, raw in english]
+    real = [label for label, _raw in russian if label.startswith("реальный: ")]
+    assert len(real) == len([label for label, _raw in english if label.startswith("real: ")]) >= 10
+    assert "реальный: выдуманное имя инструмента" in real
+    assert not [label for label in real if re.search(r"\b[a-z]{4,} [a-z]{4,}\b", label)], real
 
 
 def test_playground_survives_a_function_that_raises():

@@ -721,7 +721,7 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=None, help="grader processes (default: the number of CPUs)")
     parser.add_argument("--regrade", action="store_true", help="grade students whose stored results are valid too")
     add_assignment_options(parser)
-    add_grading_options(parser, total="all of one student's files", exercise=False)
+    add_grading_options(parser, total=_("all of one student's files"), exercise=False)
     add_seed_option(parser, "the student's id and the student's files' bytes; without it or the variable, the seed kept in "
                             "OUT/assignment-seed.txt (made on the first run)")
     parser.add_argument("--canvas-assignment", default="Tool-call validation", metavar="TITLE",

@@ -26,7 +26,9 @@ def build_parser():
                       "cases."),
     )
     parser.add_argument("submission", nargs="?", help=_("path of the .py file or .ipynb notebook to grade"))
-    parser.add_argument("--version", action="version", version=version_line())
+    # Its own help given here: argparse before 3.12 does not pass the default one through gettext.
+    parser.add_argument("--version", action="version", version=version_line(),
+                        help=_("show program's version number and exit"))
     parser.add_argument("--isolation", action="store_true",
                         help=_("print which walls stand around a submission's worker on this machine, and exit "
                                "(status 0 when every wall stands, 1 when one is missing)"))

@@ -95,7 +95,7 @@ def playground_examples():
     ]
     try:
         with open(REAL_CALLS_PATH, encoding="utf-8") as handle:
-            examples += [(say("real: {category}", category=entry["category"]), entry["raw"])
+            examples += [(say("real: {category}", category=_(entry["category"])), entry["raw"])
                          for entry in json.load(handle)]
     except (OSError, ValueError):
         pass  # a release without the data still has the classics
